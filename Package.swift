@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The shape follows ../shared/STYLE.md: a core library with no C and no ncurses, one thin
+// Swift module per C library family, and an executable that only parses and wires.
+let package = Package(
+    name: "imgview",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "imgview", targets: ["imgview"]),
+        .library(name: "ImgviewCore", targets: ["ImgviewCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: [
+        // C libraries from Debian, each imported by exactly one Swift module.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CSPNG", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The catalog, the pipeline, the caches, the renderer and the presenter.
+        .target(
+            name: "ImgviewCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
+        .target(
+            name: "ImgviewServer",
+            dependencies: [
+                "ImgviewCore", "CZlib",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+        // Argument parsing and wiring, nothing else.
+        .executableTarget(
+            name: "imgview",
+            dependencies: [
+                "ImgviewCore", "ImgviewServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"]),
+        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
+        // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
+        .testTarget(
+            name: "ImgviewCLITests",
+            dependencies: ["ImgviewServer", "ImgviewCore", .target(name: "imgview")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,24 @@
+// Wide-character ncurses, with the macros and globals that Swift cannot reach
+// wrapped in inline functions (see ../shared/LINUX-NOTES.md).
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *imgview_stdscr(void) { return stdscr; }
+static inline int imgview_lines(void) { return LINES; }
+static inline int imgview_cols(void) { return COLS; }
+static inline int imgview_colors(void) { return COLORS; }
+static inline int imgview_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t imgview_a_bold(void) { return A_BOLD; }
+static inline attr_t imgview_a_reverse(void) { return A_REVERSE; }
+static inline attr_t imgview_a_dim(void) { return A_DIM; }
+static inline attr_t imgview_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t imgview_a_normal(void) { return A_NORMAL; }
+static inline int imgview_key_resize(void) { return KEY_RESIZE; }
+static inline int imgview_key_left(void) { return KEY_LEFT; }
+static inline int imgview_key_right(void) { return KEY_RIGHT; }
+static inline int imgview_key_up(void) { return KEY_UP; }
+static inline int imgview_key_down(void) { return KEY_DOWN; }
+static inline int imgview_key_btab(void) { return KEY_BTAB; }
+static inline int imgview_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }

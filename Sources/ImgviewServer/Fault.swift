@@ -1,0 +1,95 @@
+import Foundation
+
+/// How the loopback server misbehaves for one request, so tests can reproduce what real servers do.
+///
+/// The default value is a well-behaved server. Each property turns on one fault; they combine.
+public struct Fault: Sendable, Equatable {
+    /// Where a redirect points and with which status.
+    public struct Redirect: Sendable, Equatable {
+        public var status: Int
+        public var location: String
+        public init(status: Int = 302, location: String) {
+            self.status = status
+            self.location = location
+        }
+    }
+
+    /// Wait this long before sending the status line and headers.
+    public var delayBeforeHeaders: Duration = .zero
+    /// Answer with this status and a short text body instead of the resource.
+    public var status: Int?
+    /// Extra headers, sent as given (they replace the server's own of the same name).
+    public var headers: [String: String] = [:]
+    /// Send the body in chunks of this many bytes…
+    public var chunkSize: Int = 64 * 1024
+    /// …waiting this long before each chunk (a slow body).
+    public var delayPerChunk: Duration = .zero
+    /// Declare the full Content-Length, send only this many bytes, then close the connection.
+    public var truncateAfter: Int?
+    /// Answer with a redirect instead of the resource.
+    public var redirect: Redirect?
+    /// gzip the body (Content-Encoding: gzip) when the client accepts it.
+    public var gzip: Bool = false
+    /// Answer conditional requests with 304 when the validators match.
+    public var honoursConditionalRequests: Bool = true
+    /// Send these bytes instead of the resource's (a body that is not an image, say).
+    public var replacementBody: Data?
+    /// Send this Content-Type instead of the resource's.
+    public var contentType: String?
+
+    public init() {}
+
+    /// A well-behaved server.
+    public static let none = Fault()
+
+    public static func delay(_ delay: Duration) -> Fault {
+        var fault = Fault()
+        fault.delayBeforeHeaders = delay
+        return fault
+    }
+
+    public static func status(_ code: Int, headers: [String: String] = [:]) -> Fault {
+        var fault = Fault()
+        fault.status = code
+        fault.headers = headers
+        return fault
+    }
+
+    public static func slowBody(chunkSize: Int, delayPerChunk: Duration) -> Fault {
+        var fault = Fault()
+        fault.chunkSize = chunkSize
+        fault.delayPerChunk = delayPerChunk
+        return fault
+    }
+
+    public static func truncated(after bytes: Int) -> Fault {
+        var fault = Fault()
+        fault.truncateAfter = bytes
+        return fault
+    }
+
+    public static func redirect(to location: String, status: Int = 302) -> Fault {
+        var fault = Fault()
+        fault.redirect = Redirect(status: status, location: location)
+        return fault
+    }
+
+    public static let gzipped: Fault = {
+        var fault = Fault()
+        fault.gzip = true
+        return fault
+    }()
+
+    public static func body(_ data: Data, contentType: String? = nil) -> Fault {
+        var fault = Fault()
+        fault.replacementBody = data
+        fault.contentType = contentType
+        return fault
+    }
+
+    public static func contentType(_ type: String) -> Fault {
+        var fault = Fault()
+        fault.contentType = type
+        return fault
+    }
+}

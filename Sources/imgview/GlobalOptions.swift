@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+
+/// The options every subcommand takes: where the catalog and the cache are, and whether to stay offline.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A catalog file or http(s) URL (env IMGVIEW_CATALOG; default: the built-in catalog).",
+            valueName: "file-or-url"))
+    var catalog: String?
+
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "The cache folder (env IMGVIEW_CACHE_DIR; default: $XDG_CACHE_HOME/imgview or ~/.cache/imgview).",
+            valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Flag(name: .long, help: "Use only what is cached; never touch the network (env IMGVIEW_OFFLINE=1).")
+    var offline = false
+
+    /// `arguments` with global options written before the subcommand moved after it.
+    ///
+    /// ArgumentParser reads a subcommand's options only after its name; users write
+    /// `imgview --catalog c.json list` as often as `imgview list --catalog c.json`.
+    static func movingLeadingGlobals(in arguments: [String], subcommands: Set<String>) -> [String] {
+        var globals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if ["--catalog", "--cache-dir"].contains(argument), index + 1 < arguments.count {
+                globals += arguments[index...index + 1]
+                index += 2
+            } else if argument == "--offline" || argument.hasPrefix("--catalog=") || argument.hasPrefix("--cache-dir=") {
+                globals.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !globals.isEmpty, index < arguments.count, subcommands.contains(arguments[index]) else { return arguments }
+        return [arguments[index]] + globals + arguments[(index + 1)...]
+    }
+
+    /// Where the catalog comes from: the option, else the environment, else the built-in catalog.
+    var catalogSource: CatalogSource {
+        let environment = ProcessInfo.processInfo.environment
+        guard let value = catalog ?? environment["IMGVIEW_CATALOG"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .builtIn
+        }
+        return CatalogSource(argument: value)
+    }
+
+    /// The cache folder: the option, else the environment, else the XDG default.
+    var cacheDirectoryURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = cacheDirectory ?? environment["IMGVIEW_CACHE_DIR"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return URL(fileURLWithPath: path).standardizedFileURL
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imgview")
+    }
+
+    /// Whether to stay off the network: the flag, or IMGVIEW_OFFLINE set to 1/true/yes.
+    var isOffline: Bool {
+        if offline { return true }
+        let value = ProcessInfo.processInfo.environment["IMGVIEW_OFFLINE"]?.lowercased() ?? ""
+        return ["1", "true", "yes"].contains(value)
+    }
+
+    /// The whole catalog, every page of a paged remote catalog included.
+    func loadCatalog() async throws -> Catalog {
+        if isOffline, case .remote(let url) = catalogSource {
+            throw OfflineCatalogError(url: url)
+        }
+        return try await CatalogLoader().loadAll(from: catalogSource)
+    }
+}
+
+/// A remote catalog was asked for while offline.
+struct OfflineCatalogError: UserFacingError {
+    let url: URL
+    var message: String { "catalog \(TerminalText.sanitized(url.absoluteString)): remote catalogs cannot be read with --offline" }
+    var exitStatus: ExitStatus { .offlineMiss }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+
+/// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
+@main
+struct Imgview: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "imgview",
+        abstract: "Browse, download and preview images in the terminal.",
+        discussion: """
+            Images come from a catalog: the built-in one (image0, image1), a JSON file, or an \
+            http(s) URL given with --catalog. Downloads go through a memory and a disk cache.
+
+            EXIT CODES
+            \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+            """,
+        version: version,
+        subcommands: [List.self, Serve.self]
+    )
+
+    static func main() async {
+        // A server that closes a connection must not kill us while we write to it.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            let arguments = GlobalOptions.movingLeadingGlobals(
+                in: Array(CommandLine.arguments.dropFirst()),
+                subcommands: Set(configuration.subcommands.map { $0._commandName }))
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(reporting: error)
+        }
+    }
+
+    /// Prints one line for `error` on stderr and exits with its documented code.
+    static func exit(reporting error: any Error) -> Never {
+        if let error = error as? any UserFacingError {
+            StandardError.print("imgview: \(error.message)")
+            Foundation.exit(error.exitStatus.rawValue)
+        }
+        let code = exitCode(for: error)
+        if code == .validationFailure {
+            // ArgumentParser's usage errors exit 64; imgview documents 2, as GNU tools do.
+            StandardError.print(fullMessage(for: error))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        self.exit(withError: error)
+    }
+}
