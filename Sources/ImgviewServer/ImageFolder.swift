@@ -77,7 +77,9 @@ public struct ImageFolder: Sendable {
 
     /// The URL path the server publishes an entry at.
     public static func path(for entry: Entry) -> String {
-        "/images/" + (entry.fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? entry.name)
+        "/images/"
+            + (entry.fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+                ?? entry.name)
     }
 }
 

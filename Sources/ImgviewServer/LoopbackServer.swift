@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import ImgviewCore
 import Synchronization
 
 /// An HTTP server on 127.0.0.1 for `imgview serve`, `imgview demo` and the tests.
@@ -112,4 +113,9 @@ public enum LoopbackServerError: Error, CustomStringConvertible {
         case .cannotListen(let port, let reason): "cannot listen on 127.0.0.1:\(port): \(reason)"
         }
     }
+}
+
+extension LoopbackServerError: UserFacingError {
+    public var message: String { description }
+    public var exitStatus: ExitStatus { .network }
 }

@@ -66,12 +66,27 @@ struct CatalogParserTests {
             ),
             (#"{"images": [{"name": "a"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): has no \"url\""),
             (#"{"images": [{"name": "a", "url": 1}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): \"url\" must be a string"),
-            (#"{"images": [{"name": "a", "url": "ftp://h/a.jpg"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): unsupported URL scheme \"ftp\""),
-            (#"{"images": [{"name": "a", "url": "javascript:alert(1)"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): unsupported URL scheme \"javascript\""),
+            (
+                #"{"images": [{"name": "a", "url": "ftp://h/a.jpg"}]}"#,
+                "catalog /tmp/c.json, entry 1 (\"a\"): unsupported URL scheme \"ftp\""
+            ),
+            (
+                #"{"images": [{"name": "a", "url": "javascript:alert(1)"}]}"#,
+                "catalog /tmp/c.json, entry 1 (\"a\"): unsupported URL scheme \"javascript\""
+            ),
             (#"{"images": [{"name": "a", "url": "http://"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): invalid URL \"http://\""),
-            (#"{"images": [{"name": "a", "url": "has space.jpg"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): invalid URL \"has space.jpg\""),
-            (#"{"images": [{"name": "a", "title": 3, "url": "http://h/a.jpg"}]}"#, "catalog /tmp/c.json, entry 1 (\"a\"): \"title\" must be a string"),
-            (#"{"images": [{"name": "a", "url": "http://h/a.jpg"}], "next": "ftp://x"}"#, "catalog /tmp/c.json: invalid \"next\" URL \"ftp://x\""),
+            (
+                #"{"images": [{"name": "a", "url": "has space.jpg"}]}"#,
+                "catalog /tmp/c.json, entry 1 (\"a\"): invalid URL \"has space.jpg\""
+            ),
+            (
+                #"{"images": [{"name": "a", "title": 3, "url": "http://h/a.jpg"}]}"#,
+                "catalog /tmp/c.json, entry 1 (\"a\"): \"title\" must be a string"
+            ),
+            (
+                #"{"images": [{"name": "a", "url": "http://h/a.jpg"}], "next": "ftp://x"}"#,
+                "catalog /tmp/c.json: invalid \"next\" URL \"ftp://x\""
+            ),
         ])
     func malformedCatalog(json: String, expected: String) {
         let text = message(json)
@@ -100,7 +115,8 @@ struct CatalogParserTests {
     }
 
     @Test func jsonRoundTrips() throws {
-        let catalog = try parse(#"{"images": [{"name": "a", "title": "T", "url": "https://example.org/a.jpg"}, {"name": "b", "url": "file:///x/b.png"}]}"#)
+        let catalog = try parse(
+            #"{"images": [{"name": "a", "title": "T", "url": "https://example.org/a.jpg"}, {"name": "b", "url": "file:///x/b.png"}]}"#)
         let again = try parser.parse(catalog.jsonData())
         #expect(again.images == catalog.images)
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewServer
 @testable import ImgviewCore
+@testable import ImgviewServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -86,7 +86,8 @@ struct LoopbackServerTests {
 
     @Test func anyStatusCodeWithHeaders() async throws {
         try await withServer { server in
-            server.publish(.data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.status(503, headers: ["Retry-After": "2"]), .none])
+            server.publish(
+                .data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.status(503, headers: ["Retry-After": "2"]), .none])
             let (_, first) = try await get(server.url(for: "/a.png"))
             #expect(first.statusCode == 503)
             #expect(first.value(forHTTPHeaderField: "Retry-After") == "2")
@@ -111,7 +112,9 @@ struct LoopbackServerTests {
     @Test func slowBodyArrivesWholeButLate() async throws {
         try await withServer { server in
             let small = Self.body.prefix(4000)
-            server.publish(.data(Data(small), contentType: "image/png"), at: "/a.png", faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(100))])
+            server.publish(
+                .data(Data(small), contentType: "image/png"), at: "/a.png",
+                faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(100))])
             let started = ContinuousClock.now
             let (data, _) = try await get(server.url(for: "/a.png"))
             #expect(data == small)
@@ -134,7 +137,9 @@ struct LoopbackServerTests {
         try await withServer { server in
             server.publish(.data(Self.body, contentType: "image/png"), at: "/final.png")
             server.publish(.data(Data(), contentType: "text/plain"), at: "/old.png", faults: [.redirect(to: "/middle.png", status: 301)])
-            server.publish(.data(Data(), contentType: "text/plain"), at: "/middle.png", faults: [.redirect(to: server.url(for: "/final.png").absoluteString)])
+            server.publish(
+                .data(Data(), contentType: "text/plain"), at: "/middle.png",
+                faults: [.redirect(to: server.url(for: "/final.png").absoluteString)])
             let (data, response) = try await get(server.url(for: "/old.png"))
             #expect(data == Self.body)
             #expect(response.url?.path == "/final.png")
@@ -156,7 +161,8 @@ struct LoopbackServerTests {
 
     @Test func wrongContentTypeAndReplacementBody() async throws {
         try await withServer { server in
-            server.publish(.data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.body(Data("<html>".utf8), contentType: "text/html")])
+            server.publish(
+                .data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.body(Data("<html>".utf8), contentType: "text/html")])
             let (data, response) = try await get(server.url(for: "/a.png"))
             #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/html")
             #expect(data == Data("<html>".utf8))
@@ -169,7 +175,9 @@ struct LoopbackServerTests {
 
     @Test func aClientThatGoesAwayIsRecordedAsAborted() async throws {
         try await withServer { server in
-            server.publish(.data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(50))])
+            server.publish(
+                .data(Self.body, contentType: "image/png"), at: "/a.png",
+                faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(50))])
             let task = Task { try await get(server.url(for: "/a.png")) }
             try await waitUntil { (server.requests(for: "/a.png").first?.bodyBytesSent ?? 0) > 0 }
             task.cancel()

@@ -44,12 +44,12 @@ extension CatalogError: UserFacingError {
     public var exitStatus: ExitStatus { .catalog }
 
     public var message: String {
-        var where_ = "catalog \(origin)"
+        var location = "catalog \(origin)"
         if case .index(let index, let name)? = entry {
-            where_ += ", entry \(index + 1)"
-            if let name { where_ += " (\"\(TerminalText.sanitized(name))\")" }
+            location += ", entry \(index + 1)"
+            if let name { location += " (\"\(TerminalText.sanitized(name))\")" }
         }
-        return "\(where_): \(problemText)"
+        return "\(location): \(problemText)"
     }
 
     private var problemText: String {

@@ -1,0 +1,141 @@
+import Foundation
+import ImgviewCore
+import ImgviewServer
+import Testing
+
+/// `imgview list` and the global options, run as a user runs them.
+@Suite("imgview list and the catalog options")
+struct CatalogCommandTests {
+    func names(inCatalogJSON text: String) throws -> [String] {
+        try CatalogParser(origin: .builtIn, baseURL: nil).parse(Data(text.utf8)).images.map(\.name)
+    }
+
+    @Test func listJSONPrintsTheBuiltInCatalog() async throws {
+        let result = try await ImgviewProcess.run(["list", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(try names(inCatalogJSON: result.stdout) == ["image0", "image1"])
+        #expect(result.stdout.contains("https://github.com/nhamada/app_dev_tutorial/raw/master/01_DownloadImage/images/image00.jpg"))
+    }
+
+    @Test func listPrintsATable() async throws {
+        let result = try await ImgviewProcess.run(["list"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("NAME") == true)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("image0  Tutorial image 0  https://"))
+    }
+
+    @Test(arguments: [
+        ["--catalog", "CATALOG", "list", "--json"],
+        ["list", "--catalog", "CATALOG", "--json"],
+        ["--catalog=CATALOG", "list", "--json"],
+    ])
+    func catalogOptionWorksBeforeOrAfterTheSubcommand(arguments: [String]) async throws {
+        let path = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/demo-catalog.json").path
+        let result = try await ImgviewProcess.run(arguments.map { $0.replacingOccurrences(of: "CATALOG", with: path) })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try names(inCatalogJSON: result.stdout).first == "hopper")
+    }
+
+    @Test func catalogComesFromTheEnvironment() async throws {
+        let path = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/demo-catalog.json").path
+        let result = try await ImgviewProcess.run(["list", "--json"], environment: ["IMGVIEW_CATALOG": path])
+        #expect(try names(inCatalogJSON: result.stdout).count == 6)
+    }
+
+    @Test(
+        "A malformed catalog file: one line naming the file and entry, exit 3",
+        arguments: [
+            ("{", "is not valid JSON"),
+            (#"{"images": []}"#, "lists no images"),
+            (#"{"images": [{"name": "A", "url": "http://h/a.jpg"}]}"#, #"entry 1 ("A"): invalid name "A""#),
+            (#"{"images": [{"name": "a", "url": "http://h/a.jpg"}, {"name": "a", "url": "http://h/b.jpg"}]}"#, #"entry 2 ("a"): duplicate name "a""#),
+            (#"{"images": [{"name": "a", "url": "gopher://h/a.jpg"}]}"#, #"entry 1 ("a"): unsupported URL scheme "gopher""#),
+            (#"{"images": [{"name": "a", "url": "http://"}]}"#, #"entry 1 ("a"): invalid URL "http://""#),
+        ])
+    func malformedCatalogFile(json: String, problem: String) async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.json")
+        try Data(json.utf8).write(to: file)
+        let result = try await ImgviewProcess.run(["--catalog", file.path, "list"])
+        #expect(result.status == ExitStatus.catalog.rawValue)
+        #expect(result.stdout.isEmpty)
+        #expect(result.errorLine.hasPrefix("imgview: catalog \(file.path)"), "\(result.stderr)")
+        #expect(result.errorLine.contains(problem), "\(result.stderr)")
+        #expect(!result.errorLine.contains("\n"))
+    }
+
+    @Test func missingCatalogFile() async throws {
+        let result = try await ImgviewProcess.run(["list", "--catalog", "/nonexistent/catalog.json"])
+        #expect(result.status == ExitStatus.catalog.rawValue)
+        #expect(result.errorLine == "imgview: catalog /nonexistent/catalog.json: cannot be read: no such file")
+    }
+
+    @Test func usageErrorsExit2() async throws {
+        let result = try await ImgviewProcess.run(["list", "--no-such-option"])
+        #expect(result.status == ExitStatus.usage.rawValue)
+        #expect(result.stderr.hasPrefix("Error: Unknown option '--no-such-option'"))
+        let unknown = try await ImgviewProcess.run(["frobnicate"])
+        #expect(unknown.status == ExitStatus.usage.rawValue)
+    }
+
+    @Test(arguments: [["--help"], ["list", "--help"], ["serve", "--help"], ["help", "list"]])
+    func helpOnEveryCommand(arguments: [String]) async throws {
+        let result = try await ImgviewProcess.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: imgview"))
+    }
+
+    @Test func versionPrintsTheVersion() async throws {
+        let result = try await ImgviewProcess.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test func remotePagedCatalogIsReadWhole() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { await server.stop() } }
+        server.publish(
+            .data(Data(#"{"images": [{"name": "a", "url": "/a.jpg"}], "next": "/page2.json"}"#.utf8), contentType: "application/json"),
+            at: "/page1.json")
+        server.publish(
+            .data(Data(#"{"images": [{"name": "b", "url": "/b.jpg"}], "next": "/page3.json"}"#.utf8), contentType: "application/json"),
+            at: "/page2.json")
+        server.publish(.data(Data(#"{"images": [{"name": "c", "url": "c.jpg"}]}"#.utf8), contentType: "application/json"), at: "/page3.json")
+        let result = try await ImgviewProcess.run(["--catalog", server.url(for: "/page1.json").absoluteString, "list", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try names(inCatalogJSON: result.stdout) == ["a", "b", "c"])
+        #expect(result.stdout.contains(server.url(for: "/c.jpg").absoluteString))
+    }
+
+    @Test func remoteCatalogFailures() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { await server.stop() } }
+        server.publish(
+            .data(Data(#"{"images": [{"name": "a", "url": "/a.jpg"}], "next": "/loop.json"}"#.utf8), contentType: "application/json"),
+            at: "/loop.json")
+        let loop = try await ImgviewProcess.run(["--catalog", server.url(for: "/loop.json").absoluteString, "list"])
+        #expect(loop.status == ExitStatus.catalog.rawValue)
+        #expect(loop.errorLine.contains("\"next\" leads back to a page already read"))
+
+        let missing = try await ImgviewProcess.run(["--catalog", server.url(for: "/missing.json").absoluteString, "list"])
+        #expect(missing.status == ExitStatus.catalog.rawValue)
+        #expect(missing.errorLine == "imgview: catalog \(server.url(for: "/missing.json")): cannot be fetched: HTTP 404")
+
+        server.publish(
+            .data(Data(#"{"images": [{"name": "a", "url": "/a.jpg"}, {"name": "a", "url": "/b.jpg"}]}"#.utf8), contentType: "application/json"),
+            at: "/dup.json")
+        let duplicate = try await ImgviewProcess.run(["--catalog", server.url(for: "/dup.json").absoluteString, "list"])
+        #expect(duplicate.errorLine == "imgview: catalog \(server.url(for: "/dup.json")), entry 2 (\"a\"): duplicate name \"a\"")
+
+        let refused = try await ImgviewProcess.run(["--catalog", "http://127.0.0.1:1/c.json", "list"])
+        #expect(refused.status == ExitStatus.catalog.rawValue)
+        #expect(refused.errorLine == "imgview: catalog http://127.0.0.1:1/c.json: cannot be fetched: connection refused")
+
+        let offline = try await ImgviewProcess.run(["--offline", "--catalog", server.url(for: "/loop.json").absoluteString, "list"])
+        #expect(offline.status == ExitStatus.offlineMiss.rawValue)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Runs the built `imgview` binary as a user would, and captures what it printed and how it exited.
+struct ImgviewProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// stderr without trailing newline, for one-line error checks.
+        var errorLine: String { stderr.trimmingCharacters(in: .newlines) }
+    }
+
+    /// `.build/<config>/imgview`, beside the test bundle that is running (or `$IMGVIEW_BIN`).
+    static let binary: URL = {
+        if let override = ProcessInfo.processInfo.environment["IMGVIEW_BIN"] { return URL(fileURLWithPath: override) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // On Linux the runner is `<products>/imgviewPackageTests.xctest`, a file beside the binary.
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("imgview")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        fatalError("imgview binary not found beside \(CommandLine.arguments[0]); set IMGVIEW_BIN")
+    }()
+
+    /// The repository's root, for the bundled assets.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["IMGVIEW_CATALOG"] = nil
+        env["IMGVIEW_OFFLINE"] = nil
+        env["NO_COLOR"] = nil
+        env["IMGVIEW_CACHE_DIR"] = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imgview-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, stdout, stderr)
+    }
+
+    /// Runs `imgview` to completion (killing it after `timeout`) and returns what it printed.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory)
+        // Read both pipes while the process runs, so a full pipe never blocks it.
+        async let out = readToEnd(stdout)
+        async let err = readToEnd(stderr)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                Issue.record("imgview \(arguments.joined(separator: " ")) did not finish within \(timeout)")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: await out, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self))
+    }
+}
+
+/// Everything `pipe` delivers until it closes, read on a Dispatch thread.
+///
+/// Blocking reads must stay off Swift's cooperative pool (two threads here): the in-process
+/// loopback server that the child talks to runs on it.
+func readToEnd(_ pipe: Pipe) async -> Data {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
+    }
+}
+
+/// Runs blocking `work` on a Dispatch thread, off Swift's cooperative pool.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// A fresh temporary folder, removed by the caller.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

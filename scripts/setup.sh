@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages imgview builds and tests with (only those missing), then builds.
+# Usage: scripts/setup.sh [debug|release]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev pkg-config tmux)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
+configuration="${1:-debug}"
+swift build -c "$configuration" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
+swift build -c "$configuration" >/dev/null   # the exit code of the real build, without the noise above
