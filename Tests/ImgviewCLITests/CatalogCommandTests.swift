@@ -51,7 +51,10 @@ struct CatalogCommandTests {
             ("{", "is not valid JSON"),
             (#"{"images": []}"#, "lists no images"),
             (#"{"images": [{"name": "A", "url": "http://h/a.jpg"}]}"#, #"entry 1 ("A"): invalid name "A""#),
-            (#"{"images": [{"name": "a", "url": "http://h/a.jpg"}, {"name": "a", "url": "http://h/b.jpg"}]}"#, #"entry 2 ("a"): duplicate name "a""#),
+            (
+                #"{"images": [{"name": "a", "url": "http://h/a.jpg"}, {"name": "a", "url": "http://h/b.jpg"}]}"#,
+                #"entry 2 ("a"): duplicate name "a""#
+            ),
             (#"{"images": [{"name": "a", "url": "gopher://h/a.jpg"}]}"#, #"entry 1 ("a"): unsupported URL scheme "gopher""#),
             (#"{"images": [{"name": "a", "url": "http://"}]}"#, #"entry 1 ("a"): invalid URL "http://""#),
         ])
@@ -104,7 +107,8 @@ struct CatalogCommandTests {
         server.publish(
             .data(Data(#"{"images": [{"name": "b", "url": "/b.jpg"}], "next": "/page3.json"}"#.utf8), contentType: "application/json"),
             at: "/page2.json")
-        server.publish(.data(Data(#"{"images": [{"name": "c", "url": "c.jpg"}]}"#.utf8), contentType: "application/json"), at: "/page3.json")
+        server.publish(
+            .data(Data(#"{"images": [{"name": "c", "url": "c.jpg"}]}"#.utf8), contentType: "application/json"), at: "/page3.json")
         let result = try await ImgviewProcess.run(["--catalog", server.url(for: "/page1.json").absoluteString, "list", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try names(inCatalogJSON: result.stdout) == ["a", "b", "c"])
@@ -126,7 +130,9 @@ struct CatalogCommandTests {
         #expect(missing.errorLine == "imgview: catalog \(server.url(for: "/missing.json")): cannot be fetched: HTTP 404")
 
         server.publish(
-            .data(Data(#"{"images": [{"name": "a", "url": "/a.jpg"}, {"name": "a", "url": "/b.jpg"}]}"#.utf8), contentType: "application/json"),
+            .data(
+                Data(#"{"images": [{"name": "a", "url": "/a.jpg"}, {"name": "a", "url": "/b.jpg"}]}"#.utf8), contentType: "application/json"
+            ),
             at: "/dup.json")
         let duplicate = try await ImgviewProcess.run(["--catalog", server.url(for: "/dup.json").absoluteString, "list"])
         #expect(duplicate.errorLine == "imgview: catalog \(server.url(for: "/dup.json")), entry 2 (\"a\"): duplicate name \"a\"")

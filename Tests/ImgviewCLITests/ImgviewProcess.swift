@@ -39,7 +39,8 @@ struct ImgviewProcess {
         env["IMGVIEW_CATALOG"] = nil
         env["IMGVIEW_OFFLINE"] = nil
         env["NO_COLOR"] = nil
-        env["IMGVIEW_CACHE_DIR"] = FileManager.default.temporaryDirectory
+        env["IMGVIEW_CACHE_DIR"] =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("imgview-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
         for (key, value) in environment { env[key] = value }
         process.environment = env

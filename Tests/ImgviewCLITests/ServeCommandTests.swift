@@ -44,7 +44,9 @@ struct ServeCommandTests {
 
         // And the server publishes the same catalog at /catalog.json.
         let base = try #require(catalog.images.first?.url)
-        let remote = try await ImgviewProcess.run(["--catalog", URL(string: "/catalog.json", relativeTo: base)!.absoluteString, "list", "--json"])
+        let remote = try await ImgviewProcess.run([
+            "--catalog", URL(string: "/catalog.json", relativeTo: base)!.absoluteString, "list", "--json",
+        ])
         #expect(remote.status == 0, "\(remote.stderr)")
         #expect(try CatalogParser(origin: .builtIn, baseURL: nil).parse(Data(remote.stdout.utf8)).images == catalog.images)
 

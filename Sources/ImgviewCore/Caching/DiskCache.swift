@@ -1,0 +1,206 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The on-disk cache: content-addressed blobs plus one metadata file per URL.
+///
+/// Layout under `directory/v1`: `entries/<sha256 of URL>.json`, `blobs/<ab>/<sha256 of body>`,
+/// `tmp/<pid>-<uuid>.part` for downloads in progress, and `lock`. Every change happens under an
+/// exclusive `flock`, each file appears by an atomic rename, and the size limit is enforced before
+/// the lock is released, so two processes, or a `kill -9` at any moment, leave it consistent: at
+/// worst an unreferenced blob or an abandoned temporary file, which the next writer removes.
+public final class DiskCache: Sendable {
+    public let directory: URL
+    /// The most bytes of blobs the cache keeps; least recently used entries go first.
+    public let sizeLimit: Int64
+    private let now: @Sendable () -> Date
+    private let lock: FileLock
+
+    var root: URL { directory.appendingPathComponent("v1") }
+    var entriesFolder: URL { root.appendingPathComponent("entries") }
+    var blobsFolder: URL { root.appendingPathComponent("blobs") }
+    var temporaryFolder: URL { root.appendingPathComponent("tmp") }
+
+    /// Opens (creating if needed) the cache in `directory`.
+    public init(directory: URL, sizeLimit: Int64 = 1 << 30, now: @escaping @Sendable () -> Date = Date.init) throws(DiskCacheError) {
+        self.directory = directory
+        self.sizeLimit = sizeLimit
+        self.now = now
+        self.lock = FileLock(path: directory.appendingPathComponent("v1/lock").path)
+        do {
+            for folder in [entriesFolder, blobsFolder, temporaryFolder] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+        } catch {
+            throw .unusable(directory.path, (error as NSError).localizedDescription)
+        }
+        guard access(root.path, W_OK) == 0 else { throw .unusable(directory.path, "not writable") }
+    }
+
+    // MARK: Reading
+
+    /// The entry for `url`, or nil when there is none or its metadata is unreadable.
+    public func entry(for url: URL) -> CacheEntry? {
+        guard let data = try? Data(contentsOf: entryURL(for: url)) else { return nil }
+        guard let entry = try? Self.decoder.decode(CacheEntry.self, from: data), entry.url == url else { return nil }
+        return entry
+    }
+
+    /// Where the body of `entry` is stored.
+    public func blobURL(for entry: CacheEntry) -> URL {
+        blobURL(sha256: entry.sha256)
+    }
+
+    /// Every readable entry, most recently used first.
+    public func entries() -> [CacheEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }
+            .compactMap { try? Self.decoder.decode(CacheEntry.self, from: Data(contentsOf: entriesFolder.appendingPathComponent($0))) }
+            .sorted { $0.lastAccessedAt > $1.lastAccessedAt }
+    }
+
+    /// Bytes used by blobs.
+    public var totalSize: Int64 {
+        blobSizes().values.reduce(0, +)
+    }
+
+    // MARK: Writing
+
+    /// A new file for a download to write into; it becomes a blob through `store`.
+    public func makeTemporaryFile() throws -> TemporaryFile {
+        try TemporaryFile(in: temporaryFolder)
+    }
+
+    /// Makes the finished `file` the body of `entry`, then evicts until the cache is within its limit.
+    ///
+    /// A body larger than the whole limit is not stored (the returned value is nil); the file stays
+    /// with the caller.
+    public func store(_ file: TemporaryFile, as entry: CacheEntry) throws -> CacheEntry? {
+        guard entry.byteCount <= sizeLimit else { return nil }
+        return try lock.withExclusiveLock {
+            let blob = blobURL(for: entry)
+            try FileManager.default.createDirectory(at: blob.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Same bytes, same name: an existing blob already holds them, so a rename over it is harmless.
+            guard rename(file.url.path, blob.path) == 0 else {
+                throw FileSystemError(operation: "store", path: blob.path, errno: errno)
+            }
+            file.keep()
+            try write(entry)
+            try enforceLimit(keeping: entry.sha256)
+            return entry
+        }
+    }
+
+    /// Renews a stale entry after a 304: the body stays, the freshness and validators are updated.
+    public func renew(_ entry: CacheEntry) throws {
+        try lock.withExclusiveLock { try write(entry) }
+    }
+
+    /// Records a use of `entry`, for least-recently-used eviction; best effort.
+    public func touch(_ entry: CacheEntry) {
+        var touched = entry
+        touched.lastAccessedAt = now()
+        try? lock.withExclusiveLock {
+            guard self.entry(for: entry.url)?.sha256 == entry.sha256 else { return }
+            try write(touched)
+        }
+    }
+
+    /// Removes the entry for `url` and its blob (unless another entry shares the blob).
+    public func remove(_ url: URL) throws {
+        try lock.withExclusiveLock {
+            let gone = entry(for: url)
+            unlink(entryURL(for: url).path)
+            if let gone, !entries().contains(where: { $0.sha256 == gone.sha256 }) {
+                unlink(blobURL(for: gone).path)
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    private func write(_ entry: CacheEntry) throws {
+        try AtomicFile.write(Self.encoder.encode(entry), to: entryURL(for: entry.url))
+    }
+
+    /// Removes abandoned downloads and unreferenced blobs, then least recently used entries while over the limit.
+    /// Runs under the lock.
+    private func enforceLimit(keeping sha256: String) throws {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
+        where TemporaryFile.isAbandoned(name) {
+            unlink(temporaryFolder.appendingPathComponent(name).path)
+        }
+        var sizes = blobSizes()
+        var total = sizes.values.reduce(0, +)
+        guard total > sizeLimit else { return }
+
+        // Oldest first; entries sharing a blob leave together with it.
+        var entries = entries().reversed() as [CacheEntry]
+        let referenced = Set(entries.map(\.sha256))
+        for (hash, size) in sizes where !referenced.contains(hash) {
+            unlink(blobURL(sha256: hash).path)
+            total -= size
+            sizes[hash] = nil
+        }
+        while total > sizeLimit, let victim = entries.first(where: { $0.sha256 != sha256 }) {
+            let sharing = entries.filter { $0.sha256 == victim.sha256 }
+            for entry in sharing { unlink(entryURL(for: entry.url).path) }
+            entries.removeAll { $0.sha256 == victim.sha256 }
+            unlink(blobURL(for: victim).path)
+            total -= sizes.removeValue(forKey: victim.sha256) ?? 0
+        }
+    }
+
+    /// Size of every blob, by hash, from the file system (cheaper than reading every entry).
+    private func blobSizes() -> [String: Int64] {
+        var sizes: [String: Int64] = [:]
+        let shards = (try? FileManager.default.contentsOfDirectory(atPath: blobsFolder.path)) ?? []
+        for shard in shards {
+            let folder = blobsFolder.appendingPathComponent(shard)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                var info = stat()
+                if stat(folder.appendingPathComponent(name).path, &info) == 0 { sizes[name] = Int64(info.st_size) }
+            }
+        }
+        return sizes
+    }
+
+    private func entryURL(for url: URL) -> URL {
+        entriesFolder.appendingPathComponent(SHA256.hash(data: Data(url.absoluteString.utf8)).hexString + ".json")
+    }
+
+    private func blobURL(sha256: String) -> URL {
+        blobsFolder.appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// Why the disk cache cannot be used.
+public enum DiskCacheError: Error, Equatable, Sendable {
+    case unusable(String, String)
+}
+
+extension DiskCacheError: UserFacingError {
+    public var message: String {
+        switch self {
+        case .unusable(let path, let reason): "cache \(TerminalText.sanitized(path)): cannot be used: \(TerminalText.sanitized(reason))"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .cache }
+}

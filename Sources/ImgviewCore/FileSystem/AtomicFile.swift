@@ -1,0 +1,130 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes files so that readers, and a `kill -9` at any moment, see the old file or the new one, never a part.
+public enum AtomicFile {
+    /// Linux's `O_TMPFILE`, which Swift's Glibc module does not export: an unnamed file in a folder.
+    private static let openTemporary: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// Writes `data` to `url` through a temporary file in the same folder: fsync, then rename over.
+    public static func write(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(operation: "create", path: temporary.path, errno: errno) }
+        do {
+            try writeAll(data, to: descriptor, path: temporary.path)
+            guard fsync(descriptor) == 0 else { throw FileSystemError(operation: "sync", path: temporary.path, errno: errno) }
+            close(descriptor)
+            guard rename(temporary.path, url.path) == 0 else { throw FileSystemError(operation: "rename", path: url.path, errno: errno) }
+        } catch {
+            close(descriptor)
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// Creates `destination` with the bytes of `source`, never leaving a partial file behind.
+    ///
+    /// The copy goes to an unnamed file (`O_TMPFILE`) in the destination's folder, which the kernel
+    /// discards if the process dies; only a complete, fsynced file gets a name. Without `replace`,
+    /// an existing destination is left alone and `FileSystemError` with `EEXIST` is thrown.
+    ///
+    /// - Returns: the SHA-256 of the bytes written, so the caller can check them against what it expects.
+    @discardableResult
+    public static func publish(copying source: URL, to destination: URL, replace: Bool) throws -> String {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileSystemError(operation: "read", path: source.path, errno: errno) }
+        defer { close(input) }
+        return try publish(to: destination, replace: replace) { output in
+            var hasher = SHA256()
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FileSystemError(operation: "read", path: source.path, errno: errno)
+                }
+                if count == 0 { break }
+                let chunk = Data(buffer[0..<count])
+                hasher.update(data: chunk)
+                try writeAll(chunk, to: output, path: destination.path)
+            }
+            return hasher.finalize().hexString
+        }
+    }
+
+    /// Creates `destination` holding `data`, with the same guarantees as `publish(copying:)`.
+    public static func publish(_ data: Data, to destination: URL, replace: Bool) throws {
+        try publish(to: destination, replace: replace) { output in
+            try writeAll(data, to: output, path: destination.path)
+        }
+    }
+
+    private static func publish<T>(to destination: URL, replace: Bool, fill: (Int32) throws -> T) throws -> T {
+        let folder = destination.deletingLastPathComponent().path
+        if !replace, FileManager.default.fileExists(atPath: destination.path) {
+            throw FileSystemError(operation: "create", path: destination.path, errno: EEXIST)
+        }
+        var output = open(folder, openTemporary | O_WRONLY | O_CLOEXEC, 0o644)
+        var namedTemporary: String?
+        if output < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+            // File systems without O_TMPFILE: a hidden named file, removed on failure.
+            let path = "\(folder)/.\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
+            output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            namedTemporary = path
+        }
+        guard output >= 0 else { throw FileSystemError(operation: "create", path: destination.path, errno: errno) }
+        defer {
+            close(output)
+            if let namedTemporary { unlink(namedTemporary) }
+        }
+        let result = try fill(output)
+        guard fsync(output) == 0 else { throw FileSystemError(operation: "sync", path: destination.path, errno: errno) }
+        let source = namedTemporary ?? "/proc/self/fd/\(output)"
+        let flags = namedTemporary == nil ? AT_SYMLINK_FOLLOW : 0
+        if replace {
+            // link() cannot replace; link under a private name, then rename over atomically.
+            let staging = "\(folder)/.\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).new"
+            guard linkat(AT_FDCWD, source, AT_FDCWD, staging, flags) == 0 else {
+                throw FileSystemError(operation: "create", path: destination.path, errno: errno)
+            }
+            guard rename(staging, destination.path) == 0 else {
+                let code = errno
+                unlink(staging)
+                throw FileSystemError(operation: "replace", path: destination.path, errno: code)
+            }
+        } else {
+            // link() fails with EEXIST rather than clobber a file that appeared meanwhile.
+            guard linkat(AT_FDCWD, source, AT_FDCWD, destination.path, flags) == 0 else {
+                throw FileSystemError(operation: "create", path: destination.path, errno: errno)
+            }
+        }
+        return result
+    }
+
+    static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileSystemError(operation: "write", path: path, errno: errno)
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+extension Digest {
+    /// Lower-case hexadecimal, as `sha256sum` prints it.
+    public var hexString: String {
+        map { String(format: "%02x", $0) }.joined()
+    }
+}

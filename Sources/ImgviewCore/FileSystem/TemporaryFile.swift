@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file that a download writes into, removed when dropped unless something took it over.
+public final class TemporaryFile: @unchecked Sendable {
+    public let url: URL
+    let descriptor: Int32
+    private let lock = NSLock()
+    private var isKept = false
+    private var isClosed = false
+
+    /// Creates `folder/<pid>-<random>.part`; the pid lets a later process remove it if this one is killed.
+    public init(in folder: URL) throws {
+        let url = folder.appendingPathComponent("\(getpid())-\(UUID().uuidString).part")
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(operation: "create", path: url.path, errno: errno) }
+        self.url = url
+        self.descriptor = descriptor
+    }
+
+    public func write(_ data: Data) throws {
+        try AtomicFile.writeAll(data, to: descriptor, path: url.path)
+    }
+
+    /// Flushes to disk and closes; the file stays until dropped or kept.
+    public func finish() throws {
+        try lock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            let synced = fsync(descriptor) == 0
+            let code = errno
+            close(descriptor)
+            guard synced else { throw FileSystemError(operation: "sync", path: url.path, errno: code) }
+        }
+    }
+
+    /// Marks the file as taken over (renamed away); it will not be removed on deinit.
+    func keep() {
+        lock.withLock { isKept = true }
+    }
+
+    deinit {
+        if !isClosed { close(descriptor) }
+        if !isKept { unlink(url.path) }
+    }
+
+    /// Whether a `<pid>-….part` file belongs to a process that is gone.
+    static func isAbandoned(_ name: String) -> Bool {
+        guard name.hasSuffix(".part"), let pid = Int32(name.prefix { $0 != "-" }) else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}

@@ -1,0 +1,275 @@
+import Crypto
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Does the work of one transfer, off the service's actor: disk lookup, revalidation, download, store.
+struct ImageFetcher: Sendable {
+    let configuration: ImageService.Configuration
+
+    /// A failed status with what the retry logic needs from the response.
+    private struct StatusFailure: Error {
+        let error: ImagePipelineError
+        let retryAfter: String?
+    }
+
+    func fetch(_ request: ImageRequest, progress: @escaping ImageService.Progress) async throws -> ImageResponse {
+        let url = request.url
+        switch url.scheme?.lowercased() {
+        case "file":
+            return try readLocalFile(request)
+        case "http", "https":
+            break
+        default:
+            throw ImagePipelineError.unsupportedURL(url)
+        }
+
+        var stale: CacheEntry?
+        if let disk = configuration.diskCache, request.cachePolicy == .useCache, let entry = disk.entry(for: url) {
+            if configuration.isOffline || entry.isFresh(at: configuration.now()) {
+                if let response = try? readVerified(entry, request: request, source: .disk) {
+                    disk.touch(entry)
+                    return response
+                }
+                // The blob is gone or its bytes changed on disk: drop the entry and fetch again.
+                try? disk.remove(url)
+            } else {
+                stale = entry
+            }
+        }
+        if configuration.isOffline { throw ImagePipelineError.offlineMiss(url) }
+        let revalidating = stale
+        return try await withOverallTimeout(url) {
+            try await fetchWithRetries(request, revalidating: revalidating, progress: progress)
+        }
+    }
+
+    // MARK: Network
+
+    private func withOverallTimeout<T: Sendable>(_ url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = configuration.overallTimeout
+        let clock = configuration.clock
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await clock.sleep(for: limit)
+                throw ImagePipelineError.timedOut(url, after: "overall limit of \(limit.formattedSeconds)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    private func fetchWithRetries(
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+    ) async throws -> ImageResponse {
+        var retry = 0
+        while true {
+            do {
+                return try await fetchOnce(request, revalidating: stale, progress: progress)
+            } catch let failure as StatusFailure {
+                guard failure.error.isTransient,
+                    let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
+                else { throw failure.error }
+                retry += 1
+                try await configuration.clock.sleep(for: delay)
+            } catch let error as ImagePipelineError where error.isTransient {
+                guard let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: nil, now: configuration.now()) else {
+                    throw error
+                }
+                retry += 1
+                try await configuration.clock.sleep(for: delay)
+            }
+        }
+    }
+
+    private func fetchOnce(
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+    ) async throws -> ImageResponse {
+        let url = request.url
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+        urlRequest.setValue("imgview/0.1", forHTTPHeaderField: "User-Agent")
+        urlRequest.setValue("image/*, */*;q=0.5", forHTTPHeaderField: "Accept")
+        if let stale {
+            if let etag = stale.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let modified = stale.lastModified { urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        let file = try makeTemporaryFile()
+        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress)
+        let head: ResponseHead
+        do {
+            head = try await configuration.dataLoader.load(urlRequest, into: writer)
+        } catch {
+            throw translate(error, url: url, writer: writer)
+        }
+
+        if head.status == 304, let stale, let disk = configuration.diskCache {
+            return try await renew(stale, with: head, in: disk, request: request, progress: progress)
+        }
+        switch head.status {
+        case 200..<300:
+            break
+        case 404, 410:
+            throw ImagePipelineError.notFound(url, status: head.status)
+        default:
+            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head.header("retry-after"))
+        }
+        if let expected = head.expectedLength, head.header("content-encoding") == nil, writer.received < expected {
+            throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
+        }
+        try file.finish()
+        guard let format = ImageFormat.sniff(writer.prefix) else {
+            throw ImagePipelineError.notAnImage(url, contentType: head.header("content-type"))
+        }
+
+        let now = configuration.now()
+        let verdict = configuration.freshness.verdict(headers: head.headers, now: now)
+        var freshUntil = now
+        if case .store(let until) = verdict { freshUntil = until }
+        let entry = CacheEntry(
+            url: url, finalURL: head.url, contentType: head.header("content-type"), format: format, byteCount: writer.received,
+            sha256: writer.digest(), etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now,
+            lastAccessedAt: now, freshUntil: freshUntil)
+
+        var storedAt: URL?
+        if case .store = verdict, let disk = configuration.diskCache {
+            do {
+                if let stored = try disk.store(file, as: entry) { storedAt = disk.blobURL(for: stored) }
+            } catch {
+                throw ImagePipelineError.cache(String(describing: error))
+            }
+        }
+        let location = storedAt ?? file.url
+        let body: ImageResponse.Body
+        if entry.byteCount <= configuration.memoryItemLimit {
+            body = .data(try Data(contentsOf: location))
+        } else {
+            body = .file(location, owner: storedAt == nil ? file : nil)
+        }
+        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: storedAt != nil)
+    }
+
+    /// A 304: the cached body is still good; renew its freshness and validators.
+    private func renew(
+        _ stale: CacheEntry, with head: ResponseHead, in disk: DiskCache, request: ImageRequest, progress: @escaping ImageService.Progress
+    ) async throws -> ImageResponse {
+        let now = configuration.now()
+        var renewed = stale
+        if case .store(let until) = configuration.freshness.verdict(headers: head.headers, now: now) {
+            renewed.freshUntil = until
+        }
+        renewed.etag = head.header("etag") ?? stale.etag
+        renewed.lastModified = head.header("last-modified") ?? stale.lastModified
+        renewed.lastAccessedAt = now
+        renewed.revalidations += 1
+        try? disk.renew(renewed)
+        if let response = try? readVerified(renewed, request: request, source: .revalidated) { return response }
+        // The blob went bad while stale: fetch it whole.
+        try? disk.remove(request.url)
+        return try await fetchOnce(request, revalidating: nil, progress: progress)
+    }
+
+    private func makeTemporaryFile() throws -> TemporaryFile {
+        do {
+            if let disk = configuration.diskCache { return try disk.makeTemporaryFile() }
+            return try TemporaryFile(in: FileManager.default.temporaryDirectory)
+        } catch {
+            throw ImagePipelineError.cache(String(describing: error))
+        }
+    }
+
+    /// Words for what went wrong in a transfer.
+    private func translate(_ error: any Error, url: URL, writer: BlobWriter) -> any Error {
+        if error is CancellationError || error is ImagePipelineError { return error }
+        if let head = writer.head, let expected = head.expectedLength, head.header("content-encoding") == nil,
+            (200..<300).contains(head.status), writer.received < expected
+        {
+            return ImagePipelineError.truncated(url, received: writer.received, expected: expected)
+        }
+        guard let urlError = error as? URLError else {
+            return ImagePipelineError.network(url, reason: TerminalText.sanitized(String(describing: error)))
+        }
+        switch urlError.code {
+        case .cancelled: return CancellationError()
+        case .timedOut: return ImagePipelineError.timedOut(url, after: "no data from the server")
+        case .networkConnectionLost:
+            if writer.head != nil {
+                return ImagePipelineError.truncated(url, received: writer.received, expected: writer.head?.expectedLength)
+            }
+            return ImagePipelineError.network(url, reason: "connection lost")
+        default:
+            if writer.head != nil, (200..<300).contains(writer.head!.status) {
+                return ImagePipelineError.truncated(url, received: writer.received, expected: writer.head?.expectedLength)
+            }
+            return ImagePipelineError.network(url, reason: URLErrorText.describe(urlError))
+        }
+    }
+
+    // MARK: Disk and local files
+
+    /// The cached body, after checking its bytes still hash to what was stored.
+    private func readVerified(_ entry: CacheEntry, request: ImageRequest, source: ImageResponse.Source) throws -> ImageResponse {
+        guard let disk = configuration.diskCache else { throw ImagePipelineError.cache("no disk cache") }
+        let blob = disk.blobURL(for: entry)
+        if entry.byteCount <= configuration.memoryItemLimit {
+            let data = try Data(contentsOf: blob)
+            guard SHA256.hash(data: data).hexString == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
+            return ImageResponse(request: request, entry: entry, source: source, body: .data(data), elapsed: .zero, isCached: true)
+        }
+        // Large: keep a private link to the blob so eviction by another process cannot pull it away.
+        let file = try disk.makeTemporaryFile()
+        unlink(file.url.path)
+        guard link(blob.path, file.url.path) == 0 else { throw FileSystemError(operation: "read", path: blob.path, errno: errno) }
+        guard try FileDigest.sha256(of: file.url) == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
+        return ImageResponse(
+            request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
+    }
+
+    private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
+        let url = request.url
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw errno == ENOENT ? ImagePipelineError.fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImagePipelineError.fileUnreadable(url, reason: "not a regular file") }
+        let size = Int64(info.st_size)
+        guard size <= configuration.maxDownloadBytes else { throw ImagePipelineError.tooLarge(url, limit: configuration.maxDownloadBytes) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImagePipelineError.fileUnreadable(url, reason: "cannot be read")
+        }
+        guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        let now = configuration.now()
+        let entry = CacheEntry(
+            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: size,
+            sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
+            lastAccessedAt: now, freshUntil: now)
+        return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)
+    }
+}
+
+/// Hashes files without reading them into memory whole.
+enum FileDigest {
+    static func sha256(of url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().hexString
+    }
+}
+
+extension Duration {
+    /// `30 s`, `1.5 s`.
+    var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

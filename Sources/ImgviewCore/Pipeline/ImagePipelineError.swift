@@ -1,0 +1,88 @@
+import Foundation
+
+/// Why the pipeline could not deliver an image; each case carries what the one-line message needs.
+public enum ImagePipelineError: Error, Sendable, Equatable {
+    /// The server said 404 or 410.
+    case notFound(URL, status: Int)
+    /// The server answered with another error status.
+    case httpStatus(URL, status: Int)
+    /// No connection, a reset, a DNS failure…
+    case network(URL, reason: String)
+    case timedOut(URL, after: String)
+    /// The body ended before the length the server declared.
+    case truncated(URL, received: Int64, expected: Int64?)
+    /// The body is not a JPEG, PNG, GIF, WebP or BMP.
+    case notAnImage(URL, contentType: String?)
+    /// The body was larger than the download limit.
+    case tooLarge(URL, limit: Int64)
+    /// `--offline`, and the URL is not cached.
+    case offlineMiss(URL)
+    case fileNotFound(URL)
+    case fileUnreadable(URL, reason: String)
+    case unsupportedURL(URL)
+    /// The cache folder failed under us.
+    case cache(String)
+    /// Nobody waits for the result any more.
+    case cancelled
+}
+
+extension ImagePipelineError: UserFacingError {
+    public var message: String {
+        switch self {
+        case .notFound(let url, let status): "\(Self.show(url)): HTTP \(status) (not found)"
+        case .httpStatus(let url, let status): "\(Self.show(url)): HTTP \(status) \(Self.phrase(status))"
+        case .network(let url, let reason): "\(Self.show(url)): \(reason)"
+        case .timedOut(let url, let after): "\(Self.show(url)): timed out (\(after))"
+        case .truncated(let url, let received, let expected):
+            "\(Self.show(url)): transfer cut short after \(received) of \(expected.map(String.init) ?? "?") bytes"
+        case .notAnImage(let url, let contentType):
+            "\(Self.show(url)): not an image\(contentType.map { " (\(TerminalText.sanitized($0)))" } ?? "")"
+        case .tooLarge(let url, let limit): "\(Self.show(url)): larger than the download limit of \(ByteCount.format(limit))"
+        case .offlineMiss(let url): "\(Self.show(url)): not in the cache, and --offline forbids the network"
+        case .fileNotFound(let url): "\(TerminalText.sanitized(url.path)): no such file"
+        case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.path)): \(reason)"
+        case .unsupportedURL(let url): "\(Self.show(url)): unsupported URL"
+        case .cache(let reason): "cache: \(TerminalText.sanitized(reason))"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound, .fileNotFound: .notFound
+        case .httpStatus: .httpStatus
+        case .network, .timedOut, .truncated, .unsupportedURL: .network
+        case .notAnImage, .tooLarge: .badImage
+        case .offlineMiss: .offlineMiss
+        case .fileUnreadable: .notFound
+        case .cache: .cache
+        case .cancelled: .interrupted
+        }
+    }
+
+    /// Whether trying again later could succeed.
+    public var isTransient: Bool {
+        switch self {
+        case .network, .timedOut, .truncated: true
+        case .httpStatus(_, let status): status == 408 || status == 429 || (500...599).contains(status)
+        default: false
+        }
+    }
+
+    private static func show(_ url: URL) -> String { TerminalText.sanitized(url.absoluteString) }
+
+    private static func phrase(_ status: Int) -> String {
+        switch status {
+        case 400: "(bad request)"
+        case 401: "(unauthorized)"
+        case 403: "(forbidden)"
+        case 408: "(request timeout)"
+        case 429: "(too many requests)"
+        case 500: "(internal server error)"
+        case 502: "(bad gateway)"
+        case 503: "(service unavailable)"
+        case 504: "(gateway timeout)"
+        default: status >= 500 ? "(server error)" : "(client error)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// An image's bytes as the service delivers them, with where they came from.
+public struct ImageResponse: Sendable {
+    /// Where the bytes were found.
+    public enum Source: String, Sendable, Codable {
+        case network
+        case memory
+        case disk
+        /// On disk, confirmed unchanged by the server with a 304.
+        case revalidated
+        /// A local file (file:// URL).
+        case file
+
+        public var displayName: String {
+            switch self {
+            case .network: "network"
+            case .memory: "memory cache"
+            case .disk: "disk cache"
+            case .revalidated: "disk cache, revalidated (304)"
+            case .file: "local file"
+            }
+        }
+    }
+
+    /// The bytes: in memory, or in a file too large to hold (a cache blob or a temporary file).
+    public enum Body: Sendable {
+        case data(Data)
+        /// `owner` keeps a temporary file alive while the response is.
+        case file(URL, owner: TemporaryFile?)
+    }
+
+    public let request: ImageRequest
+    public let entry: CacheEntry
+    public let source: Source
+    public let body: Body
+    /// How long the service took to deliver, from the request to the last byte.
+    public let elapsed: Duration
+    /// Whether the disk cache holds the bytes now.
+    public let isCached: Bool
+
+    public init(request: ImageRequest, entry: CacheEntry, source: Source, body: Body, elapsed: Duration, isCached: Bool) {
+        self.request = request
+        self.entry = entry
+        self.source = source
+        self.body = body
+        self.elapsed = elapsed
+        self.isCached = isCached
+    }
+
+    /// The bytes, read from the file if they are not in memory.
+    public func data() throws -> Data {
+        switch body {
+        case .data(let data): data
+        case .file(let url, _): try Data(contentsOf: url)
+        }
+    }
+
+    /// Writes the bytes to `destination`, which appears whole or not at all; see `AtomicFile.publish`.
+    public func write(to destination: URL, replace: Bool) throws {
+        switch body {
+        case .data(let data):
+            try AtomicFile.publish(data, to: destination, replace: replace)
+        case .file(let url, _):
+            try AtomicFile.publish(copying: url, to: destination, replace: replace)
+        }
+    }
+}

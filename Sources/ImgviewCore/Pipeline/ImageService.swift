@@ -1,0 +1,144 @@
+import Crypto
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches images for every consumer: memory cache, then disk cache, then the network.
+///
+/// Concurrent requests for one URL share one transfer, which is cancelled only when every
+/// waiter has gone; a waiter that cancels gets `CancellationError` at once and nothing else.
+/// Heavy work (file I/O, hashing) runs off the actor, which only keeps the books.
+public actor ImageService {
+    /// Progress of a transfer: bytes received, and the total when the server said.
+    public typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+
+    public let configuration: Configuration
+    private var transfers: [ImageRequest: Transfer] = [:]
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The image for `request`, from the fastest place that has it.
+    ///
+    /// Throws `ImagePipelineError`, or `CancellationError` if the calling task is cancelled.
+    public func image(for request: ImageRequest, progress: Progress? = nil) async throws -> ImageResponse {
+        let started = ContinuousClock.now
+        if request.cachePolicy == .useCache, let cached = configuration.memoryCache.value(for: request.url),
+            configuration.isOffline || cached.entry.isFresh(at: configuration.now())
+        {
+            return ImageResponse(
+                request: request, entry: cached.entry, source: .memory, body: .data(cached.data),
+                elapsed: started.duration(to: .now), isCached: cached.isOnDisk)
+        }
+        let waiter = UUID()
+        let response = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageResponse, any Error>) in
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let transfer = transfers[request] ?? startTransfer(for: request)
+                transfer.waiters[waiter] = continuation
+                transfer.progress.add(waiter, progress)
+            }
+        } onCancel: {
+            Task { await self.cancel(waiter: waiter, of: request) }
+        }
+        return ImageResponse(
+            request: request, entry: response.entry, source: response.source, body: response.body,
+            elapsed: started.duration(to: .now), isCached: response.isCached)
+    }
+
+    /// How many transfers are under way (for tests and the TUI's status line).
+    public var activeTransfers: Int { transfers.count }
+
+    // MARK: Coalescing
+
+    private final class Transfer {
+        let id = UUID()
+        var waiters: [UUID: CheckedContinuation<ImageResponse, any Error>] = [:]
+        let progress = ProgressFanout()
+        var task: Task<Void, Never>?
+    }
+
+    private func startTransfer(for request: ImageRequest) -> Transfer {
+        let transfer = Transfer()
+        transfers[request] = transfer
+        let fetcher = ImageFetcher(configuration: configuration)
+        let fanout = transfer.progress
+        let id = transfer.id
+        transfer.task = Task.detached {
+            let result: Result<ImageResponse, any Error>
+            do {
+                result = .success(try await fetcher.fetch(request, progress: { fanout.report($0, $1) }))
+            } catch {
+                result = .failure(error)
+            }
+            await self.finish(request, transfer: id, with: result)
+        }
+        return transfer
+    }
+
+    private func finish(_ request: ImageRequest, transfer id: UUID, with result: Result<ImageResponse, any Error>) {
+        // A transfer whose waiters all left was already removed; a newer one may stand in its place.
+        guard let transfer = transfers[request], transfer.id == id else { return }
+        transfers[request] = nil
+        if case .success(let response) = result, case .data(let data) = response.body {
+            configuration.memoryCache.set(
+                CachedImage(data: data, entry: response.entry, isOnDisk: response.isCached), for: request.url, cost: data.count)
+        }
+        let waiters = transfer.waiters
+        transfer.waiters = [:]
+        for continuation in waiters.values { continuation.resume(with: result) }
+    }
+
+    private func cancel(waiter: UUID, of request: ImageRequest) {
+        guard let transfer = transfers[request], let continuation = transfer.waiters.removeValue(forKey: waiter) else { return }
+        transfer.progress.remove(waiter)
+        continuation.resume(throwing: CancellationError())
+        if transfer.waiters.isEmpty {
+            // Nobody waits any more: stop the transfer, and let a new request start afresh.
+            transfer.task?.cancel()
+            transfers[request] = nil
+        }
+    }
+}
+
+/// An image's bytes held in the memory cache, with the metadata that came with them.
+public struct CachedImage: Sendable {
+    public let data: Data
+    public let entry: CacheEntry
+    public let isOnDisk: Bool
+}
+
+/// Hands one transfer's progress to every waiter still interested.
+final class ProgressFanout: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handlers: [UUID: ImageService.Progress] = [:]
+    private var last: (Int64, Int64?)?
+
+    func add(_ id: UUID, _ handler: ImageService.Progress?) {
+        guard let handler else { return }
+        let last = lock.withLock {
+            handlers[id] = handler
+            return self.last
+        }
+        // A waiter that joins late sees where the transfer is at once.
+        if let last { handler(last.0, last.1) }
+    }
+
+    func remove(_ id: UUID) {
+        lock.withLock { _ = handlers.removeValue(forKey: id) }
+    }
+
+    func report(_ received: Int64, _ expected: Int64?) {
+        let current = lock.withLock {
+            last = (received, expected)
+            return Array(handlers.values)
+        }
+        for handler in current { handler(received, expected) }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Human-readable byte counts (`1.8 MB`) and their parsing (`200M`).
+public enum ByteCount {
+    /// Decimal units, as `ls -h --si` and download tools print them.
+    public static func format(_ bytes: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+
+    /// `512`, `200k`, `200K`, `64M`, `1.5G` (binary multiples: 1K = 1024) → bytes; nil when malformed.
+    public static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let last = trimmed.last else { return nil }
+        let multipliers: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
+        var number = trimmed
+        var multiplier: Double = 1
+        if let factor = multipliers[Character(last.lowercased())] {
+            multiplier = factor
+            number.removeLast()
+        } else if last == "B" || last == "b" {
+            number.removeLast()
+            if let unit = number.last, let factor = multipliers[Character(unit.lowercased())] {
+                multiplier = factor
+                number.removeLast()
+            }
+        }
+        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+        return Int64(value * multiplier)
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+
+extension Imgview {
+    /// `imgview get`: downloads images through the caches, like `curl -O`.
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download images through the cache into the current folder (like curl -O).",
+            discussion: """
+                Each image is saved under its URL's file name and the path is printed. The file \
+                appears whole or not at all, and an existing file is kept unless --force is given. \
+                A progress bar is shown on stderr when it is a terminal.
+
+                Exit codes: 0 all saved; 1 some failed; when every image failed, the code of the \
+                first failure (see 'imgview --help').
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Network Options") var network: ServiceOptions
+
+        @Argument(help: "Catalog names or http(s)/file URLs.")
+        var images: [String] = []
+
+        @Flag(help: "Download every image of the catalog.")
+        var all = false
+
+        @Option(name: .customShort("o"), help: ArgumentHelp("Save the (single) image as this file.", valueName: "file"))
+        var output: String?
+
+        @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))
+        var outputDirectory: String?
+
+        @Option(help: "How many images to download at once.")
+        var jobs: Int = 4
+
+        @Flag(help: "Overwrite files that exist.")
+        var force = false
+
+        @Flag(name: .shortAndLong, help: "No progress bar.")
+        var quiet = false
+
+        func validate() throws {
+            if images.isEmpty && !all { throw ValidationError("name an image (or a URL), or use --all") }
+            if !images.isEmpty && all { throw ValidationError("--all downloads the whole catalog; name no images with it") }
+            if output != nil && outputDirectory != nil { throw ValidationError("-o and -O cannot be used together") }
+            if output != nil && (all || images.count > 1) { throw ValidationError("-o saves a single image; use -O DIR for several") }
+            guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64") }
+        }
+
+        func run() async throws {
+            let catalog = CatalogOnce(global: global)
+            let references: [ImageReference]
+            if all {
+                references = try await catalog.value().images.map { ImageReference(image: $0, url: $0.url) }
+            } else {
+                var resolved: [ImageReference] = []
+                for argument in images {
+                    resolved.append(try await ImageReference.resolve(argument) { try await catalog.value() })
+                }
+                references = resolved
+            }
+            let folder = URL(fileURLWithPath: outputDirectory ?? ".").standardizedFileURL
+            if outputDirectory != nil {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw OutputError.notAFolder(folder.path)
+                }
+            }
+            let service = try network.makeService(global: global)
+            let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
+            let plan = DownloadPlan(
+                service: service, folder: folder, explicitFile: output.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                replace: force, display: display)
+
+            var failures: [any Error] = []
+            await withTaskGroup(of: (Int, Result<URL, any Error>).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < references.count else { return }
+                    let index = next
+                    next += 1
+                    group.addTask { (index, await plan.download(references[index])) }
+                }
+                for _ in 0..<min(jobs, references.count) { startNext() }
+                while let (index, result) = await group.next() {
+                    display.clear()
+                    switch result {
+                    case .success(let path):
+                        StandardOutput.write(path.path + "\n")
+                    case .failure(let error):
+                        failures.append(error)
+                        let message = (error as? any UserFacingError)?.message ?? String(describing: error)
+                        StandardError.print(
+                            "imgview: \(references.count > 1 ? "\(references[index].image?.name ?? "image"): " : "")\(message)")
+                    }
+                    startNext()
+                }
+            }
+            display.finish()
+            guard let first = failures.first else { return }
+            if failures.count < references.count { throw ExitCode(ExitStatus.partialFailure.rawValue) }
+            throw ExitCode((first as? any UserFacingError)?.exitStatus.rawValue ?? 1)
+        }
+    }
+}
+
+/// Loads the catalog at most once, and only if a name needs it.
+actor CatalogOnce {
+    private let global: GlobalOptions
+    private var loaded: Catalog?
+
+    init(global: GlobalOptions) {
+        self.global = global
+    }
+
+    func value() async throws -> Catalog {
+        if let loaded { return loaded }
+        let catalog = try await global.loadCatalog()
+        loaded = catalog
+        return catalog
+    }
+}

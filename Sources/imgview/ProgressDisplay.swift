@@ -1,0 +1,77 @@
+import Foundation
+import ImgviewCore
+
+/// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
+final class ProgressDisplay: @unchecked Sendable {
+    private let enabled: Bool
+    private let total: Int
+    private let lock = NSLock()
+    private let started = ContinuousClock.now
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var transfers: [String: (received: Int64, expected: Int64?)] = [:]
+    private var finished = 0
+    private var finishedBytes: Int64 = 0
+
+    init(enabled: Bool, total: Int) {
+        self.enabled = enabled
+        self.total = total
+    }
+
+    func update(_ label: String, received: Int64, expected: Int64?) {
+        guard enabled else { return }
+        lock.withLock {
+            transfers[label] = (received, expected)
+            // Ten frames a second is smooth enough and costs nothing.
+            guard ContinuousClock.now - lastDraw >= .milliseconds(100) else { return }
+            lastDraw = .now
+            draw()
+        }
+    }
+
+    func done(_ label: String) {
+        guard enabled else { return }
+        lock.withLock {
+            finished += 1
+            finishedBytes += transfers.removeValue(forKey: label)?.received ?? 0
+        }
+    }
+
+    /// Erases the bar so a line can be printed.
+    func clear() {
+        guard enabled else { return }
+        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    func finish() { clear() }
+
+    private func draw() {
+        let received = transfers.values.reduce(finishedBytes) { $0 + $1.received }
+        let elapsed =
+            Double((ContinuousClock.now - started).components.seconds) + Double((ContinuousClock.now - started).components.attoseconds)
+            / 1e18
+        let rate = elapsed > 0 ? Double(received) / elapsed : 0
+        var line: String
+        if total == 1, let (label, transfer) = transfers.first {
+            line = TerminalText.sanitized(label)
+            if let expected = transfer.expected, expected > 0 {
+                let fraction = min(1, Double(transfer.received) / Double(expected))
+                let width = 24
+                let filled = Int(fraction * Double(width))
+                line +=
+                    String(format: " %3d%% ", Int(fraction * 100)) + "[" + String(repeating: "=", count: filled)
+                    + String(repeating: " ", count: width - filled) + "] "
+                line += "\(ByteCount.format(transfer.received))/\(ByteCount.format(expected))"
+                if rate > 0 {
+                    let remaining = Double(expected - transfer.received) / rate
+                    line += String(format: "  ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+                }
+            } else {
+                line += " \(ByteCount.format(transfer.received))"
+            }
+        } else {
+            line = "\(finished)/\(total) images  \(ByteCount.format(received))"
+        }
+        line += "  \(ByteCount.format(Int64(rate)))/s"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+
+/// Network limits for commands that fetch, named after curl's options.
+struct ServiceOptions: ParsableArguments {
+    @Option(name: .customLong("connect-timeout"), help: "Seconds to wait for a connection or for more data.")
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("max-time"), help: "Seconds one image may take at most, retries included.")
+    var overallTimeout: Double = 600
+
+    @Option(name: .customLong("retry"), help: "Retries of transient failures (refused, reset, timeout, 408, 429, 5xx).")
+    var retries: Int = 3
+
+    @Option(name: .customLong("max-filesize"), help: "Largest download accepted, e.g. 200M (default 512M).")
+    var maxFileSize: String = "512M"
+
+    func validate() throws {
+        guard idleTimeout > 0, overallTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+        guard (0...20).contains(retries) else { throw ValidationError("--retry takes 0 to 20") }
+        guard ByteCount.parse(maxFileSize) != nil else { throw ValidationError("--max-filesize: not a size: \(maxFileSize)") }
+    }
+
+    /// The pipeline configured by these options and the global ones.
+    func makeService(global: GlobalOptions) throws -> ImageService {
+        let disk = try DiskCache(directory: global.cacheDirectoryURL)
+        let configuration = ImageService.Configuration(
+            dataLoader: URLSessionDataLoader(idleTimeout: idleTimeout),
+            diskCache: disk,
+            retry: RetryPolicy(maxRetries: retries),
+            maxDownloadBytes: ByteCount.parse(maxFileSize) ?? 512 << 20,
+            overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
+            isOffline: global.isOffline)
+        return ImageService(configuration: configuration)
+    }
+}
