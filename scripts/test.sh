@@ -5,4 +5,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/lint.sh
 swift build --build-tests
-swift test --skip-build
+# Serial: CLI tests start imgview processes whose URLSession transfers each keep a core busy
+# while waiting (see LINUX-NOTES); in parallel on 2 cores they starve the in-process server.
+swift test --skip-build --no-parallel

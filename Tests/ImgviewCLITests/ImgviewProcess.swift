@@ -79,20 +79,19 @@ struct ImgviewProcess {
     }
 }
 
-/// Everything `pipe` delivers until it closes, read on a Dispatch thread.
-///
-/// Blocking reads must stay off Swift's cooperative pool (two threads here): the in-process
-/// loopback server that the child talks to runs on it.
+/// Everything `pipe` delivers until it closes, read on a thread of its own.
 func readToEnd(_ pipe: Pipe) async -> Data {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
-    }
+    (try? await offPool { pipe.fileHandleForReading.readDataToEndOfFile() }) ?? Data()
 }
 
-/// Runs blocking `work` on a Dispatch thread, off Swift's cooperative pool.
+/// Runs blocking `work` on a thread of its own.
+///
+/// Blocking calls must stay off Swift's cooperative pool and off Dispatch's global queues (on
+/// Linux the pool runs on them, two threads wide here): the in-process loopback server that the
+/// child process talks to needs those threads to answer.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

@@ -1,0 +1,243 @@
+import Foundation
+import ImgviewServer
+import Testing
+
+@testable import ImgviewCore
+
+/// `imgview get` as a user runs it, against the loopback server.
+@Suite("imgview get")
+struct GetCommandTests {
+    static let image: Data = {
+        try! Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+    }()
+
+    struct Setup {
+        let server: LoopbackServer
+        let folder: URL
+        let cache: String
+        var environment: [String: String] { ["IMGVIEW_CACHE_DIR": cache] }
+
+        func get(_ arguments: [String]) async throws -> ImgviewProcess.Result {
+            try await ImgviewProcess.run(["get"] + arguments, environment: environment, directory: folder)
+        }
+
+        func files() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "cache" }.sorted()
+        }
+
+        func cachedEntries() -> [CacheEntry] {
+            (try? DiskCache(directory: URL(fileURLWithPath: cache)).entries()) ?? []
+        }
+    }
+
+    func withSetup(_ body: (Setup) async throws -> Void) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try makeTemporaryDirectory()
+        let setup = Setup(server: server, folder: folder, cache: folder.appendingPathComponent("cache").path)
+        server.publish(.data(Self.image, contentType: "image/jpeg"), at: "/photos/hopper.jpg")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try await body(setup)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func downloadsIntoTheCurrentFolderLikeCurlO() async throws {
+        try await withSetup { setup in
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let result = try await setup.get([url])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == setup.folder.appendingPathComponent("hopper.jpg").path + "\n")
+            #expect(result.stderr.isEmpty)  // no progress bar without a terminal
+            #expect(try Data(contentsOf: setup.folder.appendingPathComponent("hopper.jpg")) == Self.image)
+
+            // A second get is served by the cache: no request reaches the server.
+            let again = try await setup.get([url, "-o", "copy.jpg"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try Data(contentsOf: setup.folder.appendingPathComponent("copy.jpg")) == Self.image)
+            #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 1)
+        }
+    }
+
+    @Test func neverClobbersWithoutForce() async throws {
+        try await withSetup { setup in
+            let existing = setup.folder.appendingPathComponent("hopper.jpg")
+            try Data("mine".utf8).write(to: existing)
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let refused = try await setup.get([url])
+            #expect(refused.status == ImgviewCore.ExitStatus.output.rawValue)
+            #expect(refused.errorLine == "imgview: \(existing.path): file exists (use --force to overwrite)")
+            #expect(try Data(contentsOf: existing) == Data("mine".utf8))
+            #expect(setup.server.requests().isEmpty)
+
+            let forced = try await setup.get([url, "--force"])
+            #expect(forced.status == 0)
+            #expect(try Data(contentsOf: existing) == Self.image)
+            #expect(setup.files() == ["hopper.jpg"])
+        }
+    }
+
+    @Test func downloadsTheWholeCatalogIntoAFolder() async throws {
+        try await withSetup { setup in
+            let images = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images")
+            let catalog = setup.server.serve(try ImageFolder(directory: images))
+            let catalogFile = setup.folder.appendingPathComponent("catalog.json")
+            try catalog.jsonData().write(to: catalogFile)
+            let out = setup.folder.appendingPathComponent("out")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let result = try await ImgviewProcess.run(
+                ["--catalog", catalogFile.path, "get", "--all", "-O", out.path, "--jobs", "3"], environment: setup.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").count == 6)
+            let saved = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            #expect(saved == (try FileManager.default.contentsOfDirectory(atPath: images.path).sorted()))
+            for name in saved {
+                #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: images.appendingPathComponent(name)))
+            }
+        }
+    }
+
+    @Test(
+        "Every bad response: one line, the right exit code, nothing written or cached",
+        arguments: [
+            ("404", [Fault.status(404)], ImgviewCore.ExitStatus.notFound, "HTTP 404 (not found)"),
+            ("410", [Fault.status(410)], ImgviewCore.ExitStatus.notFound, "HTTP 410 (not found)"),
+            ("500", [Fault.status(500)], ImgviewCore.ExitStatus.httpStatus, "HTTP 500 (internal server error)"),
+            ("403", [Fault.status(403)], ImgviewCore.ExitStatus.httpStatus, "HTTP 403 (forbidden)"),
+            ("truncated", [Fault.truncated(after: 5000)], ImgviewCore.ExitStatus.network, "transfer cut short after 5000 of"),
+            (
+                "not an image", [Fault.body(Data("<html>".utf8), contentType: "text/html")], ImgviewCore.ExitStatus.badImage,
+                "not an image (text/html)"
+            ),
+            ("timeout", [Fault.delay(.seconds(10))], ImgviewCore.ExitStatus.network, "timed out"),
+        ])
+    func badResponses(label: String, faults: [Fault], status: ImgviewCore.ExitStatus, message: String) async throws {
+        try await withSetup { setup in
+            setup.server.setFaults(faults, for: "/photos/hopper.jpg")
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let result = try await setup.get([url, "--retry", "0", "--connect-timeout", "1"])
+            #expect(result.status == status.rawValue, "\(label): \(result.stderr)")
+            #expect(
+                result.errorLine == "imgview: \(url): \(message)" || result.errorLine.hasPrefix("imgview: \(url): \(message)"), "\(label)")
+            #expect(!result.errorLine.contains("\n"))
+            #expect(result.stdout.isEmpty)
+            #expect(setup.files().isEmpty)
+            #expect(setup.cachedEntries().isEmpty)
+        }
+    }
+
+    @Test func refusedConnectionsAndUnknownNames() async throws {
+        try await withSetup { setup in
+            let refused = try await setup.get(["http://127.0.0.1:1/x.jpg", "--retry", "0"])
+            #expect(refused.status == ImgviewCore.ExitStatus.network.rawValue)
+            #expect(refused.errorLine == "imgview: http://127.0.0.1:1/x.jpg: connection refused")
+
+            let unknown = try await setup.get(["nosuch"])
+            #expect(unknown.status == ImgviewCore.ExitStatus.notFound.rawValue)
+            #expect(unknown.errorLine.hasPrefix("imgview: no image called \"nosuch\" in the catalog and no such file"))
+
+            let malformed = try await setup.get(["http://"])
+            #expect(malformed.status == ImgviewCore.ExitStatus.usage.rawValue)
+            #expect(malformed.errorLine == "imgview: invalid URL \"http://\" (use http, https or file)")
+
+            let offline = try await setup.get(["--offline", setup.server.url(for: "/photos/hopper.jpg").absoluteString])
+            #expect(offline.status == ImgviewCore.ExitStatus.offlineMiss.rawValue)
+            #expect(setup.server.requests().isEmpty)
+
+            let tooLarge = try await setup.get([setup.server.url(for: "/photos/hopper.jpg").absoluteString, "--max-filesize", "10k"])
+            #expect(tooLarge.status == ImgviewCore.ExitStatus.badImage.rawValue)
+            #expect(tooLarge.errorLine.hasSuffix("larger than the download limit of 10 kB"))
+            #expect(setup.files().isEmpty)
+        }
+    }
+
+    @Test func transientFailuresAreRetried() async throws {
+        try await withSetup { setup in
+            setup.server.setFaults([.status(503, headers: ["Retry-After": "0"]), .status(429), .none], for: "/photos/hopper.jpg")
+            let result = try await setup.get([setup.server.url(for: "/photos/hopper.jpg").absoluteString])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(setup.server.requests(for: "/photos/hopper.jpg").map(\.status) == [503, 429, 200])
+        }
+    }
+
+    @Test func someFailedExitsOne() async throws {
+        try await withSetup { setup in
+            let good = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let bad = setup.server.url(for: "/photos/missing.jpg").absoluteString
+            let result = try await setup.get([good, bad])
+            #expect(result.status == ImgviewCore.ExitStatus.partialFailure.rawValue)
+            #expect(setup.files() == ["hopper.jpg"])
+            #expect(result.errorLine.contains("missing.jpg: HTTP 404"))
+        }
+    }
+
+    @Test func aKilledDownloadLeavesNoEntryAndNoOutput() async throws {
+        try await withSetup { setup in
+            setup.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let (process, _, _) = try ImgviewProcess.start(
+                ["get", setup.server.url(for: "/photos/hopper.jpg").absoluteString], environment: setup.environment, directory: setup.folder
+            )
+            try await waitUntil { (setup.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(setup.files().isEmpty)
+            #expect(setup.cachedEntries().isEmpty)
+            // The next run succeeds, and sweeps the dead process's temporary file away.
+            setup.server.setFaults([], for: "/photos/hopper.jpg")
+            let again = try await setup.get([setup.server.url(for: "/photos/hopper.jpg").absoluteString])
+            #expect(again.status == 0, "\(again.stderr)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.cache + "/v1/tmp")
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test func twoProcessesWritingOneCacheBothSucceed() async throws {
+        try await withSetup { setup in
+            for index in 0..<8 {
+                setup.server.publish(
+                    .data(Self.image + Data(repeating: UInt8(index), count: 1000), contentType: "image/jpeg"), at: "/p/\(index).jpg")
+            }
+            let urls = (0..<8).map { setup.server.url(for: "/p/\($0).jpg").absoluteString }
+            let first = setup.folder.appendingPathComponent("first")
+            let second = setup.folder.appendingPathComponent("second")
+            try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+            async let a = setup.get(urls + ["-O", first.path])
+            async let b = setup.get(urls.reversed() + ["-O", second.path])
+            let (resultA, resultB) = try await (a, b)
+            #expect(resultA.status == 0, "\(resultA.stderr)")
+            #expect(resultB.status == 0, "\(resultB.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: first.path).count == 8)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: second.path).count == 8)
+            let entries = setup.cachedEntries()
+            #expect(entries.count == 8)
+            let cache = try DiskCache(directory: URL(fileURLWithPath: setup.cache))
+            for entry in entries {
+                #expect(try FileDigest.sha256(of: cache.blobURL(for: entry)) == entry.sha256)
+            }
+        }
+    }
+
+    @Test func usageErrors() async throws {
+        let none = try await ImgviewProcess.run(["get"])
+        #expect(none.status == ImgviewCore.ExitStatus.usage.rawValue)
+        #expect(none.stderr.hasPrefix("Error: name an image (or a URL), or use --all"))
+        let both = try await ImgviewProcess.run(["get", "a", "b", "-o", "x.jpg"])
+        #expect(both.status == ImgviewCore.ExitStatus.usage.rawValue)
+    }
+}
+
+/// Polls `condition` until it holds, failing after `timeout`.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}

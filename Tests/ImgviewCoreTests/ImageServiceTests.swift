@@ -1,0 +1,307 @@
+import Foundation
+import ImgviewServer
+import Testing
+
+@testable import ImgviewCore
+
+/// The pipeline against a real HTTP server on loopback.
+@Suite("ImageService over loopback")
+struct ImageServiceTests {
+    let date = ManualDate()
+
+    func makeService(cache folder: URL?, sizeLimit: Int64 = 1 << 30, retries: Int = 0, offline: Bool = false) throws -> ImageService {
+        let disk = try folder.map { try DiskCache(directory: $0, sizeLimit: sizeLimit, now: { [date] in date.now }) }
+        return ImageService(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(idleTimeout: 5), diskCache: disk,
+                retry: RetryPolicy(maxRetries: retries, baseDelay: .milliseconds(10)), isOffline: offline,
+                now: { [date] in date.now }))
+    }
+
+    func withServer(_ body: (LoopbackServer, URL) async throws -> Void) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try await body(server, folder)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func concurrentRequestsShareOneTransfer() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 50_000)
+            server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.delay(.milliseconds(300))])
+            let service = try makeService(cache: folder)
+            async let first = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
+            async let second = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
+            let (a, b) = try await (first, second)
+            #expect(try a.data() == image)
+            #expect(try b.data() == image)
+            #expect(server.requests(for: "/a.png").count == 1)
+        }
+    }
+
+    @Test func cancellingOneWaiterLeavesTheOtherAlone() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 20_000)
+            server.publish(
+                .data(image, contentType: "image/png"), at: "/a.png", faults: [.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(30))]
+            )
+            let service = try makeService(cache: folder)
+            let url = server.url(for: "/a.png")
+            let leaving = Task { try await service.image(for: ImageRequest(url: url)) }
+            let staying = Task { try await service.image(for: ImageRequest(url: url)) }
+            try await eventually { server.requests(for: "/a.png").first?.bodyBytesSent ?? 0 > 0 }
+            leaving.cancel()
+            await #expect(throws: CancellationError.self) { try await leaving.value }
+            #expect(try await staying.value.data() == image)
+            #expect(server.requests(for: "/a.png").count == 1)
+            #expect(server.requests(for: "/a.png").first?.outcome == .completed)
+        }
+    }
+
+    @Test func cancellingEveryWaiterClosesTheConnection() async throws {
+        try await withServer { server, folder in
+            server.publish(
+                .data(fakePNG(size: 200_000), contentType: "image/png"), at: "/a.png",
+                faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(20))])
+            let service = try makeService(cache: folder)
+            let url = server.url(for: "/a.png")
+            let one = Task { try await service.image(for: ImageRequest(url: url)) }
+            let two = Task { try await service.image(for: ImageRequest(url: url)) }
+            try await eventually { server.requests(for: "/a.png").first?.bodyBytesSent ?? 0 > 0 }
+            one.cancel()
+            two.cancel()
+            _ = await (one.result, two.result)
+            try await eventually { server.requests(for: "/a.png").first?.outcome == .aborted }
+            #expect(await service.activeTransfers == 0)
+            // Nothing partial was cached: the next request goes to the server again.
+            server.setFaults([], for: "/a.png")
+            _ = try await service.image(for: ImageRequest(url: url))
+            #expect(server.requests(for: "/a.png").count == 2)
+        }
+    }
+
+    @Test @MainActor func aSupersededRequestNeverDelivers() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { await server.stop() } }
+        let old = fakePNG(size: 1000, seed: 1)
+        let new = fakePNG(size: 1000, seed: 2)
+        // The older request is answered last.
+        server.publish(.data(old, contentType: "image/png"), at: "/old.png", faults: [.delay(.milliseconds(400))])
+        server.publish(.data(new, contentType: "image/png"), at: "/new.png")
+        let service = try makeService(cache: nil)
+        let latest = LatestImageTask(service: service)
+        var delivered: [Data] = []
+        latest.load(ImageRequest(url: server.url(for: "/old.png"))) { delivered.append(try! $0.get().data()) }
+        try await Task.sleep(for: .milliseconds(50))
+        latest.load(ImageRequest(url: server.url(for: "/new.png"))) { delivered.append(try! $0.get().data()) }
+        try await eventually { delivered.count == 1 }
+        // Give the old response every chance to arrive and be (wrongly) delivered.
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(delivered == [new])
+    }
+
+    @Test func aCachedImageMakesNoRequestThenRevalidatesWith304() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 30_000)
+            server.publish(
+                .data(
+                    image, contentType: "image/png", lastModified: Date(timeIntervalSince1970: 1_700_000_000), cacheControl: "max-age=60"),
+                at: "/a.png")
+            let url = server.url(for: "/a.png")
+            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(first.source == .network)
+            #expect(first.isCached)
+
+            // A new process (new service, empty memory) reads from disk: no request.
+            let second = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(second.source == .disk)
+            #expect(try second.data() == image)
+            #expect(server.requests(for: "/a.png").count == 1)
+
+            // After max-age, one conditional request, answered 304 without a body.
+            date.advance(by: 61)
+            let third = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(third.source == .revalidated)
+            #expect(try third.data() == image)
+            let requests = server.requests(for: "/a.png")
+            #expect(requests.count == 2)
+            #expect(requests[1].header("If-None-Match") == first.entry.etag)
+            #expect(requests[1].status == 304)
+            #expect(requests[1].bodyBytesSent == 0)
+            // The 304 renewed freshness: no request now.
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(server.requests(for: "/a.png").count == 2)
+        }
+    }
+
+    @Test func aChangedImageIsFetchedAfterExpiry() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 1000, seed: 1), contentType: "image/png"), at: "/a.png")
+            let url = server.url(for: "/a.png")
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let changed = fakePNG(size: 1200, seed: 9)
+            server.publish(.data(changed, contentType: "image/png"), at: "/a.png")
+            // Default freshness is 30 minutes.
+            date.advance(by: 29 * 60)
+            #expect(try await makeService(cache: folder).image(for: ImageRequest(url: url)).source == .disk)
+            date.advance(by: 2 * 60)
+            let renewed = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(renewed.source == .network)
+            #expect(try renewed.data() == changed)
+        }
+    }
+
+    @Test func aCorruptedBlobIsDetectedAndFetchedAgain() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 5000)
+            server.publish(.data(image, contentType: "image/png"), at: "/a.png")
+            let url = server.url(for: "/a.png")
+            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let disk = try DiskCache(directory: folder)
+            let blob = disk.blobURL(for: first.entry)
+            var damaged = try Data(contentsOf: blob)
+            damaged[100] ^= 0xFF
+            try damaged.write(to: blob)
+            let again = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(again.source == .network)
+            #expect(try again.data() == image)
+            #expect(try Data(contentsOf: disk.blobURL(for: again.entry)) == image)
+        }
+    }
+
+    @Test func reloadBypassesTheCaches() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 1000), contentType: "image/png"), at: "/a.png")
+            let url = server.url(for: "/a.png")
+            let service = try makeService(cache: folder)
+            _ = try await service.image(for: ImageRequest(url: url))
+            #expect(try await service.image(for: ImageRequest(url: url)).source == .memory)
+            #expect(try await service.image(for: ImageRequest(url: url, cachePolicy: .reload)).source == .network)
+            #expect(server.requests(for: "/a.png").count == 2)
+            #expect(server.requests(for: "/a.png")[1].header("If-None-Match") == nil)
+        }
+    }
+
+    @Test func offlineUsesStaleEntriesAndNeverTheNetwork() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 1000), contentType: "image/png"), at: "/a.png")
+            let url = server.url(for: "/a.png")
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            date.advance(by: 86_400)
+            #expect(try await makeService(cache: folder, offline: true).image(for: ImageRequest(url: url)).source == .disk)
+            await #expect(throws: ImagePipelineError.offlineMiss(server.url(for: "/b.png"))) {
+                try await makeService(cache: folder, offline: true).image(for: ImageRequest(url: server.url(for: "/b.png")))
+            }
+            #expect(server.requests().count == 1)
+        }
+    }
+
+    @Test(
+        "Bad responses become typed errors, and nothing is cached",
+        arguments: [
+            ("404", Fault.status(404)),
+            ("410", Fault.status(410)),
+            ("500", Fault.status(500)),
+            ("truncated", Fault.truncated(after: 3000)),
+            ("not an image", Fault.body(Data("<html>nope</html>".utf8), contentType: "image/png")),
+        ])
+    func badResponses(label: String, fault: Fault) async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 10_000), contentType: "image/png"), at: "/a.png", faults: [fault])
+            let url = server.url(for: "/a.png")
+            let service = try makeService(cache: folder)
+            let error = await #expect(throws: ImagePipelineError.self) { try await service.image(for: ImageRequest(url: url)) }
+            switch label {
+            case "404": #expect(error == .notFound(url, status: 404))
+            case "410": #expect(error == .notFound(url, status: 410))
+            case "500": #expect(error == .httpStatus(url, status: 500))
+            case "truncated": #expect(error == .truncated(url, received: 3000, expected: 10_000))
+            default: #expect(error == .notAnImage(url, contentType: "image/png"))
+            }
+            #expect(try DiskCache(directory: folder).entries().isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("v1/tmp").path).isEmpty)
+        }
+    }
+
+    @Test func transientFailuresAreRetriedHonouringRetryAfter() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 1000)
+            server.publish(
+                .data(image, contentType: "image/png"), at: "/a.png",
+                faults: [.status(503, headers: ["Retry-After": "1"]), .status(500), .none])
+            let started = ContinuousClock.now
+            let response = try await makeService(cache: folder, retries: 3).image(for: ImageRequest(url: server.url(for: "/a.png")))
+            #expect(try response.data() == image)
+            #expect(server.requests(for: "/a.png").count == 3)
+            #expect(ContinuousClock.now - started >= .seconds(1))
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 100_000), contentType: "image/png"), at: "/a.png")
+            let disk = try DiskCache(directory: folder)
+            let service = ImageService(configuration: .init(diskCache: disk, maxDownloadBytes: 50_000))
+            await #expect(throws: ImagePipelineError.tooLarge(server.url(for: "/a.png"), limit: 50_000)) {
+                try await service.image(for: ImageRequest(url: server.url(for: "/a.png")))
+            }
+            #expect(disk.entries().isEmpty)
+        }
+    }
+
+    @Test func gzipRedirectsAndWrongContentTypesStillDeliverTheImage() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 40_000)
+            server.publish(.data(image, contentType: "image/png"), at: "/gz.png", faults: [.gzipped])
+            server.publish(.data(image, contentType: "image/png"), at: "/final.png")
+            server.publish(.data(Data(), contentType: "text/plain"), at: "/moved.png", faults: [.redirect(to: "/final.png", status: 301)])
+            server.publish(.data(image, contentType: "image/png"), at: "/mislabelled.png", faults: [.contentType("text/plain")])
+            let service = try makeService(cache: folder)
+            for path in ["/gz.png", "/moved.png", "/mislabelled.png"] {
+                let response = try await service.image(for: ImageRequest(url: server.url(for: path)))
+                #expect(try response.data() == image, "\(path)")
+            }
+            let moved = try await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/moved.png")))
+            #expect(moved.entry.finalURL == server.url(for: "/final.png"))
+        }
+    }
+
+    @Test func largeBodiesAreDeliveredAsFiles() async throws {
+        try await withServer { server, folder in
+            let image = fakePNG(size: 3_000_000)
+            server.publish(.data(image, contentType: "image/png"), at: "/big.png")
+            let disk = try DiskCache(directory: folder)
+            let service = ImageService(configuration: .init(diskCache: disk, memoryItemLimit: 1_000_000))
+            let response = try await service.image(for: ImageRequest(url: server.url(for: "/big.png")))
+            guard case .file = response.body else {
+                Issue.record("expected a file body")
+                return
+            }
+            #expect(try response.data() == image)
+            let again = try await ImageService(configuration: .init(diskCache: disk, memoryItemLimit: 1_000_000))
+                .image(for: ImageRequest(url: server.url(for: "/big.png")))
+            #expect(again.source == .disk)
+            #expect(try again.data() == image)
+        }
+    }
+
+    @Test func localFilesAreReadDirectly() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.png")
+        try fakePNG(size: 500).write(to: file)
+        let service = try makeService(cache: nil)
+        let response = try await service.image(for: ImageRequest(url: file))
+        #expect(response.source == .file)
+        #expect(response.entry.format == .png)
+        await #expect(throws: ImagePipelineError.fileNotFound(folder.appendingPathComponent("b.png"))) {
+            try await service.image(for: ImageRequest(url: folder.appendingPathComponent("b.png")))
+        }
+    }
+}
