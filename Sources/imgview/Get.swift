@@ -67,7 +67,7 @@ extension Imgview {
                     throw OutputError.notAFolder(folder.path)
                 }
             }
-            let service = try network.makeService(global: global)
+            let service = try network.makeService(global: global, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
             let plan = DownloadPlan(
                 service: service, folder: folder, explicitFile: output.map { URL(fileURLWithPath: $0).standardizedFileURL },

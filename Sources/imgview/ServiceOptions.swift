@@ -23,14 +23,18 @@ struct ServiceOptions: ParsableArguments {
     }
 
     /// The pipeline configured by these options and the global ones.
-    func makeService(global: GlobalOptions) throws -> ImageService {
+    ///
+    /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
+    func makeService(global: GlobalOptions, keepsImagesInMemory: Bool = true) throws -> ImageService {
         let disk = try DiskCache(directory: global.cacheDirectoryURL)
         let configuration = ImageService.Configuration(
             dataLoader: URLSessionDataLoader(idleTimeout: idleTimeout),
             diskCache: disk,
+            memoryCache: MemoryCache(costLimit: keepsImagesInMemory ? 256 << 20 : 0, countLimit: 200),
             retry: RetryPolicy(maxRetries: retries),
             maxDownloadBytes: ByteCount.parse(maxFileSize) ?? 512 << 20,
             overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
+            memoryItemLimit: keepsImagesInMemory ? 32 << 20 : 0,
             isOffline: global.isOffline)
         return ImageService(configuration: configuration)
     }

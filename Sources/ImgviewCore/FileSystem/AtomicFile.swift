@@ -31,30 +31,24 @@ public enum AtomicFile {
     /// Creates `destination` with the bytes of `source`, never leaving a partial file behind.
     ///
     /// The copy goes to an unnamed file (`O_TMPFILE`) in the destination's folder, which the kernel
-    /// discards if the process dies; only a complete, fsynced file gets a name. Without `replace`,
-    /// an existing destination is left alone and `FileSystemError` with `EEXIST` is thrown.
-    ///
-    /// - Returns: the SHA-256 of the bytes written, so the caller can check them against what it expects.
-    @discardableResult
-    public static func publish(copying source: URL, to destination: URL, replace: Bool) throws -> String {
+    /// discards if the process dies; only a complete file gets a name. Without `replace`, an existing
+    /// destination is left alone and `FileSystemError` with `EEXIST` is thrown.
+    public static func publish(copying source: URL, to destination: URL, replace: Bool) throws {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileSystemError(operation: "read", path: source.path, errno: errno) }
         defer { close(input) }
-        return try publish(to: destination, replace: replace) { output in
-            var hasher = SHA256()
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        try publish(to: destination, replace: replace) { output in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                let count = read(input, buffer.baseAddress, buffer.count)
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw FileSystemError(operation: "read", path: source.path, errno: errno)
                 }
                 if count == 0 { break }
-                let chunk = Data(buffer[0..<count])
-                hasher.update(data: chunk)
-                try writeAll(chunk, to: output, path: destination.path)
+                try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, path: destination.path)
             }
-            return hasher.finalize().hexString
         }
     }
 
@@ -83,8 +77,9 @@ public enum AtomicFile {
             close(output)
             if let namedTemporary { unlink(namedTemporary) }
         }
+        // No fsync: the name appears only once the bytes are all written, which is what a killed
+        // process needs; like cp and curl, imgview leaves flushing to disk to the kernel.
         let result = try fill(output)
-        guard fsync(output) == 0 else { throw FileSystemError(operation: "sync", path: destination.path, errno: errno) }
         let source = namedTemporary ?? "/proc/self/fd/\(output)"
         let flags = namedTemporary == nil ? AT_SYMLINK_FOLLOW : 0
         if replace {
@@ -108,16 +103,18 @@ public enum AtomicFile {
     }
 
     static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw FileSystemError(operation: "write", path: path, errno: errno)
-                }
-                offset += written
+        try data.withUnsafeBytes { try writeAll($0, to: descriptor, path: path) }
+    }
+
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(operation: "write", path: path, errno: errno)
             }
+            offset += written
         }
     }
 }

@@ -25,15 +25,15 @@ public final class TemporaryFile: @unchecked Sendable {
         try AtomicFile.writeAll(data, to: descriptor, path: url.path)
     }
 
-    /// Flushes to disk and closes; the file stays until dropped or kept.
+    /// Closes the file; it stays until dropped or kept.
+    ///
+    /// No fsync: a blob's bytes are checked against its SHA-256 on every read, so one torn by a
+    /// power cut is found and fetched again, and forcing 100 MB to disk would halve download speed.
     public func finish() throws {
         try lock.withLock {
             guard !isClosed else { return }
             isClosed = true
-            let synced = fsync(descriptor) == 0
-            let code = errno
-            close(descriptor)
-            guard synced else { throw FileSystemError(operation: "sync", path: url.path, errno: code) }
+            guard close(descriptor) == 0 else { throw FileSystemError(operation: "close", path: url.path, errno: errno) }
         }
     }
 

@@ -1,0 +1,31 @@
+import Foundation
+import ImgviewCore
+
+/// Finds the bundled `Assets/` folder (demo images and catalog) at run time.
+enum BundledAssets {
+    /// `$IMGVIEW_ASSETS`, else the nearest `Assets/` above the executable (a build inside the
+    /// repository), else the repository this binary was built from.
+    static func folder() throws -> URL {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["IMGVIEW_ASSETS"], !override.isEmpty {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            candidates.append(directory.appendingPathComponent("Assets"))
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Assets").standardizedFileURL)
+        for candidate in candidates where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("demo-catalog.json").path)
+        {
+            return candidate
+        }
+        throw AssetsNotFound()
+    }
+
+    struct AssetsNotFound: UserFacingError {
+        var exitStatus: ExitStatus { .notFound }
+        var message: String { "the bundled Assets folder was not found; set IMGVIEW_ASSETS to its path" }
+    }
+}

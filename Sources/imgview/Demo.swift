@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+import ImgviewServer
+
+extension Imgview {
+    /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
+    struct Demo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the bundled images on 127.0.0.1 and fetch them through the full pipeline.",
+            discussion: """
+                Needs no internet: the images in Assets/ are served over HTTP on loopback, the \
+                catalog is read from the server, and every image is fetched twice through the \
+                caches (a throwaway cache folder unless --cache-dir is given), showing where each \
+                came from and how long it took.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let assets = try BundledAssets.folder()
+            let server = try await LoopbackServer.start()
+            server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
+            // The curated catalog (names, titles) with its relative URLs resolved against the server.
+            let catalogURL = server.url(for: "/demo-catalog.json")
+            server.publish(
+                .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
+                at: "/demo-catalog.json")
+            let catalog = try await CatalogLoader().loadAll(from: .remote(catalogURL))
+            StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
+
+            let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
+            let cacheFolder =
+                explicitCache
+                ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
+            defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
+            let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
+
+            var rows: [[String]] = []
+            for pass in ["first", "second"] {
+                for image in catalog.images {
+                    let response = try await service.image(for: ImageRequest(url: image.url))
+                    rows.append([
+                        pass, image.name, "\(response.entry.format.displayName)", ByteCount.format(response.entry.byteCount),
+                        response.source.displayName, String(format: "%.1f ms", response.elapsed.milliseconds),
+                        TerminalText.sanitized(image.displayTitle),
+                    ])
+                }
+            }
+            StandardOutput.write(TextTable(header: ["PASS", "NAME", "FORMAT", "BYTES", "SOURCE", "TIME", "TITLE"], rows: rows).rendered)
+            let requests = server.requests().filter { $0.path.hasPrefix("/images/") }
+            StandardOutput.write(
+                "\nThe server saw \(requests.count) image requests for \(rows.count) fetches; the rest came from the caches.\n")
+            await server.stop()
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, for display.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
