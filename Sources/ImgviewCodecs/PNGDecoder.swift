@@ -24,7 +24,10 @@ public struct PNGDecoder: ImageDecoding {
             var size = 0
             try check(spng_decoded_image_size(context, format, &size))
             guard size == width * height * 4 else { throw .corrupt(.png, detail: "unexpected decoded size") }
-            try check(spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
+            let start = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
+            // libspng needs whole chunks: a file cut inside its first IDAT chunk has no row to show.
+            if Self.isEndOfData(start) { throw .truncated(.png) }
+            try check(start)
 
             // Zero is transparent black: rows that never arrive show the background.
             var output = [UInt8](repeating: 0, count: size)
@@ -48,7 +51,7 @@ public struct PNGDecoder: ImageDecoding {
             var warning: String?
             if failure != 0 {
                 if rowsDecoded == 0 {
-                    if failure == Int32(SPNG_EOF.rawValue) { throw .truncated(.png) }
+                    if Self.isEndOfData(failure) { throw .truncated(.png) }
                     throw .corrupt(.png, detail: Self.errorText(failure))
                 }
                 warning = "damaged or truncated PNG (\(Self.errorText(failure))); showing the rows that could be decoded"
@@ -74,7 +77,7 @@ public struct PNGDecoder: ImageDecoding {
     private func header(_ context: OpaquePointer, bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
         var ihdr = spng_ihdr()
         let status = spng_get_ihdr(context, &ihdr)
-        if status == Int32(SPNG_EOF.rawValue) { throw .truncated(.png) }
+        if Self.isEndOfData(status) { throw .truncated(.png) }
         try check(status)
         return ImageHeader(
             format: .png, storedWidth: Int(ihdr.width), storedHeight: Int(ihdr.height),
@@ -83,6 +86,11 @@ public struct PNGDecoder: ImageDecoding {
 
     private func check(_ status: Int32) throws(ImageDecodingError) {
         guard status == 0 else { throw .corrupt(.png, detail: Self.errorText(status)) }
+    }
+
+    /// Whether libspng stopped because the data ran out (as opposed to finding it damaged).
+    private static func isEndOfData(_ status: Int32) -> Bool {
+        status == Int32(SPNG_IO_EOF.rawValue) || status == Int32(SPNG_EOF.rawValue)
     }
 
     private static func errorText(_ status: Int32) -> String {
