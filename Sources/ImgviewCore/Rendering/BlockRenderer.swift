@@ -58,11 +58,12 @@ public struct BlockRenderer: Sendable {
                         }
                     }
                 }
-                cells.append(
-                    Cell(
-                        character: patterns[best.pattern].character,
-                        foreground: TerminalColor(best.foreground, palette: palette),
-                        background: TerminalColor(best.background, palette: palette)))
+                let foreground = TerminalColor(best.foreground, palette: palette)
+                let background = TerminalColor(best.background, palette: palette)
+                // When both halves come out the same colour, a space says it in fewer bytes and
+                // keeps the foreground run going.
+                let character = foreground == background ? " " : patterns[best.pattern].character
+                cells.append(Cell(character: character, foreground: foreground, background: background))
             }
         }
         return CellGrid(columns: columns, rows: rows, cells: cells)
