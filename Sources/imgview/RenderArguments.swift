@@ -55,4 +55,8 @@ extension RGBColor: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(hex: argument)
     }
+
+    public var defaultValueDescription: String {
+        "#" + [red, green, blue].map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 }
