@@ -25,6 +25,7 @@ public struct BlockRenderer: Sendable {
         var samples = [LinearColor](repeating: .black, count: BlockPattern.sampleCount)
         var perceptual = [Perceptual](repeating: Perceptual(.black), count: BlockPattern.sampleCount)
         var candidates: [(error: Float, pattern: Int, foreground: LinearColor, background: LinearColor)] = []
+        var nearest = PaletteLookup(palette: palette ?? .twoFiftySix)
         for row in 0..<rows {
             for column in 0..<columns {
                 for sy in 0..<Self.subRows {
@@ -49,8 +50,8 @@ public struct BlockRenderer: Sendable {
                     candidates.sort { $0.error < $1.error }
                     var bestError = Float.infinity
                     for candidate in candidates.prefix(6) {
-                        let foreground = palette.colors[palette.nearest(candidate.foreground)]
-                        let background = palette.colors[palette.nearest(candidate.background)]
+                        let foreground = palette.colors[nearest.index(for: candidate.foreground)]
+                        let background = palette.colors[nearest.index(for: candidate.background)]
                         let error = Self.error(perceptual, mask: patterns[candidate.pattern].mask, Perceptual(foreground), Perceptual(background))
                         if error < bestError {
                             bestError = error
@@ -58,8 +59,8 @@ public struct BlockRenderer: Sendable {
                         }
                     }
                 }
-                let foreground = TerminalColor(best.foreground, palette: palette)
-                let background = TerminalColor(best.background, palette: palette)
+                let foreground = palette == nil ? TerminalColor.rgb(best.foreground.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.foreground)))
+                let background = palette == nil ? TerminalColor.rgb(best.background.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.background)))
                 // When both halves come out the same colour, a space says it in fewer bytes and
                 // keeps the foreground run going.
                 let character = foreground == background ? " " : patterns[best.pattern].character
@@ -161,6 +162,34 @@ public struct BlockRenderer: Sendable {
             total += samples[index].distance(to: mask & (1 << index) != 0 ? foreground : background)
         }
         return total
+    }
+}
+
+/// Nearest-palette lookups memoised per 8-bit sRGB colour.
+///
+/// A frame asks for the nearest entry tens of thousands of times, mostly for colours it
+/// has already seen; a search of 240 entries in OKLab each time was a fifth of the run time.
+struct PaletteLookup {
+    let palette: XtermPalette
+    private var cache: [UInt32: Int] = [:]
+
+    init(palette: XtermPalette) {
+        self.palette = palette
+    }
+
+    /// The position in `palette.indices` nearest to `color`.
+    mutating func index(for color: LinearColor) -> Int {
+        let rgb = color.rgb
+        let key = UInt32(rgb.red) << 16 | UInt32(rgb.green) << 8 | UInt32(rgb.blue)
+        if let found = cache[key] { return found }
+        let found = palette.nearest(rgb.linear)
+        cache[key] = found
+        return found
+    }
+
+    /// The xterm index nearest to `color`.
+    mutating func paletteIndex(for color: LinearColor) -> Int {
+        palette.indices[index(for: color)]
     }
 }
 
