@@ -61,8 +61,8 @@ public struct BlockRenderer: Sendable {
                 }
                 let foreground = palette == nil ? TerminalColor.rgb(best.foreground.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.foreground)))
                 let background = palette == nil ? TerminalColor.rgb(best.background.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.background)))
-                // When both halves come out the same colour, a space says it in fewer bytes and
-                // keeps the foreground run going.
+                // When both halves come out the same colour the pattern shows nothing: a space
+                // says the same in one byte and needs no font support for sextants.
                 let character = foreground == background ? " " : patterns[best.pattern].character
                 cells.append(Cell(character: character, foreground: foreground, background: background))
             }
