@@ -27,6 +27,8 @@ let package = Package(
             name: "ImgviewCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
+        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
@@ -39,12 +41,15 @@ let package = Package(
         .executableTarget(
             name: "imgview",
             dependencies: [
-                "ImgviewCore", "ImgviewServer",
+                "ImgviewCore", "ImgviewServer", "ImgviewCodecs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"]),
+        .testTarget(
+            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(

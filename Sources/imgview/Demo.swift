@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImgviewCodecs
 import ImgviewCore
 import ImgviewServer
 
@@ -12,10 +13,16 @@ extension Imgview {
                 Needs no internet: the images in Assets/ are served over HTTP on loopback, the \
                 catalog is read from the server, and every image is fetched twice through the \
                 caches (a throwaway cache folder unless --cache-dir is given), showing where each \
-                came from and how long it took.
+                came from and how long it took, then a preview of each.
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("The box each preview fits in.", valueName: "COLSxROWS"))
+        var size = CellBox(columns: 48, rows: 14)
+
+        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
+        var colors: ColorChoice = .auto
 
         func run() async throws {
             let assets = try BundledAssets.folder()
@@ -37,9 +44,11 @@ extension Imgview {
             let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
 
             var rows: [[String]] = []
+            var previews: [(AppImage, [UInt8])] = []
             for pass in ["first", "second"] {
                 for image in catalog.images {
                     let response = try await service.image(for: ImageRequest(url: image.url))
+                    if pass == "second" { previews.append((image, [UInt8](try response.data()))) }
                     rows.append([
                         pass, image.name, "\(response.entry.format.displayName)", ByteCount.format(response.entry.byteCount),
                         response.source.displayName, String(format: "%.1f ms", response.elapsed.milliseconds),
@@ -52,6 +61,18 @@ extension Imgview {
             StandardOutput.write(
                 "\nThe server saw \(requests.count) image requests for \(rows.count) fetches; the rest came from the caches.\n")
             await server.stop()
+
+            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
+            let options = RenderOptions(
+                columns: size.columns, rows: size.rows, mode: colorMode == .none ? .ascii : .blocks, colors: colorMode, cellAspect: 2,
+                background: RGBColor(red: 0, green: 0, blue: 0))
+            for (image, bytes) in previews {
+                StandardOutput.write("\n\(image.name) — \(TerminalText.sanitized(image.displayTitle))\n")
+                let text = try Show.preview(of: bytes, options: options, maxPixelCount: DecodeRequest.defaultMaxPixelCount) { warning in
+                    StandardError.print("imgview: \(image.name): \(warning)")
+                }
+                StandardOutput.write(text)
+            }
         }
     }
 }

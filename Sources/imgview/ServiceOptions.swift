@@ -26,13 +26,23 @@ struct ServiceOptions: ParsableArguments {
     ///
     /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
     func makeService(global: GlobalOptions, keepsImagesInMemory: Bool = true) throws -> ImageService {
+        try Self.makeService(
+            global: global, idleTimeout: idleTimeout, overallTimeout: overallTimeout, retries: retries,
+            maxFileSize: ByteCount.parse(maxFileSize) ?? 512 << 20, keepsImagesInMemory: keepsImagesInMemory)
+    }
+
+    /// The pipeline with explicit limits, for commands that do not take the network options.
+    static func makeService(
+        global: GlobalOptions, idleTimeout: Double = 30, overallTimeout: Double = 600, retries: Int = 3,
+        maxFileSize: Int64 = 512 << 20, keepsImagesInMemory: Bool = true
+    ) throws -> ImageService {
         let disk = try DiskCache(directory: global.cacheDirectoryURL)
         let configuration = ImageService.Configuration(
             dataLoader: URLSessionDataLoader(idleTimeout: idleTimeout),
             diskCache: disk,
             memoryCache: MemoryCache(costLimit: keepsImagesInMemory ? 256 << 20 : 0, countLimit: 200),
             retry: RetryPolicy(maxRetries: retries),
-            maxDownloadBytes: ByteCount.parse(maxFileSize) ?? 512 << 20,
+            maxDownloadBytes: maxFileSize,
             overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
             memoryItemLimit: keepsImagesInMemory ? 32 << 20 : 0,
             isOffline: global.isOffline)

@@ -5,12 +5,17 @@ import Testing
 @Suite("imgview demo")
 struct DemoCommandTests {
     @Test func fetchesEveryBundledImageOverLoopbackThenFromMemory() async throws {
-        let result = try await ImgviewProcess.run(["demo"])
+        let result = try await ImgviewProcess.run(["demo"], environment: ["TERM": "dumb", "COLORTERM": ""])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("imgview demo: 6 images served at http://127.0.0.1:") == true)
         #expect(lines.filter { $0.hasPrefix("first ") && $0.contains(" network ") }.count == 6)
         #expect(lines.filter { $0.hasPrefix("second ") && $0.contains(" memory cache ") }.count == 6)
         #expect(result.stdout.contains("The server saw 6 image requests for 12 fetches"))
+        // Then a preview of each: without a terminal or colour variables, ASCII in the default box.
+        #expect(lines.contains("hopper — Grace Hopper (US Navy, public domain)"))
+        let preview = lines.drop { $0 != "hopper — Grace Hopper (US Navy, public domain)" }.dropFirst().prefix { !$0.contains(" — ") }
+        #expect(preview.count > 5 && preview.count <= 14)
+        #expect(preview.allSatisfy { $0.count <= 48 && !$0.contains("\u{1B}") })
     }
 }

@@ -1,0 +1,69 @@
+/// Turns the bytes of an image file into upright pixels; implemented by the codecs module.
+///
+/// Implementations sniff the format from the bytes, refuse a declared size above
+/// `request.maxPixelCount` before allocating anything large, and may decode at a reduced
+/// scale as long as the result still covers `request.minimumSize`.
+/// Decoding is synchronous, heavy work: call it off any actor that must stay responsive.
+public protocol ImageDecoding: Sendable {
+    /// The format, stored size and orientation, read from the header only.
+    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader
+    /// The pixels, orientation applied.
+    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+}
+
+/// What a caller needs from a decode: how many pixels it will use, and how many it will allow.
+public struct DecodeRequest: Sendable, Equatable {
+    /// The default refusal threshold: 100 megapixels is 400 MB of RGBA.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// The upright size the caller will scale down to; nil means full size.
+    public var minimumSize: (width: Int, height: Int)?
+    /// Images whose header declares more pixels than this are refused before decoding.
+    public var maxPixelCount: Int
+
+    public init(minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount) {
+        self.minimumSize = minimumSize
+        self.maxPixelCount = maxPixelCount
+    }
+
+    public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
+        lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
+            && lhs.maxPixelCount == rhs.maxPixelCount
+    }
+}
+
+/// What an image's header says, without decoding the pixels.
+public struct ImageHeader: Sendable, Equatable {
+    public var format: ImageFormat
+    /// The size as stored, before orientation.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    public var orientation: ImageOrientation
+
+    public init(format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) {
+        self.format = format
+        self.storedWidth = storedWidth
+        self.storedHeight = storedHeight
+        self.orientation = orientation
+    }
+
+    /// The size as the user sees it, orientation applied.
+    public var uprightSize: (width: Int, height: Int) {
+        orientation.swapsAxes ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+    }
+}
+
+/// Upright pixels and what is known about how they were obtained.
+public struct DecodedImage: Sendable, Equatable {
+    public var header: ImageHeader
+    /// Upright, possibly smaller than the image when the decoder scaled while decoding.
+    public var pixels: PixelBuffer
+    /// Set when the data ended early or was damaged and only part of the image is real.
+    public var warning: String?
+
+    public init(header: ImageHeader, pixels: PixelBuffer, warning: String? = nil) {
+        self.header = header
+        self.pixels = pixels
+        self.warning = warning
+    }
+}

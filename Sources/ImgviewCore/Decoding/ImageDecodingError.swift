@@ -1,0 +1,39 @@
+/// Why bytes could not become pixels; every case is a one-line message and exit status 7.
+public enum ImageDecodingError: UserFacingError, Equatable {
+    /// Zero bytes.
+    case empty
+    /// The bytes start with no known image signature.
+    case notAnImage
+    /// A format imgview recognises but cannot decode (GIF, WebP, BMP).
+    case unsupportedFormat(ImageFormat)
+    /// The header declares more pixels than allowed; refused before allocating.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// The library rejected the data; `detail` is its message.
+    case corrupt(ImageFormat, detail: String)
+    /// The data ended before any pixel could be decoded.
+    case truncated(ImageFormat)
+
+    public var message: String {
+        switch self {
+        case .empty:
+            "not an image: the data is empty"
+        case .notAnImage:
+            "not an image: the data starts with no known image signature"
+        case .unsupportedFormat(let format):
+            "unsupported format: \(format.displayName) images cannot be shown (JPEG and PNG can)"
+        case .tooLarge(let width, let height, let limit):
+            "image too large: \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, the limit is \(Self.megapixels(limit))"
+        case .corrupt(let format, let detail):
+            "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
+        case .truncated(let format):
+            "truncated \(format.displayName) image: the data ends before any pixel"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .badImage }
+
+    private static func megapixels(_ count: Int) -> String {
+        let tenths = (count + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+}

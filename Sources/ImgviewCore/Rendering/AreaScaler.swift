@@ -1,0 +1,89 @@
+/// Scales pixels to an exact size by area averaging in linear light, composing alpha over a background.
+///
+/// Every output sample is the mean of the source area it covers, pixels at the edges
+/// counted by the fraction inside. Averaging sRGB values directly would darken every
+/// edge and fine texture; linear light keeps the brightness a viewer sees.
+public struct AreaScaler: Sendable {
+    public var background: RGBColor
+
+    public init(background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)) {
+        self.background = background
+    }
+
+    public func scale(_ pixels: PixelBuffer, toWidth width: Int, height: Int) -> LinearImage {
+        let horizontal = Self.contributions(source: pixels.width, destination: width)
+        let vertical = Self.contributions(source: pixels.height, destination: height)
+        let background = background.linear
+        let toLinear = SRGB.toLinear
+        var output = [Float](repeating: 0, count: width * height * 3)
+        var cachedRowIndex = -1
+        var cachedRow = [Float](repeating: 0, count: width * 3)
+
+        pixels.bytes.withUnsafeBufferPointer { source in
+            // The source row composed over the background and reduced to `width` samples.
+            func reducedRow(_ row: Int, into reduced: inout [Float]) {
+                let rowStart = row * pixels.width * 4
+                for x in 0..<width {
+                    var red: Float = 0
+                    var green: Float = 0
+                    var blue: Float = 0
+                    for contribution in horizontal.ranges[x] {
+                        let weight = horizontal.weights[contribution]
+                        let index = rowStart + horizontal.sources[contribution] * 4
+                        let alpha = Float(source[index + 3]) * (1 / 255)
+                        let inverse = 1 - alpha
+                        red += weight * (toLinear[Int(source[index])] * alpha + background.red * inverse)
+                        green += weight * (toLinear[Int(source[index + 1])] * alpha + background.green * inverse)
+                        blue += weight * (toLinear[Int(source[index + 2])] * alpha + background.blue * inverse)
+                    }
+                    reduced[x * 3] = red
+                    reduced[x * 3 + 1] = green
+                    reduced[x * 3 + 2] = blue
+                }
+            }
+            for y in 0..<height {
+                let outputStart = y * width * 3
+                for contribution in vertical.ranges[y] {
+                    let row = vertical.sources[contribution]
+                    if row != cachedRowIndex {
+                        reducedRow(row, into: &cachedRow)
+                        cachedRowIndex = row
+                    }
+                    let weight = vertical.weights[contribution]
+                    for index in 0..<(width * 3) {
+                        output[outputStart + index] += weight * cachedRow[index]
+                    }
+                }
+            }
+        }
+        return LinearImage(width: width, height: height, values: output)
+    }
+
+    /// For each destination sample, which source samples it covers and by what share (summing to 1).
+    struct Contributions {
+        var ranges: [Range<Int>]
+        var sources: [Int]
+        var weights: [Float]
+    }
+
+    static func contributions(source: Int, destination: Int) -> Contributions {
+        var result = Contributions(ranges: [], sources: [], weights: [])
+        let ratio = Double(source) / Double(destination)
+        for index in 0..<destination {
+            let start = Double(index) * ratio
+            let end = min(Double(source), Double(index + 1) * ratio)
+            let first = result.sources.count
+            var position = Int(start)
+            while Double(position) < end, position < source {
+                let covered = min(end, Double(position + 1)) - max(start, Double(position))
+                if covered > 1e-9 {
+                    result.sources.append(position)
+                    result.weights.append(Float(covered / (end - start)))
+                }
+                position += 1
+            }
+            result.ranges.append(first..<result.sources.count)
+        }
+        return result
+    }
+}

@@ -1,0 +1,224 @@
+/// Picks, for each cell, the block character and the two colours that best reproduce it.
+///
+/// Tries every half, quadrant and sextant pattern: the foreground is the mean of the
+/// samples it covers, the background the mean of the rest (in linear light), and the error
+/// is measured in perceptual units, lightness first. With a palette, the best few patterns
+/// are tried again with their colours quantised, because the nearest palette colours can
+/// change which pattern is best.
+public struct BlockRenderer: Sendable {
+    public static let subColumns = BlockPattern.subColumns
+    public static let subRows = BlockPattern.subRows
+
+    private let lightOnDark: Bool
+
+    public init(lightOnDark: Bool = true) {
+        self.lightOnDark = lightOnDark
+    }
+
+    /// The grid for `image`, which must be `columns × subColumns` by `rows × subRows` samples.
+    public func render(_ image: LinearImage, columns: Int, rows: Int, colors: ColorMode) -> CellGrid {
+        precondition(image.width == columns * Self.subColumns && image.height == rows * Self.subRows, "image not scaled to the grid")
+        let palette: XtermPalette? = colors == .sixteen ? .sixteen : colors == .twoFiftySix ? .twoFiftySix : nil
+        let patterns = BlockPattern.all
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns * rows)
+        var samples = [LinearColor](repeating: .black, count: BlockPattern.sampleCount)
+        var perceptual = [Perceptual](repeating: Perceptual(.black), count: BlockPattern.sampleCount)
+        var candidates: [(error: Float, pattern: Int, foreground: LinearColor, background: LinearColor)] = []
+        var nearest = PaletteLookup(palette: palette ?? .twoFiftySix)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                for sy in 0..<Self.subRows {
+                    for sx in 0..<Self.subColumns {
+                        let color = image.color(x: column * Self.subColumns + sx, y: row * Self.subRows + sy)
+                        samples[sy * Self.subColumns + sx] = color
+                        perceptual[sy * Self.subColumns + sx] = Perceptual(color)
+                    }
+                }
+                if colors == .none {
+                    cells.append(monochromeCell(perceptual, patterns: patterns))
+                    continue
+                }
+                candidates.removeAll(keepingCapacity: true)
+                for (index, pattern) in patterns.enumerated() {
+                    let (foreground, background) = Self.means(samples, mask: pattern.mask)
+                    let error = Self.error(perceptual, mask: pattern.mask, Perceptual(foreground), Perceptual(background))
+                    candidates.append((error, index, foreground, background))
+                }
+                var best = candidates.min { $0.error < $1.error }!
+                if let palette {
+                    candidates.sort { $0.error < $1.error }
+                    var bestError = Float.infinity
+                    for candidate in candidates.prefix(6) {
+                        let foreground = palette.colors[nearest.index(for: candidate.foreground)]
+                        let background = palette.colors[nearest.index(for: candidate.background)]
+                        let error = Self.error(
+                            perceptual, mask: patterns[candidate.pattern].mask, Perceptual(foreground), Perceptual(background))
+                        if error < bestError {
+                            bestError = error
+                            best = (error, candidate.pattern, foreground, background)
+                        }
+                    }
+                }
+                let foreground =
+                    palette == nil ? TerminalColor.rgb(best.foreground.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.foreground)))
+                let background =
+                    palette == nil ? TerminalColor.rgb(best.background.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.background)))
+                // When both halves come out the same colour the pattern shows nothing: a space
+                // says the same in one byte and needs no font support for sextants.
+                let character = foreground == background ? " " : patterns[best.pattern].character
+                cells.append(Cell(character: character, foreground: foreground, background: background))
+            }
+        }
+        return CellGrid(columns: columns, rows: rows, cells: cells)
+    }
+
+    /// Without colours the foreground is the terminal's text colour and the background its own:
+    /// the pattern becomes a threshold picture.
+    private func monochromeCell(_ perceptual: [Perceptual], patterns: [BlockPattern]) -> Cell {
+        let light = Perceptual(.white)
+        let dark = Perceptual(.black)
+        var best: (error: Float, character: Character) = (.infinity, " ")
+        for pattern in patterns {
+            // Each pattern and its complement (the other way round) are both candidates.
+            let normal = Self.error(perceptual, mask: pattern.mask, lightOnDark ? light : dark, lightOnDark ? dark : light)
+            if normal < best.error { best = (normal, pattern.character) }
+            let inverse = Self.error(perceptual, mask: pattern.mask, lightOnDark ? dark : light, lightOnDark ? light : dark)
+            if inverse < best.error { best = (inverse, Self.complementCharacter(of: pattern)) }
+        }
+        return Cell(character: best.character)
+    }
+
+    private static func complementCharacter(of pattern: BlockPattern) -> Character {
+        let complement = ((1 << BlockPattern.sampleCount) - 1) ^ pattern.mask
+        if complement == (1 << BlockPattern.sampleCount) - 1 { return BlockPattern.fullBlock }
+        return Self.characterByMask[complement] ?? pattern.character
+    }
+
+    /// Characters for complements too, for the monochrome case where colours cannot be swapped.
+    private static let characterByMask: [UInt16: Character] = {
+        var table: [UInt16: Character] = [:]
+        let quadrants: [(UInt16, Character)] = [
+            (0b000000_111111, "▀"), (0b111111_000000, "▄"), (0b010101_010101, "▌"), (0b101010_101010, "▐"),
+        ]
+        for (mask, character) in quadrants { table[mask] = character }
+        for value in 1..<63 where value != 21 && value != 42 {
+            var mask: UInt16 = 0
+            for bit in 0..<6 where value & (1 << bit) != 0 {
+                let (row, column) = (bit / 2, bit % 2)
+                mask |= 1 << ((row * 2) * 2 + column)
+                mask |= 1 << ((row * 2 + 1) * 2 + column)
+            }
+            let index = value - 1 - (value > 21 ? 1 : 0) - (value > 42 ? 1 : 0)
+            table[mask] = Character(Unicode.Scalar(0x1FB00 + UInt32(index))!)
+        }
+        for pattern in BlockPattern.all where table[pattern.mask] == nil { table[pattern.mask] = pattern.character }
+        let quadrantComplements: [(UInt8, Character)] = [
+            (0b1110, "▟"), (0b1101, "▙"), (0b1011, "▜"), (0b0111, "▛"), (0b0110, "▞"), (0b1001, "▚"),
+            (0b0001, "▘"), (0b0010, "▝"), (0b0100, "▖"), (0b1000, "▗"),
+        ]
+        for (quadrant, character) in quadrantComplements {
+            var mask: UInt16 = 0
+            for row in 0..<6 {
+                let half = row < 3 ? 0 : 2
+                if quadrant & (1 << half) != 0 { mask |= 1 << (row * 2) }
+                if quadrant & (1 << (half + 1)) != 0 { mask |= 1 << (row * 2 + 1) }
+            }
+            table[mask] = character
+        }
+        return table
+    }()
+
+    private static func means(_ samples: [LinearColor], mask: UInt16) -> (LinearColor, LinearColor) {
+        var foreground = LinearColor.black
+        var background = LinearColor.black
+        var foregroundCount: Float = 0
+        for index in 0..<samples.count {
+            let sample = samples[index]
+            if mask & (1 << index) != 0 {
+                foreground.red += sample.red
+                foreground.green += sample.green
+                foreground.blue += sample.blue
+                foregroundCount += 1
+            } else {
+                background.red += sample.red
+                background.green += sample.green
+                background.blue += sample.blue
+            }
+        }
+        let backgroundCount = Float(samples.count) - foregroundCount
+        if foregroundCount > 0 {
+            foreground = LinearColor(
+                red: foreground.red / foregroundCount, green: foreground.green / foregroundCount, blue: foreground.blue / foregroundCount)
+        }
+        if backgroundCount > 0 {
+            background = LinearColor(
+                red: background.red / backgroundCount, green: background.green / backgroundCount, blue: background.blue / backgroundCount)
+        } else {
+            background = foreground
+        }
+        if foregroundCount == 0 { foreground = background }
+        return (foreground, background)
+    }
+
+    private static func error(_ samples: [Perceptual], mask: UInt16, _ foreground: Perceptual, _ background: Perceptual) -> Float {
+        var total: Float = 0
+        for index in 0..<samples.count {
+            total += samples[index].distance(to: mask & (1 << index) != 0 ? foreground : background)
+        }
+        return total
+    }
+}
+
+/// Nearest-palette lookups memoised per 8-bit sRGB colour.
+///
+/// A frame asks for the nearest entry tens of thousands of times, mostly for colours it
+/// has already seen; a search of 240 entries in OKLab each time was a fifth of the run time.
+struct PaletteLookup {
+    let palette: XtermPalette
+    private var cache: [UInt32: Int] = [:]
+
+    init(palette: XtermPalette) {
+        self.palette = palette
+    }
+
+    /// The position in `palette.indices` nearest to `color`.
+    mutating func index(for color: LinearColor) -> Int {
+        let rgb = color.rgb
+        let key = UInt32(rgb.red) << 16 | UInt32(rgb.green) << 8 | UInt32(rgb.blue)
+        if let found = cache[key] { return found }
+        let found = palette.nearest(rgb.linear)
+        cache[key] = found
+        return found
+    }
+
+    /// The xterm index nearest to `color`.
+    mutating func paletteIndex(for color: LinearColor) -> Int {
+        palette.indices[index(for: color)]
+    }
+}
+
+/// A colour in perceptual (sRGB-encoded) units, with its encoded luminance, for error sums.
+struct Perceptual: Sendable {
+    var luma: Float
+    var red: Float
+    var green: Float
+    var blue: Float
+
+    init(_ color: LinearColor) {
+        luma = SRGB.perceptual(fromLinear: color.luminance)
+        red = SRGB.perceptual(fromLinear: color.red)
+        green = SRGB.perceptual(fromLinear: color.green)
+        blue = SRGB.perceptual(fromLinear: color.blue)
+    }
+
+    /// Lightness errors count most: the eye (and a preview) reads tone before hue.
+    @inline(__always)
+    func distance(to other: Perceptual) -> Float {
+        let dl = luma - other.luma
+        let dr = red - other.red
+        let dg = green - other.green
+        let db = blue - other.blue
+        return dl * dl + 0.2 * (dr * dr + dg * dg + db * db)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ImgviewCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// How a command-line argument (a path, a file:// or http(s) URL, or a catalog name) becomes
+// bytes: local files are read straight into memory; http(s) goes through the ImageService
+// pipeline and its caches, like `get`.
+
+/// The bytes of the image a command was pointed at, and where they came from.
+struct LoadedImage: Sendable {
+    var bytes: [UInt8]
+    /// The path or URL, unsanitised; sanitise before printing.
+    var source: String
+    var url: URL?
+    /// "file", "network", or a cache's name once the pipeline serves it.
+    var origin: String
+    var cacheState: String
+}
+
+/// Reads or fetches the image named by `argument`.
+///
+/// An existing path or a file:// URL is read; an http(s) URL is fetched; anything else is
+/// looked up as a catalog name, whose URL is then read or fetched.
+func loadImageBytes(_ argument: String, global: GlobalOptions) async throws -> LoadedImage {
+    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
+        return try await load(url, global: global)
+    }
+    if FileManager.default.fileExists(atPath: argument) {
+        return try readFile(atPath: argument)
+    }
+    let catalog = try await global.loadCatalog()
+    guard AppImage.isValidName(argument), let image = catalog.image(named: argument) else {
+        throw ImageArgumentError.unknown(argument)
+    }
+    return try await load(image.url, global: global)
+}
+
+private func load(_ url: URL, global: GlobalOptions) async throws -> LoadedImage {
+    if url.isFileURL { return try readFile(atPath: url.path) }
+    let service = try ServiceOptions.makeService(global: global)
+    let response = try await service.image(for: ImageRequest(url: url))
+    let data = try response.data()
+    let cacheState: String
+    if response.isCached {
+        let until = ISO8601DateFormatter().string(from: response.entry.freshUntil)
+        cacheState = response.entry.isFresh(at: Date()) ? "cached, fresh until \(until)" : "cached, stale since \(until)"
+    } else {
+        cacheState = "not cached"
+    }
+    return LoadedImage(
+        bytes: [UInt8](data), source: url.absoluteString, url: url, origin: response.source.rawValue, cacheState: cacheState)
+}
+
+/// Reads a whole file straight into an array: no intermediate `Data` copy of a large photo.
+private func readFile(atPath path: String) throws -> LoadedImage {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+        throw errno == ENOENT ? ImageArgumentError.unknown(path) : ImageArgumentError.unreadable(path, String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw ImageArgumentError.unreadable(path, String(cString: strerror(errno))) }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw ImageArgumentError.unreadable(path, "not a regular file") }
+    let size = Int(status.st_size)
+    guard size <= ImageArgumentError.maxFileBytes else { throw ImageArgumentError.fileTooLarge(path, size) }
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        count = 0
+        while count < size {
+            let got = read(descriptor, buffer.baseAddress! + count, size - count)
+            if got < 0, errno == EINTR { continue }
+            if got < 0 { failure = errno; return }
+            if got == 0 { return }  // the file shrank while we read it; take what is there
+            count += got
+        }
+    }
+    if failure != 0 { throw ImageArgumentError.unreadable(path, String(cString: strerror(failure))) }
+    return LoadedImage(
+        bytes: bytes, source: path, url: URL(fileURLWithPath: path), origin: "file", cacheState: "not cached")
+}
+
+/// Why an argument could not be turned into bytes.
+enum ImageArgumentError: UserFacingError {
+    /// Refuse files that could not be a sensible image before reading them into memory.
+    static let maxFileBytes = 1 << 30
+
+    case unknown(String)
+    case unreadable(String, String)
+    case fileTooLarge(String, Int)
+    case offline(URL)
+    case network(URL, String)
+    case httpStatus(URL, Int)
+
+    var message: String {
+        switch self {
+        case .unknown(let argument):
+            "no such file or catalog image: \(TerminalText.sanitized(argument))"
+        case .unreadable(let path, let reason):
+            "\(TerminalText.sanitized(path)): cannot be read: \(reason)"
+        case .fileTooLarge(let path, let size):
+            "\(TerminalText.sanitized(path)): \(size) bytes is too large to be an image imgview can show"
+        case .offline(let url):
+            "\(TerminalText.sanitized(url.absoluteString)): not available with --offline"
+        case .network(let url, let reason):
+            "\(TerminalText.sanitized(url.absoluteString)): \(reason)"
+        case .httpStatus(let url, let status):
+            "\(TerminalText.sanitized(url.absoluteString)): HTTP \(status)"
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch self {
+        case .unknown: .notFound
+        case .unreadable: .notFound
+        case .fileTooLarge: .badImage
+        case .offline: .offlineMiss
+        case .network: .network
+        case .httpStatus(_, let status): status == 404 || status == 410 ? .notFound : .httpStatus
+        }
+    }
+}

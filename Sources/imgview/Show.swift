@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import ImgviewCodecs
+import ImgviewCore
+
+extension Imgview {
+    /// `imgview show`: prints a text preview of one image to stdout.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a text preview of an image, fitted to a box of cells.",
+            discussion: """
+                IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
+                from the bytes; JPEG and PNG can be shown. The preview keeps the image's aspect \
+                inside the box (the terminal's size on a terminal, else 80x24).
+                Without --mode, blocks are used when colours are, ASCII otherwise.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A file, a file:// or http(s) URL, or a catalog name.")
+        var image: String
+
+        @Option(help: ArgumentHelp("The box to fit in (default: the terminal, else 80x24).", valueName: "COLSxROWS"))
+        var size: CellBox?
+
+        @Option(help: ArgumentHelp("ascii or blocks.", valueName: "mode"))
+        var mode: RenderMode?
+
+        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
+        var colors: ColorChoice = .auto
+
+        @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
+        var cellAspect: Double = 2.0
+
+        @Option(help: ArgumentHelp("The colour transparent pixels are drawn over.", valueName: "#rrggbb"))
+        var background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)
+
+        @Option(name: .customLong("max-megapixels"), help: "Refuse images that declare more pixels than this.")
+        var maxMegapixels: Int = DecodeRequest.defaultMaxPixelCount / 1_000_000
+
+        func validate() throws {
+            guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        }
+
+        func run() async throws {
+            let loaded = try await loadImageBytes(image, global: global)
+            let box = size ?? CellBox.terminalOrDefault()
+            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
+            let options = RenderOptions(
+                columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
+                colors: colorMode, cellAspect: cellAspect, background: background)
+            let text = try Self.preview(of: loaded.bytes, options: options, maxPixelCount: maxMegapixels * 1_000_000) { warning in
+                StandardError.print("imgview: \(TerminalText.sanitized(loaded.source)): \(warning)")
+            }
+            StandardOutput.write(text)
+        }
+
+        /// Decodes at the smallest scale the preview needs and renders it to text.
+        static func preview(
+            of bytes: [UInt8], options: RenderOptions, maxPixelCount: Int, warn: (String) -> Void
+        ) throws -> String {
+            let decoder = ImageDecoder()
+            let header = try decoder.inspect(bytes)
+            let renderer = PreviewRenderer(options: options)
+            let upright = header.uprightSize
+            let request = DecodeRequest(
+                minimumSize: renderer.minimumDecodeSize(width: upright.width, height: upright.height),
+                maxPixelCount: maxPixelCount)
+            let decoded = try decoder.decode(bytes, request: request)
+            if let warning = decoded.warning { warn(warning) }
+            return AnsiPrinter().text(for: renderer.render(decoded.pixels))
+        }
+    }
+}

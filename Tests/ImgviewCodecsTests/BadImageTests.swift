@@ -1,0 +1,91 @@
+import ImgviewCodecs
+import ImgviewCore
+import Testing
+
+@Suite("Bad images")
+struct BadImageTests {
+    let decoder = ImageDecoder()
+
+    func error(decoding bytes: [UInt8], request: DecodeRequest = DecodeRequest()) -> ImageDecodingError? {
+        do {
+            _ = try decoder.decode(bytes, request: request)
+            return nil
+        } catch {
+            #expect(error.exitStatus == .badImage)
+            #expect(!error.message.contains("\n") && !error.message.isEmpty)
+            return error
+        }
+    }
+
+    @Test func emptyDataIsRefused() {
+        #expect(error(decoding: []) == .empty)
+    }
+
+    @Test func textIsNotAnImage() {
+        #expect(error(decoding: Array("<html>not found</html>".utf8)) == .notAnImage)
+    }
+
+    @Test func recognisedButUnsupportedFormatsSaySo() {
+        #expect(error(decoding: Array("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8)) == .unsupportedFormat(.gif))
+        #expect(error(decoding: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .unsupportedFormat(.webp))
+        #expect(error(decoding: Array("BM\0\0\0\0\0\0\0\0".utf8)) == .unsupportedFormat(.bmp))
+        #expect(ImageDecodingError.unsupportedFormat(.gif).message.contains("unsupported format"))
+    }
+
+    @Test(arguments: ["bomb.png", "bomb.jpg"])
+    func hugeDeclaredSizesAreRefusedBeforeDecoding(name: String) throws {
+        guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixture.bytes(name)) else {
+            Issue.record("expected tooLarge")
+            return
+        }
+        #expect(width >= 65000 && height >= 65000 && limit == DecodeRequest.defaultMaxPixelCount)
+    }
+
+    @Test func thePixelLimitIsConfigurable() throws {
+        let bytes = try Fixture.bytes("rgb.png")
+        #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 191)) == .tooLarge(width: 16, height: 12, limit: 191))
+        #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 192)) == nil)
+    }
+
+    @Test func truncatedJPEGShowsWhatDecodedWithAWarning() throws {
+        let bytes = try Fixture.bytes("photo.jpg")
+        let image = try decoder.decode(Array(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
+        #expect(image.pixels.width == 128 && image.pixels.height == 96)
+        #expect(image.warning?.contains("truncated") == true)
+        // The first rows decoded from real data, not TurboJPEG's grey fill.
+        let top = image.pixels.pixel(x: 100, y: 2)
+        #expect(!(top.0 == top.1 && top.1 == top.2))
+    }
+
+    @Test func jpegCutInsideItsHeaderIsAnError() throws {
+        let bytes = try Fixture.bytes("photo.jpg")
+        #expect(error(decoding: Array(bytes.prefix(40))) != nil)
+    }
+
+    @Test func truncatedPNGShowsTheRowsThatArrivedWithAWarning() throws {
+        let bytes = try Fixture.bytes("photo.png")
+        let image = try decoder.decode(Array(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
+        #expect(image.warning?.contains("truncated") == true)
+        #expect(image.pixels.pixel(x: 10, y: 1).3 == 255, "early rows are real")
+        #expect(image.pixels.pixel(x: 10, y: 95).3 == 0, "missing rows are transparent, so they show the background")
+    }
+
+    @Test func pngCutBeforeAnyRowIsTruncated() throws {
+        let bytes = try Fixture.bytes("photo.png")
+        #expect(error(decoding: Array(bytes.prefix(20))) == .truncated(.png))
+    }
+
+    @Test func pngWithADamagedHeaderIsCorrupt() throws {
+        var bytes = try Fixture.bytes("rgb.png")
+        bytes[30] ^= 0xFF  // inside IHDR's CRC: the header no longer checks out
+        guard case .corrupt(.png, _)? = error(decoding: bytes) else {
+            Issue.record("expected corrupt")
+            return
+        }
+    }
+
+    @Test func inspectRefusesWhatDecodeRefuses() {
+        #expect(throws: ImageDecodingError.notAnImage) { try decoder.inspect(Array("hello".utf8)) }
+        #expect(throws: ImageDecodingError.empty) { try decoder.inspect([]) }
+    }
+}

@@ -1,0 +1,81 @@
+import ImgviewCodecs
+import ImgviewCore
+import Testing
+
+/// Every fixture shows the same 16×12 picture: top-left red, top-right green, bottom blue.
+@Suite("Decoding JPEG and PNG")
+struct DecoderTests {
+    let decoder = ImageDecoder()
+
+    func decode(_ name: String, request: DecodeRequest = DecodeRequest()) throws -> DecodedImage {
+        try decoder.decode(try Fixture.bytes(name), request: request)
+    }
+
+    func expectPicture(_ pixels: PixelBuffer, transparentBlue: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(pixels.width == 16 && pixels.height == 12, sourceLocation: sourceLocation)
+        func near(_ pixel: (UInt8, UInt8, UInt8, UInt8), _ expected: (Int, Int, Int)) -> Bool {
+            abs(Int(pixel.0) - expected.0) < 40 && abs(Int(pixel.1) - expected.1) < 40 && abs(Int(pixel.2) - expected.2) < 40
+        }
+        #expect(near(pixels.pixel(x: 2, y: 2), (255, 0, 0)), "top left is red", sourceLocation: sourceLocation)
+        #expect(near(pixels.pixel(x: 13, y: 2), (0, 255, 0)), "top right is green", sourceLocation: sourceLocation)
+        #expect(near(pixels.pixel(x: 5, y: 9), (0, 0, 255)), "bottom is blue", sourceLocation: sourceLocation)
+        #expect(pixels.pixel(x: 2, y: 2).3 == 255)
+        #expect(pixels.pixel(x: 5, y: 9).3 == (transparentBlue ? 0 : 255), sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["rgb.png", "interlaced.png", "rgba16.png", "palette.png", "rgb.jpg", "cmyk.jpg"])
+    func decodesColourVariants(name: String) throws {
+        let image = try decode(name)
+        #expect(image.warning == nil)
+        expectPicture(image.pixels)
+    }
+
+    @Test(arguments: ["palette-trns.png", "rgb-trns.png"])
+    func appliesTRNSTransparency(name: String) throws {
+        expectPicture(try decode(name).pixels, transparentBlue: true)
+    }
+
+    @Test func decodesGreyWithAlpha() throws {
+        let pixels = try decode("gray-alpha.png").pixels
+        #expect(pixels.pixel(x: 2, y: 2) == (255, 255, 255, 255))
+        #expect(pixels.pixel(x: 13, y: 2).3 == 0)
+    }
+
+    @Test(arguments: ["gray16.png", "gray.jpg"])
+    func decodesGreyRamps(name: String) throws {
+        let pixels = try decode(name).pixels
+        let left = pixels.pixel(x: 0, y: 6)
+        let right = pixels.pixel(x: 15, y: 6)
+        #expect(left.0 < 20 && right.0 > 235)
+        #expect(left.0 == left.1 && left.1 == left.2, "grey stays grey")
+    }
+
+    @Test(arguments: 1...8)
+    func honoursEveryExifOrientation(orientation: Int) throws {
+        let bytes = try Fixture.bytes("orient\(orientation).jpg")
+        #expect(try decoder.inspect(bytes).orientation.rawValue == orientation)
+        expectPicture(try decoder.decode(bytes, request: DecodeRequest()).pixels)
+    }
+
+    @Test func inspectReportsStoredAndUprightSize() throws {
+        let header = try decoder.inspect(try Fixture.bytes("orient6.jpg"))
+        #expect(header.format == .jpeg)
+        #expect(header.storedWidth == 12 && header.storedHeight == 16)
+        #expect(header.uprightSize == (16, 12))
+    }
+
+    @Test func jpegDecodesAtTheSmallestCoveringScale() throws {
+        // photo.jpg is 128×96; TurboJPEG offers 1/8, 1/4, 3/8, ...
+        #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (16, 12))).pixels.width == 16)
+        #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (17, 12))).pixels.width == 32)
+        #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (40, 10))).pixels.width == 48)
+        #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (500, 500))).pixels.width == 128, "never enlarges")
+        #expect(try decode("photo.jpg").pixels.width == 128)
+    }
+
+    @Test func scaleChoiceUsesTheStoredAxesForRotatedImages() throws {
+        // orient6 is stored 12×16 and shown 16×12: a minimum of 16×12 upright must keep full size.
+        let image = try decode("orient6.jpg", request: DecodeRequest(minimumSize: (16, 12)))
+        #expect(image.pixels.width == 16 && image.pixels.height == 12)
+    }
+}
