@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev pkg-config tmux)
+# libcurl4-openssl-dev: only for release builds linked with -static-stdlib (docs/benchmarks.md).
+packages=(libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
