@@ -107,7 +107,7 @@ struct GetCommandTests {
             ("410", [Fault.status(410)], ImgviewCore.ExitStatus.notFound, "HTTP 410 (not found)"),
             ("500", [Fault.status(500)], ImgviewCore.ExitStatus.httpStatus, "HTTP 500 (internal server error)"),
             ("403", [Fault.status(403)], ImgviewCore.ExitStatus.httpStatus, "HTTP 403 (forbidden)"),
-            ("truncated", [Fault.truncated(after: 5000)], ImgviewCore.ExitStatus.network, "transfer cut short after 5000 of"),
+            ("truncated", [Fault.truncated(after: 5000)], ImgviewCore.ExitStatus.network, "transfer cut short after"),
             (
                 "not an image", [Fault.body(Data("<html>".utf8), contentType: "text/html")], ImgviewCore.ExitStatus.badImage,
                 "not an image (text/html)"

@@ -221,7 +221,13 @@ struct ImageServiceTests {
             case "404": #expect(error == .notFound(url, status: 404))
             case "410": #expect(error == .notFound(url, status: 410))
             case "500": #expect(error == .httpStatus(url, status: 500))
-            case "truncated": #expect(error == .truncated(url, received: 3000, expected: 10_000))
+            case "truncated":
+                // The server resets the connection after 3000 bytes; a reset may discard some of them unread.
+                guard case .truncated(url, let received, 10_000)? = error else {
+                    Issue.record("expected truncated, got \(String(describing: error))")
+                    break
+                }
+                #expect(received <= 3000)
             default: #expect(error == .notAnImage(url, contentType: "image/png"))
             }
             #expect(try DiskCache(directory: folder).entries().isEmpty)

@@ -42,6 +42,15 @@ public final class TemporaryFile: @unchecked Sendable {
         lock.withLock { isKept = true }
     }
 
+    /// Removes the file now rather than when the last reference goes, which may be on another thread later.
+    func discard() {
+        let remove = lock.withLock {
+            defer { isKept = true }
+            return !isKept
+        }
+        if remove { unlink(url.path) }
+    }
+
     deinit {
         if !isClosed { close(descriptor) }
         if !isKept { unlink(url.path) }

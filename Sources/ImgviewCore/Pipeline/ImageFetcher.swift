@@ -97,6 +97,20 @@ struct ImageFetcher: Sendable {
             if let modified = stale.lastModified { urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         }
         let file = try makeTemporaryFile()
+        do {
+            return try await transfer(request, into: file, revalidating: stale, urlRequest: urlRequest, progress: progress)
+        } catch {
+            // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
+            file.discard()
+            throw error
+        }
+    }
+
+    private func transfer(
+        _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, urlRequest: URLRequest,
+        progress: @escaping ImageService.Progress
+    ) async throws -> ImageResponse {
+        let url = request.url
         let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress)
         let head: ResponseHead
         do {

@@ -17,12 +17,20 @@ struct BlockPattern: Sendable {
         var patterns: [BlockPattern] = []
         var seen = Set<UInt16>()
         let full: UInt16 = (1 << sampleCount) - 1
-        func add(_ mask: UInt16, _ character: Character) {
-            guard !seen.contains(mask), !seen.contains(full ^ mask) else { return }
+        for (mask, character) in [(0, " ")] + drawable {
+            guard !seen.contains(mask), !seen.contains(full ^ mask) else { continue }
             seen.insert(mask)
             patterns.append(BlockPattern(mask: mask, character: character))
         }
-        add(0, " ")
+        return patterns
+    }()
+
+    /// The character for every drawable mask, complements included (for when colours cannot be swapped).
+    static let characterByMask: [UInt16: Character] = Dictionary(drawable, uniquingKeysWith: { first, _ in first })
+
+    /// Every block character with its mask: the quadrant family, then the sextants.
+    private static let drawable: [(UInt16, Character)] = {
+        var characters: [(UInt16, Character)] = []
         // Quadrants: upper-left, upper-right, lower-left, lower-right.
         let quadrantCharacters: [UInt8: Character] = [
             0b0011: "▀", 0b1100: "▄", 0b0101: "▌", 0b1010: "▐", 0b0001: "▘", 0b0010: "▝", 0b0100: "▖", 0b1000: "▗",
@@ -35,7 +43,7 @@ struct BlockPattern: Sendable {
                 if quadrants & (1 << half) != 0 { mask |= 1 << (row * 2) }
                 if quadrants & (1 << (half + 1)) != 0 { mask |= 1 << (row * 2 + 1) }
             }
-            add(mask, character)
+            characters.append((mask, character))
         }
         // Sextants U+1FB00...U+1FB3B: bit b is row b/2, column b%2 of a 2×3 grid; the four
         // patterns that already exist elsewhere (empty, full, left and right half) are skipped.
@@ -47,9 +55,9 @@ struct BlockPattern: Sendable {
                 mask |= 1 << ((row * 2 + 1) * 2 + column)
             }
             let index = value - 1 - (value > 21 ? 1 : 0) - (value > 42 ? 1 : 0)
-            add(mask, Character(Unicode.Scalar(0x1FB00 + UInt32(index))!))
+            characters.append((mask, Character(Unicode.Scalar(0x1FB00 + UInt32(index))!)))
         }
-        return patterns
+        return characters
     }()
 
     static let fullBlock: Character = "█"

@@ -92,42 +92,8 @@ public struct BlockRenderer: Sendable {
     private static func complementCharacter(of pattern: BlockPattern) -> Character {
         let complement = ((1 << BlockPattern.sampleCount) - 1) ^ pattern.mask
         if complement == (1 << BlockPattern.sampleCount) - 1 { return BlockPattern.fullBlock }
-        return Self.characterByMask[complement] ?? pattern.character
+        return BlockPattern.characterByMask[complement] ?? pattern.character
     }
-
-    /// Characters for complements too, for the monochrome case where colours cannot be swapped.
-    private static let characterByMask: [UInt16: Character] = {
-        var table: [UInt16: Character] = [:]
-        let quadrants: [(UInt16, Character)] = [
-            (0b000000_111111, "▀"), (0b111111_000000, "▄"), (0b010101_010101, "▌"), (0b101010_101010, "▐"),
-        ]
-        for (mask, character) in quadrants { table[mask] = character }
-        for value in 1..<63 where value != 21 && value != 42 {
-            var mask: UInt16 = 0
-            for bit in 0..<6 where value & (1 << bit) != 0 {
-                let (row, column) = (bit / 2, bit % 2)
-                mask |= 1 << ((row * 2) * 2 + column)
-                mask |= 1 << ((row * 2 + 1) * 2 + column)
-            }
-            let index = value - 1 - (value > 21 ? 1 : 0) - (value > 42 ? 1 : 0)
-            table[mask] = Character(Unicode.Scalar(0x1FB00 + UInt32(index))!)
-        }
-        for pattern in BlockPattern.all where table[pattern.mask] == nil { table[pattern.mask] = pattern.character }
-        let quadrantComplements: [(UInt8, Character)] = [
-            (0b1110, "▟"), (0b1101, "▙"), (0b1011, "▜"), (0b0111, "▛"), (0b0110, "▞"), (0b1001, "▚"),
-            (0b0001, "▘"), (0b0010, "▝"), (0b0100, "▖"), (0b1000, "▗"),
-        ]
-        for (quadrant, character) in quadrantComplements {
-            var mask: UInt16 = 0
-            for row in 0..<6 {
-                let half = row < 3 ? 0 : 2
-                if quadrant & (1 << half) != 0 { mask |= 1 << (row * 2) }
-                if quadrant & (1 << (half + 1)) != 0 { mask |= 1 << (row * 2 + 1) }
-            }
-            table[mask] = character
-        }
-        return table
-    }()
 
     private static func means(_ samples: [LinearColor], mask: UInt16) -> (LinearColor, LinearColor) {
         var foreground = LinearColor.black
