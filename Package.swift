@@ -46,7 +46,8 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"]),
+        // Snapshots are read from the source tree (and re-recorded there), not bundled.
+        .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"], exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
             resources: [.copy("Fixtures")]),
