@@ -80,6 +80,6 @@ extension Imgview {
 extension Duration {
     /// The duration in milliseconds, for display.
     var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        seconds * 1000
     }
 }

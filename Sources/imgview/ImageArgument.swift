@@ -15,7 +15,7 @@ struct LoadedImage: Sendable {
     /// The path or URL, unsanitised; sanitise before printing.
     var source: String
     var url: URL?
-    /// "file", "network", or a cache's name once the pipeline serves it.
+    /// Where the bytes came from: "file", or the pipeline's source ("network", "memory", "disk", "revalidated").
     var origin: String
     var cacheState: String
 }
@@ -90,9 +90,6 @@ enum ImageArgumentError: UserFacingError {
     case unknown(String)
     case unreadable(String, String)
     case fileTooLarge(String, Int)
-    case offline(URL)
-    case network(URL, String)
-    case httpStatus(URL, Int)
 
     var message: String {
         switch self {
@@ -102,12 +99,6 @@ enum ImageArgumentError: UserFacingError {
             "\(TerminalText.sanitized(path)): cannot be read: \(reason)"
         case .fileTooLarge(let path, let size):
             "\(TerminalText.sanitized(path)): \(size) bytes is too large to be an image imgview can show"
-        case .offline(let url):
-            "\(TerminalText.sanitized(url.absoluteString)): not available with --offline"
-        case .network(let url, let reason):
-            "\(TerminalText.sanitized(url.absoluteString)): \(reason)"
-        case .httpStatus(let url, let status):
-            "\(TerminalText.sanitized(url.absoluteString)): HTTP \(status)"
         }
     }
 
@@ -116,9 +107,6 @@ enum ImageArgumentError: UserFacingError {
         case .unknown: .notFound
         case .unreadable: .notFound
         case .fileTooLarge: .badImage
-        case .offline: .offlineMiss
-        case .network: .network
-        case .httpStatus(_, let status): status == 404 || status == 410 ? .notFound : .httpStatus
         }
     }
 }

@@ -46,9 +46,7 @@ final class ProgressDisplay: @unchecked Sendable {
 
     private func draw() {
         let received = transfers.values.reduce(finishedBytes) { $0 + $1.received }
-        let elapsed =
-            Double((ContinuousClock.now - started).components.seconds) + Double((ContinuousClock.now - started).components.attoseconds)
-            / 1e18
+        let elapsed = (ContinuousClock.now - started).seconds
         let rate = elapsed > 0 ? Double(received) / elapsed : 0
         var line: String
         if total == 1, let (label, transfer) = transfers.first {

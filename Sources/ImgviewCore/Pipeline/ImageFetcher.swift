@@ -281,9 +281,13 @@ enum FileDigest {
 }
 
 extension Duration {
+    /// The duration in seconds, for arithmetic and display.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
     /// `30 s`, `1.5 s`.
     var formattedSeconds: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 }
