@@ -29,6 +29,8 @@ let package = Package(
         ),
         // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
+        // The browser on a real terminal: the only importer of CNCurses.
+        .target(name: "ImgviewTerminal", dependencies: ["ImgviewCore", "CNCurses"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
@@ -41,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "imgview",
             dependencies: [
-                "ImgviewCore", "ImgviewServer", "ImgviewCodecs",
+                "ImgviewCore", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

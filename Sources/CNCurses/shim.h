@@ -22,3 +22,19 @@ static inline int imgview_key_up(void) { return KEY_UP; }
 static inline int imgview_key_down(void) { return KEY_DOWN; }
 static inline int imgview_key_btab(void) { return KEY_BTAB; }
 static inline int imgview_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
+static inline int imgview_key_code_yes(void) { return KEY_CODE_YES; }
+
+/// Draws one cell: `text` (one character, possibly with combining marks) with attributes and
+/// an extended colour pair, which the Swift side cannot pass through setcchar's void pointer
+/// without ceremony.
+static inline int imgview_put_cell(int y, int x, const wchar_t *text, attr_t attributes, int pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, 0, &pair) != OK) return ERR;
+    return mvadd_wch(y, x, &cell);
+}
+
+/// A terminfo string capability, or NULL when the terminal has none.
+static inline const char *imgview_terminfo_string(const char *name) {
+    char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}

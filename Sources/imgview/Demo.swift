@@ -8,12 +8,13 @@ extension Imgview {
     /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve the bundled images on 127.0.0.1 and fetch them through the full pipeline.",
+            abstract: "Serve the bundled images on 127.0.0.1 and browse them through the full pipeline.",
             discussion: """
                 Needs no internet: the images in Assets/ are served over HTTP on loopback, the \
-                catalog is read from the server, and every image is fetched twice through the \
-                caches (a throwaway cache folder unless --cache-dir is given), showing where each \
-                came from and how long it took, then a preview of each.
+                catalog is read from the server, and the browser opens over it, fetching through \
+                the caches (a throwaway cache folder unless --cache-dir is given).
+                Without a terminal, or with --report, every image is instead fetched twice and a \
+                table shows where each came from and how long it took, then a preview of each.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -23,6 +24,9 @@ extension Imgview {
 
         @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
         var colors: ColorChoice = .auto
+
+        @Flag(help: "Print the fetch table and previews instead of opening the browser.")
+        var report = false
 
         func run() async throws {
             let assets = try BundledAssets.folder()
@@ -34,7 +38,6 @@ extension Imgview {
                 .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
                 at: "/demo-catalog.json")
             let catalog = try await CatalogLoader().loadAll(from: .remote(catalogURL))
-            StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
 
             let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
             let cacheFolder =
@@ -43,6 +46,14 @@ extension Imgview {
             defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
             let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
 
+            if !report, BrowserLauncher.hasTerminal {
+                let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: nil, cellAspect: 2, offline: false)
+                await server.stop()
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
+
+            StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
             var rows: [[String]] = []
             var previews: [(AppImage, [UInt8])] = []
             for pass in ["first", "second"] {

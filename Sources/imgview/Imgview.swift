@@ -18,7 +18,8 @@ struct Imgview: AsyncParsableCommand {
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Demo.self, List.self, Get.self, Show.self, Info.self, Serve.self]
+        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Serve.self],
+        defaultSubcommand: Browse.self
     )
 
     static func main() async {

@@ -14,7 +14,7 @@ public actor ImageService {
     /// Progress of a transfer: bytes received, and the total when the server said.
     public typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     private var transfers: [ImageRequest: Transfer] = [:]
 
     public init(configuration: Configuration) {

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Saves the browser's current image into a folder under a name that does not exist yet.
+///
+/// `photo.jpg`, then `photo-1.jpg`, `photo-2.jpg`…: the browser's `d` never clobbers and never
+/// fails just because the user saved the same image twice. Each file appears whole or not at all.
+public struct ImageSaver: Sendable {
+    public let folder: URL
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// Writes `bytes` under `preferredName` or the first free variant of it; returns where.
+    public func save(_ bytes: [UInt8], preferredName: String) throws -> URL {
+        let stem = (preferredName as NSString).deletingPathExtension
+        let ext = (preferredName as NSString).pathExtension
+        let data = Data(bytes)
+        for attempt in 0..<1000 {
+            let name = attempt == 0 ? preferredName : "\(stem)-\(attempt)\(ext.isEmpty ? "" : "." + ext)"
+            let destination = folder.appendingPathComponent(name)
+            do {
+                try AtomicFile.publish(data, to: destination, replace: false)
+                return destination
+            } catch let error as FileSystemError where error.code == EEXIST {
+                continue
+            }
+        }
+        throw FileSystemError(operation: "find a free name for", path: folder.appendingPathComponent(preferredName).path, errno: EEXIST)
+    }
+}

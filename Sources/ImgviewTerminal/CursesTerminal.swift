@@ -1,0 +1,196 @@
+import CNCurses
+import Foundation
+import ImgviewCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The terminal under ncurses, from `start` until `end`: draws frames, reads keys, knows its size
+/// and colours. The only type that calls ncurses, always on the main thread (ncurses is not
+/// thread-safe).
+@MainActor
+public final class CursesTerminal {
+    /// How many colours previews may use here.
+    public let colorMode: ColorMode
+    private var lastFrame: ScreenFrame?
+    private var pairs: [ColorPairKey: Int32] = [:]
+    private var glyphs: [Character: [wchar_t]] = [:]
+    private var isActive = true
+
+    /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        // UTF-8 block and box characters need the user's locale before ncurses starts.
+        _ = imgview_setlocale_all()
+        TerminalRestorer.saveModes()
+        // newterm, unlike initscr, returns nil instead of exiting when TERM is unknown.
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
+            let screen = newterm(nil, output, input)
+        else {
+            throw .unsupported(environment["TERM"] ?? "")
+        }
+        set_term(screen)
+        // Raw mode: Ctrl-C arrives as a key, so quitting always runs our clean-up.
+        raw()
+        noecho()
+        nonl()
+        keypad(imgview_stdscr(), true)
+        nodelay(imgview_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        leaveok(imgview_stdscr(), true)
+        var colors = ColorMode.none
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        if has_colors(), !noColor {
+            start_color()
+            use_default_colors()
+            let count = imgview_colors()
+            colors = count >= 256 ? .twoFiftySix : count >= 16 ? .sixteen : .none
+        }
+        colorMode = colors
+        TerminalRestorer.installCrashHandlers()
+    }
+
+    /// The terminal's size now, as ncurses knows it.
+    public var size: TerminalSize {
+        TerminalSize(columns: Int(getmaxx(imgview_stdscr())), rows: Int(getmaxy(imgview_stdscr())))
+    }
+
+    /// Tells ncurses the terminal's new size (read from the kernel) and forgets the last frame.
+    public func adoptKernelSize() -> TerminalSize {
+        var window = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
+            resizeterm(Int32(window.ws_row), Int32(window.ws_col))
+        }
+        lastFrame = nil
+        return size
+    }
+
+    /// Draws `frame`, writing only the cells that differ from the last one drawn.
+    public func draw(_ frame: ScreenFrame) {
+        guard isActive else { return }
+        let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
+        if previous == nil { werase(imgview_stdscr()) }
+        for row in 0..<frame.rows {
+            for column in 0..<frame.columns {
+                let cell = frame[column, row]
+                if let previous, previous[column, row] == cell { continue }
+                if cell.isContinuation { continue }
+                put(cell, column: column, row: row)
+            }
+        }
+        wrefresh(imgview_stdscr())
+        lastFrame = frame
+    }
+
+    /// Every key waiting to be read, without blocking.
+    public func readKeys() -> [TerminalInput] {
+        var inputs: [TerminalInput] = []
+        var value: wint_t = 0
+        while isActive {
+            let kind = wget_wch(imgview_stdscr(), &value)
+            if kind == ERR { break }
+            if kind == imgview_key_code_yes() {
+                switch Int32(value) {
+                case imgview_key_left(): inputs.append(.key(.left))
+                case imgview_key_right(): inputs.append(.key(.right))
+                case imgview_key_up(): inputs.append(.key(.up))
+                case imgview_key_down(): inputs.append(.key(.down))
+                case imgview_key_btab(): inputs.append(.key(.backTab))
+                case imgview_key_resize():
+                    lastFrame = nil
+                    inputs.append(.resized(size))
+                default: break
+                }
+                continue
+            }
+            switch value {
+            case 3: inputs.append(.key(.interrupt))
+            case 9: inputs.append(.key(.tab))
+            case 27: inputs.append(.key(.escape))
+            default:
+                if let scalar = Unicode.Scalar(UInt32(value)), !TerminalText.isUnsafe(scalar) {
+                    inputs.append(.key(.character(Character(scalar))))
+                }
+            }
+        }
+        return inputs
+    }
+
+    /// Gives the terminal back as it was: normal screen, cursor, modes.
+    public func end() {
+        guard isActive else { return }
+        isActive = false
+        endwin()
+        TerminalRestorer.uninstallCrashHandlers()
+    }
+
+    // MARK: Drawing one cell
+
+    private func put(_ cell: StyledCell, column: Int, row: Int) {
+        var attributes = imgview_a_normal()
+        if cell.style.contains(.bold) { attributes |= imgview_a_bold() }
+        if cell.style.contains(.reverse) { attributes |= imgview_a_reverse() }
+        if cell.style.contains(.dim) { attributes |= imgview_a_dim() }
+        if cell.style.contains(.underline) { attributes |= imgview_a_underline() }
+        let pair = colorMode == .none ? 0 : pair(foreground: cell.foreground, background: cell.background)
+        let text = glyph(for: cell.character)
+        _ = text.withUnsafeBufferPointer { imgview_put_cell(Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
+    }
+
+    private func glyph(for character: Character) -> [wchar_t] {
+        if let known = glyphs[character] { return known }
+        // setcchar takes one spacing character and at most four combining ones.
+        let text = character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
+        if glyphs.count < 4096 { glyphs[character] = text }
+        return text
+    }
+
+    private func pair(foreground: TerminalColor, background: TerminalColor) -> Int32 {
+        let key = ColorPairKey(foreground: number(for: foreground), background: number(for: background))
+        if key.foreground == -1, key.background == -1 { return 0 }
+        if let known = pairs[key] { return known }
+        let allocated = alloc_pair(key.foreground, key.background)
+        guard allocated >= 0 else { return 0 }
+        pairs[key] = allocated
+        return allocated
+    }
+
+    private func number(for color: TerminalColor) -> Int32 {
+        switch color {
+        case .default: -1
+        case .indexed(let index): Int32(index) < imgview_colors() ? Int32(index) : -1
+        // Previews here are rendered for the palette; 24-bit colours do not reach this point.
+        case .rgb: -1
+        }
+    }
+}
+
+/// Something the terminal reported.
+public enum TerminalInput: Sendable, Equatable {
+    case key(BrowserKey)
+    case resized(TerminalSize)
+}
+
+private struct ColorPairKey: Hashable {
+    let foreground: Int32
+    let background: Int32
+}
+
+/// Why the browser could not take over the terminal.
+public enum TerminalError: Error, Equatable, UserFacingError {
+    case notATerminal
+    case unsupported(String)
+
+    public var message: String {
+        switch self {
+        case .notATerminal:
+            "the browser needs a terminal (stdin and stdout are not one); `imgview show NAME` prints a preview, `imgview get NAME` downloads"
+        case .unsupported(let term):
+            "cannot drive the terminal \(TerminalText.sanitized(term.isEmpty ? "(TERM is not set)" : "TERM=\(term)")); try TERM=xterm-256color"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}

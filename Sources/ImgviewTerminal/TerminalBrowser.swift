@@ -1,0 +1,166 @@
+import Dispatch
+import Foundation
+import ImgviewCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The browser on a real terminal: the `BrowserView` that draws with ncurses, and the event
+/// sources that feed the presenter (keys, resizes, termination signals, the spinner's timer).
+///
+/// Everything runs on the main queue, which the main actor drains while `run` awaits: no thread
+/// polls, so an idle browser costs no CPU.
+@MainActor
+public final class TerminalBrowser: BrowserView {
+    /// How the browser ended.
+    public enum Ending: Sendable, Equatable {
+        case quit
+        /// A termination signal (SIGTERM, SIGINT, SIGHUP) arrived.
+        case signal(Int32)
+    }
+
+    private let terminal: CursesTerminal
+    private weak var presenter: BrowserPresenter?
+    private var state: BrowserState?
+    private var spinnerFrame = 0
+    private var spinnerTimer: (any DispatchSourceTimer)?
+    private var sources: [any DispatchSourceProtocol] = []
+    private var finish: CheckedContinuation<Ending, Never>?
+    private let frameLog: FrameLog?
+
+    /// - Parameter frameLogPath: where to append keypress-to-frame times (for the benchmark), if anywhere.
+    public init(terminal: CursesTerminal, frameLogPath: String? = nil) {
+        self.terminal = terminal
+        frameLog = frameLogPath.flatMap(FrameLog.init(path:))
+    }
+
+    /// Shows `presenter`'s screen and feeds it input until the user quits; the terminal is
+    /// restored before this returns.
+    public func run(_ presenter: BrowserPresenter) async -> Ending {
+        self.presenter = presenter
+        presenter.view = self
+        listen()
+        presenter.start()
+        let ending = await withCheckedContinuation { finish = $0 }
+        for source in sources { source.cancel() }
+        sources = []
+        spinnerTimer?.cancel()
+        spinnerTimer = nil
+        presenter.shutDown()
+        terminal.end()
+        return ending
+    }
+
+    public func display(_ state: BrowserState) {
+        self.state = state
+        redraw()
+        animateSpinner(BrowserScreen.isAnimated(state))
+    }
+
+    // MARK: Events
+
+    private func listen() {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
+        // ncurses handles SIGWINCH until this source takes it over; then the size comes from the kernel.
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.resized(nil) } }
+        sources = [input, resize]
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.end(.signal(number)) } }
+            sources.append(source)
+        }
+        for source in sources { source.resume() }
+    }
+
+    private func readInput() {
+        for input in terminal.readKeys() {
+            switch input {
+            case .key(let key):
+                guard let command = BrowserCommand(key: key), let presenter else { continue }
+                frameLog?.keyPressed(command)
+                if !presenter.handle(command) {
+                    end(.quit)
+                    return
+                }
+            case .resized(let size):
+                resized(size)
+            }
+        }
+    }
+
+    private func resized(_ reported: TerminalSize?) {
+        let size = reported ?? terminal.adoptKernelSize()
+        presenter?.resize(to: size)
+        // The last frame is gone even when the size is not new: draw everything again.
+        redraw()
+    }
+
+    private func end(_ ending: Ending) {
+        finish?.resume(returning: ending)
+        finish = nil
+    }
+
+    // MARK: Drawing
+
+    private func redraw() {
+        guard var state else { return }
+        // The terminal's own size wins over a state that has not caught up with a resize yet.
+        state.terminalSize = terminal.size
+        terminal.draw(BrowserScreen(state: state, spinnerFrame: spinnerFrame, now: Date()).compose())
+        frameLog?.frameDrawn(state)
+    }
+
+    private func animateSpinner(_ animated: Bool) {
+        if !animated {
+            spinnerTimer?.cancel()
+            spinnerTimer = nil
+            return
+        }
+        guard spinnerTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.spinnerFrame += 1
+                self.redraw()
+            }
+        }
+        timer.resume()
+        spinnerTimer = timer
+    }
+}
+
+/// Appends, for each tab switch, the milliseconds from the key to the first frame showing the
+/// selected image's preview: what `bench/bench_tui.py` reads (env `IMGVIEW_FRAME_LOG`).
+@MainActor
+final class FrameLog {
+    private let handle: FileHandle
+    private var pending: (command: BrowserCommand, at: ContinuousClock.Instant)?
+
+    init?(path: String) {
+        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { return nil }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    func keyPressed(_ command: BrowserCommand) {
+        switch command {
+        case .next, .previous, .jump: pending = (command, .now)
+        default: pending = nil
+        }
+    }
+
+    func frameDrawn(_ state: BrowserState) {
+        guard let pending, case .loaded(let shown) = state.phase, shown.preview != nil else { return }
+        let elapsed = pending.at.duration(to: .now)
+        self.pending = nil
+        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.details.source.rawValue).utf8))
+    }
+}

@@ -1,0 +1,57 @@
+import CNCurses
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Puts the terminal back when the process dies of a crash signal, where ncurses' `endwin` can
+/// no longer run: restores the saved tty modes and writes the terminal's own reset strings,
+/// using only async-signal-safe calls, then lets the signal take its course.
+enum TerminalRestorer {
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// The tty modes from before ncurses changed them.
+    static func saveModes() {
+        if tcgetattr(STDIN_FILENO, &savedModes) == 0 { hasSavedModes = true }
+    }
+
+    /// Installs the handlers; call once ncurses has started, so terminfo is loaded.
+    static func installCrashHandlers() {
+        // Leave the alternate screen, show the cursor, reset attributes, leave keypad mode.
+        var reset: [UInt8] = []
+        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            if let value = imgview_terminfo_string(capability) { reset += Array(String(cString: value).utf8) }
+        }
+        reset += Array("\r\n".utf8)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: reset.count)
+        buffer.initialize(from: reset, count: reset.count)
+        resetBytes = buffer
+        resetCount = reset.count
+        for number in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = restoreTerminalAndDie
+            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// Back to the default actions, after a clean `endwin`.
+    static func uninstallCrashHandlers() {
+        for number in crashSignals { signal(number, SIG_DFL) }
+    }
+}
+
+nonisolated(unsafe) private var savedModes = termios()
+nonisolated(unsafe) private var hasSavedModes = false
+nonisolated(unsafe) private var resetBytes: UnsafeMutablePointer<UInt8>?
+nonisolated(unsafe) private var resetCount = 0
+
+/// The crash handler: async-signal-safe calls only.
+private func restoreTerminalAndDie(_ number: Int32) {
+    if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+    if let resetBytes { _ = write(STDOUT_FILENO, resetBytes, resetCount) }
+    // SA_RESETHAND put the default action back: raising again ends the process as the signal would have.
+    raise(number)
+}

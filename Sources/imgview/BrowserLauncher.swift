@@ -1,0 +1,34 @@
+import Foundation
+import ImgviewCodecs
+import ImgviewCore
+import ImgviewTerminal
+
+/// Starts the ncurses browser over a catalog and an image service: the wiring shared by
+/// `imgview browse` and `imgview demo`.
+enum BrowserLauncher {
+    /// Runs the browser until the user quits; returns the process's exit status.
+    ///
+    /// The terminal is taken over only after everything that can fail before it (catalog, cache)
+    /// has succeeded, so those errors print as plain lines.
+    @MainActor
+    static func run(catalog: Catalog, service: ImageService, mode: RenderMode?, cellAspect: Double, offline: Bool) async throws -> Int32 {
+        let terminal = try CursesTerminal()
+        let configuration = BrowserPresenter.Configuration(
+            loader: service, decoder: ImageDecoder(), diskCache: service.configuration.diskCache,
+            catalogPaging: CatalogLoader(), saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            cellAspect: cellAspect, isOffline: offline)
+        let presenter = BrowserPresenter(
+            catalog: catalog, configuration: configuration, terminalSize: terminal.size,
+            mode: mode ?? (terminal.colorMode == .none ? .ascii : .blocks), colors: terminal.colorMode)
+        let browser = TerminalBrowser(terminal: terminal, frameLogPath: ProcessInfo.processInfo.environment["IMGVIEW_FRAME_LOG"])
+        switch await browser.run(presenter) {
+        case .quit: return ExitStatus.success.rawValue
+        case .signal(let number): return 128 + number
+        }
+    }
+
+    /// Whether stdin and stdout are a terminal the browser can use.
+    static var hasTerminal: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+}
