@@ -159,6 +159,21 @@ public final class BrowserPresenter {
                 commit(next)
                 present(ready, details: details, generation: mine)
             }
+        } else if policy == .useCache, let prefetch = prefetches[url] {
+            // Already on its way as a neighbour: wait for that rather than ask twice.
+            next.phase = .loading(received: 0, expected: nil)
+            commit(next)
+            loadTask = Task {
+                await prefetch.value
+                guard mine == generation else { return }
+                if let ready = usablePrepared(for: url) {
+                    present(
+                        ready, details: ready.details(source: ready.source, fetchTime: ready.fetchTime, now: configuration.now()),
+                        generation: mine)
+                } else {
+                    await load(url, policy: policy, generation: mine)
+                }
+            }
         } else {
             next.phase = .loading(received: 0, expected: nil)
             commit(next)
@@ -274,9 +289,12 @@ public final class BrowserPresenter {
             guard prefetches[url] == nil, usablePrepared(for: url) == nil else { continue }
             let loader = configuration.loader
             let maker = maker
+            let gate = ProgressGate { [weak self] received, expected in
+                Task { @MainActor in self?.prefetchProgressed(url, received: received, expected: expected) }
+            }
             prefetches[url] = Task(priority: .low) {
                 let outcome = try? await {
-                    let response = try await loader.image(for: ImageRequest(url: url), progress: nil)
+                    let response = try await loader.image(for: ImageRequest(url: url), progress: { gate.report($0, $1) })
                     return try await Task.detached(priority: .low) {
                         let ready = try maker.prepare(response, bytes: [UInt8](try response.data()), for: options)
                         return (ready, maker.render(ready, options: options))
@@ -285,6 +303,17 @@ public final class BrowserPresenter {
                 self.prefetched(url, outcome: outcome, options: options)
             }
         }
+    }
+
+    /// A prefetch the user has since selected shows its progress like any load.
+    private func prefetchProgressed(_ url: URL, received: Int64, expected: Int64?) {
+        guard state.selectedImage?.url == url, case .loading = state.phase else { return }
+        update { $0.phase = .loading(received: received, expected: expected) }
+    }
+
+    /// Whether a decoded image for `url` is at hand (for tests).
+    func hasPrepared(_ url: URL) -> Bool {
+        prepared.value(for: url) != nil
     }
 
     private func prefetched(_ url: URL, outcome: (PreparedImage, CellGrid)?, options: RenderOptions) {

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import ImgviewCore
+
+/// The browser's screen composed from states, without a terminal.
+@Suite("BrowserScreen")
+struct BrowserScreenTests {
+    func state(names: [String], selected: Int = 0, size: TerminalSize = TerminalSize(columns: 100, rows: 30)) -> BrowserState {
+        let images = names.map {
+            AppImage(name: $0, title: "Title of \($0)", url: URL(string: "https://example.org/very/long/path/to/\($0).jpg")!)
+        }
+        return BrowserState(images: images, selectedIndex: selected, terminalSize: size, mode: .blocks, colors: .twoFiftySix)
+    }
+
+    @Test func theTabStripMarksTheSelectedTabAndCountsTheImages() {
+        let frame = BrowserScreen(state: state(names: ["image0", "image1", "image2"], selected: 1)).compose()
+        let strip = frame.text(ofRow: 0)
+        #expect(strip.hasPrefix(" imgview ─   image0  [ image1 ]  image2  "))
+        #expect(strip.hasSuffix("3 images "))
+        let selectedColumn = DisplayWidth.of(" imgview ─   image0  ")
+        #expect(frame[selectedColumn, 0].style == [.reverse, .bold])
+        #expect(frame[selectedColumn - 3, 0].style == [])
+    }
+
+    @Test func tabsThatDoNotFitScrollAndShowThatThereIsMore() {
+        let names = (0..<40).map { "picture\($0)" }
+        let middle = BrowserScreen(state: state(names: names, selected: 20)).compose().text(ofRow: 0)
+        #expect(middle.contains("[ picture20 ]"))
+        #expect(middle.contains("‹") && middle.contains("›"))
+        #expect(!middle.contains(" picture0 "))
+        let first = BrowserScreen(state: state(names: names, selected: 0)).compose().text(ofRow: 0)
+        #expect(first.contains("[ picture0 ]") && !first.contains("‹") && first.contains("›"))
+        let last = BrowserScreen(state: state(names: names, selected: 39)).compose().text(ofRow: 0)
+        #expect(last.contains("[ picture39 ]") && last.contains("‹") && !last.contains("›"))
+        #expect(last.hasSuffix("40 images "))
+    }
+
+    @Test func aPagedCatalogSaysThereAreMore() {
+        var paged = state(names: ["a", "b"])
+        paged.hasMorePages = true
+        #expect(BrowserScreen(state: paged).compose().text(ofRow: 0).hasSuffix("2+ images "))
+    }
+
+    @Test func theMetadataPaneShowsTheLoadedImagesFacts() {
+        var loaded = state(names: ["image0"])
+        let details = ImageDetails(
+            url: loaded.images[0].url, format: .jpeg, width: 3840, height: 2400, byteCount: 1_800_000, source: .disk,
+            fetchTime: .milliseconds(12), decodeTime: .microseconds(8400),
+            cacheState: .fresh(until: Date(timeIntervalSince1970: 1000 + 29 * 60)))
+        loaded.phase = .loaded(ShownImage(details: details, preview: nil))
+        let text = BrowserScreen(state: loaded, now: Date(timeIntervalSince1970: 1000)).compose().text
+        #expect(text.contains("format  JPEG 3840×2400"))
+        #expect(text.contains("bytes   1.8 MB"))
+        #expect(text.contains("source  disk cache"))
+        #expect(text.contains("fetched 12.0 ms"))
+        #expect(text.contains("decoded 8.4 ms"))
+        #expect(text.contains("cache   fresh for 29m"))
+        // The URL is elided in the middle: both ends stay.
+        let urlRow = text.split(separator: "\n").first { $0.contains(" url ") }.map(String.init) ?? ""
+        #expect(urlRow.contains("https://") && urlRow.contains("…") && urlRow.contains("age0.jpg"))
+    }
+
+    @Test func loadingShowsSpinnerAndPercentInTheStatusLine() {
+        var loading = state(names: ["image0"])
+        loading.phase = .loading(received: 450, expected: 1000)
+        let frame = BrowserScreen(state: loading, spinnerFrame: 1).compose()
+        #expect(frame.text(ofRow: 29).hasSuffix("⠙ 45% "))
+        #expect(frame.text.contains("loading image0… 45%"))
+        #expect(BrowserScreen.isAnimated(loading))
+        loading.phase = .failed("boom")
+        #expect(!BrowserScreen.isAnimated(loading))
+    }
+
+    @Test func aFailureShowsItsMessageAndTheKeysStayInTheStatusLine() {
+        var failed = state(names: ["image0"])
+        failed.phase = .failed("http://example.org/a.jpg: HTTP 500 (internal server error)")
+        let text = BrowserScreen(state: failed).compose().text
+        #expect(text.contains("could not show image0"))
+        #expect(text.contains("HTTP 500 (internal server error)"))
+        #expect(text.split(separator: "\n").last?.contains("q quit") == true)
+    }
+
+    @Test func untrustedTextCannotReachTheTerminalAsEscapes() {
+        let images = [AppImage(name: "evil", title: "\u{1B}]0;pwned\u{07}title\u{1B}[2J", url: URL(string: "https://example.org/a.jpg")!)]
+        var evil = BrowserState(
+            images: images, terminalSize: TerminalSize(columns: 100, rows: 30), mode: .blocks, colors: .twoFiftySix)
+        evil.phase = .failed("bad \u{1B}[31mred")
+        evil.notice = Notice("saved \u{1B}[Hx")
+        let frame = BrowserScreen(state: evil).compose()
+        #expect(!frame.cells.contains { $0.character.unicodeScalars.contains { TerminalText.isUnsafe($0) } })
+    }
+
+    @Test func aTerminalTooSmallGetsAMessage() {
+        let frame = BrowserScreen(state: state(names: ["a"], size: TerminalSize(columns: 30, rows: 8))).compose()
+        #expect(frame.text.contains("terminal too small: 30×8"))
+        #expect(frame.text.contains("imgview needs 50×12"))
+        #expect(!frame.text.contains("┌"))
+    }
+
+    @Test func theHelpPanelListsEveryKey() {
+        var help = state(names: ["a"])
+        help.overlay = .help
+        let text = BrowserScreen(state: help).compose().text
+        for (keys, meaning) in BrowserScreen.helpLines {
+            #expect(text.contains(keys) && text.contains(meaning))
+        }
+    }
+
+    @Test func wideCharactersTakeTwoCellsAndNeverCrossABorder() {
+        var frame = ScreenFrame(columns: 10, rows: 1)
+        let end = frame.put("画像ab", column: 0, row: 0, limit: 5)
+        #expect(end == 5)
+        #expect(frame.text(ofRow: 0) == "画像a     ")
+        #expect(frame[1, 0].isContinuation)
+        #expect(DisplayWidth.elidedMiddle("abcdefghij", to: 7) == "abc…hij")
+        #expect(DisplayWidth.truncated("画像画像", to: 5) == "画像…")
+    }
+
+    @Test func everyStateFitsEveryReasonableSize() {
+        for columns in stride(from: 20, through: 220, by: 25) {
+            for rows in stride(from: 5, through: 70, by: 9) {
+                var any = state(names: (0..<12).map { "n\($0)" }, selected: 5, size: TerminalSize(columns: columns, rows: rows))
+                any.phase = .failed(String(repeating: "long message ", count: 20))
+                any.notice = Notice(String(repeating: "x", count: 300), isError: true)
+                let frame = BrowserScreen(state: any).compose()
+                #expect(frame.columns == columns && frame.rows == rows)
+                for row in 0..<rows { #expect(DisplayWidth.of(frame.text(ofRow: row)) == columns) }
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ImgviewCore
+
+/// A view that remembers every state the presenter showed it.
+@MainActor
+final class SpyBrowserView: BrowserView {
+    private(set) var states: [BrowserState] = []
+
+    var last: BrowserState? { states.last }
+
+    func display(_ state: BrowserState) {
+        states.append(state)
+    }
+
+    /// The URL of the image the last state shows loaded, if any.
+    var shownURL: URL? {
+        guard case .loaded(let shown)? = last?.phase else { return nil }
+        return shown.details.url
+    }
+
+    var isShowingPreview: Bool {
+        guard case .loaded(let shown)? = last?.phase else { return false }
+        return shown.preview != nil
+    }
+}
+
+/// A loader whose requests wait until the test releases them, in any order.
+final class HeldImageLoader: ImageLoading {
+    struct Call: Sendable {
+        let id: Int
+        let request: ImageRequest
+    }
+
+    private struct State {
+        var nextID = 0
+        var calls: [Call] = []
+        var waiting: [Int: CheckedContinuation<ImageResponse, any Error>] = [:]
+        var progress: [Int: ImageService.Progress] = [:]
+        var cancelled: [URL] = []
+        /// Outcomes handed out before their request arrived.
+        var early: [Int: Result<ImageResponse, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Every request made, in order.
+    var calls: [Call] { state.withLock { $0.calls } }
+    /// Requests still waiting for a release.
+    var pending: [Call] { state.withLock { state in state.calls.filter { state.waiting[$0.id] != nil } } }
+    var cancelledURLs: [URL] { state.withLock { $0.cancelled } }
+
+    func calls(for url: URL) -> [Call] { calls.filter { $0.request.url == url } }
+
+    func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            state.calls.append(Call(id: state.nextID, request: request))
+            if let progress { state.progress[state.nextID] = progress }
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let early: Result<ImageResponse, any Error>? = state.withLock { state in
+                    if let early = state.early.removeValue(forKey: id) { return early }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiting[id] = continuation
+                    return nil
+                }
+                if let early { continuation.resume(with: early) }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state in
+                state.cancelled.append(request.url)
+                return state.waiting.removeValue(forKey: id)
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Answers the oldest waiting request for `url` with `bytes` (or an error).
+    func release(_ url: URL, with outcome: Result<Data, any Error>, source: ImageResponse.Source = .network) {
+        let continuation: CheckedContinuation<ImageResponse, any Error>? = state.withLock { state in
+            guard let call = state.calls.first(where: { $0.request.url == url && state.waiting[$0.id] != nil }) else { return nil }
+            return state.waiting.removeValue(forKey: call.id)
+        }
+        guard let continuation else {
+            Issue.record("no request for \(url) is waiting")
+            return
+        }
+        continuation.resume(with: outcome.map { makeResponse(url: url, bytes: $0, source: source) })
+    }
+
+    /// Reports progress on the waiting request for `url`.
+    func report(_ url: URL, received: Int64, expected: Int64?) {
+        let handler = state.withLock { state in
+            state.calls.last(where: { $0.request.url == url && state.waiting[$0.id] != nil }).flatMap { state.progress[$0.id] }
+        }
+        handler?(received, expected)
+    }
+
+    func isWaiting(for url: URL) -> Bool { pending.contains { $0.request.url == url } }
+}
+
+/// A response as the image service would deliver it, fresh for an hour.
+func makeResponse(url: URL, bytes: Data, source: ImageResponse.Source, fetchedAt: Date = Date()) -> ImageResponse {
+    let entry = CacheEntry(
+        url: url, finalURL: url, contentType: "image/png", format: .png, byteCount: Int64(bytes.count),
+        sha256: ImageInfo.sha256Hex([UInt8](bytes)), etag: nil, lastModified: nil, fetchedAt: fetchedAt, lastAccessedAt: fetchedAt,
+        freshUntil: fetchedAt.addingTimeInterval(3600))
+    return ImageResponse(
+        request: ImageRequest(url: url), entry: entry, source: source, body: .data(bytes), elapsed: .milliseconds(12), isCached: true)
+}
+
+/// Decodes "images" made by `stubImage`: a width, a height and a grey level, or fails on request.
+struct StubDecoder: ImageDecoding {
+    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+        let (width, height, _) = try Self.parse(bytes)
+        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
+    }
+
+    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let (width, height, grey) = try Self.parse(bytes)
+        return DecodedImage(
+            header: try inspect(bytes), pixels: PixelBuffer(width: width, height: height, filledWith: (grey, grey, grey, 255)))
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws(ImageDecodingError) -> (Int, Int, UInt8) {
+        guard bytes.count >= 13, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw .notAnImage }
+        let fields = String(decoding: bytes[8...], as: UTF8.self).split(separator: ",")
+        guard fields.count == 3, let width = Int(fields[0]), let height = Int(fields[1]), let grey = UInt8(fields[2]) else {
+            throw .corrupt(.png, detail: "stub image is malformed")
+        }
+        return (width, height, grey)
+    }
+}
+
+/// Bytes the stub decoder reads as a `width × height` image of one grey level.
+func stubImage(width: Int = 64, height: Int = 48, grey: UInt8 = 128) -> Data {
+    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("\(width),\(height),\(grey)".utf8)
+}
+
+/// Pages of a catalog served from memory.
+struct MemoryCatalogPages: CatalogPaging {
+    let pages: [URL: Catalog]
+
+    func loadNextPage(of catalog: Catalog) async throws(CatalogError) -> Catalog {
+        guard let next = catalog.next, let page = pages[next] else {
+            throw CatalogError(origin: catalog.origin, problem: .fetchFailed("no such page"))
+        }
+        return try catalog.appending(page)
+    }
+}
