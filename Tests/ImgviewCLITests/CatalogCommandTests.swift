@@ -145,3 +145,18 @@ struct CatalogCommandTests {
         #expect(offline.status == ExitStatus.offlineMiss.rawValue)
     }
 }
+
+/// `imgview` without a terminal.
+@Suite("imgview browse without a terminal")
+struct BrowseWithoutTerminalTests {
+    @Test func saysSoAndPointsAtShowAndGet() async throws {
+        for arguments in [[], ["browse"]] {
+            let result = try await ImgviewProcess.run(arguments)
+            #expect(result.status == 2)
+            #expect(result.errorLine.hasPrefix("imgview: the browser needs a terminal"))
+            #expect(result.errorLine.contains("imgview show NAME") && result.errorLine.contains("imgview get NAME"))
+            #expect(!result.errorLine.contains("\n"))
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}

@@ -382,11 +382,14 @@ public final class BrowserPresenter {
             update { $0.notice = Notice("nothing to save yet", isError: true) }
             return
         }
-        let name =
-            OutputNaming.fileName(for: ready.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: ready.decoded.header.format)
+        let format = ready.decoded.header.format
+        var name = OutputNaming.fileName(for: ready.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: format)
+        // A URL without an extension (…/images/hopper) still saves as a file other programs recognise.
+        if (name as NSString).pathExtension.isEmpty { name += "." + format.fileExtension }
+        let fileName = name
         let saver = ImageSaver(folder: configuration.saveFolder)
         Task {
-            let result = await Task.detached { Result { try saver.save(ready.bytes, preferredName: name) } }.value
+            let result = await Task.detached { Result { try saver.save(ready.bytes, preferredName: fileName) } }.value
             switch result {
             case .success(let url):
                 update { $0.notice = Notice("saved \(image.name) to \(Self.displayPath(url))") }

@@ -34,6 +34,11 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// The name users know the format by.
+    /// The usual file name extension, without the dot.
+    public var fileExtension: String {
+        self == .jpeg ? "jpg" : rawValue
+    }
+
     public var displayName: String {
         switch self {
         case .jpeg: "JPEG"

@@ -25,6 +25,6 @@ public enum OutputNaming {
 
     /// A name for an image whose URL has none: the catalog name (or `image`) and the format's extension.
     public static func fallbackName(catalogName: String?, format: ImageFormat) -> String {
-        "\(catalogName ?? "image").\(format == .jpeg ? "jpg" : format.rawValue)"
+        "\(catalogName ?? "image").\(format.fileExtension)"
     }
 }

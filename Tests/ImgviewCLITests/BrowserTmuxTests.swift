@@ -1,0 +1,216 @@
+import Foundation
+import ImgviewCore
+import ImgviewServer
+import Testing
+
+/// The real binary's browser in tmux: keys in, screen out, against the loopback server.
+@Suite("imgview browser in tmux", .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup.sh installs it)"))
+struct BrowserTmuxTests {
+    /// The bundled photos, by the short names the tests' catalog gives them.
+    static let photos: [(name: String, file: String, contentType: String, format: String)] = [
+        ("hopper", "01_grace_hopper.jpg", "image/jpeg", "JPEG 512×600"),
+        ("chelsea", "03_chelsea_cat.png", "image/png", "PNG 451×300"),
+        ("coffee", "04_coffee.png", "image/png", "PNG 600×400"),
+        ("camera", "05_camera_gray.png", "image/png", "PNG 512×512"),
+        ("cups", "09_cups_progressive.jpg", "image/jpeg", "JPEG 2560×1600"),
+    ]
+
+    /// A browser in tmux over a catalog of the bundled photos served on loopback.
+    struct Fixture {
+        let server: LoopbackServer
+        let session: TmuxSession
+        let folder: URL
+
+        func path(_ name: String) -> String { "/images/\(name)" }
+    }
+
+    func withBrowser(
+        columns: Int = 120, rows: Int = 36, faults: [String: [Fault]] = [:], extraEntries: [(String, String)] = [],
+        arguments: [String] = [], _ body: (Fixture) async throws -> Void
+    ) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try makeTemporaryDirectory()
+        var entries: [String] = []
+        for photo in Self.photos {
+            let data = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/\(photo.file)"))
+            server.publish(.data(data, contentType: photo.contentType), at: "/images/\(photo.name)", faults: faults[photo.name] ?? [])
+            entries.append(#"{"name": "\#(photo.name)", "url": "\#(server.url(for: "/images/\(photo.name)").absoluteString)"}"#)
+        }
+        for (name, url) in extraEntries { entries.append(#"{"name": "\#(name)", "url": "\#(url)"}"#) }
+        let catalog = folder.appendingPathComponent("catalog.json")
+        try Data(#"{"images": [\#(entries.joined(separator: ", "))]}"#.utf8).write(to: catalog)
+        let command = TmuxSession.imgviewCommand(
+            ["--catalog", catalog.path] + arguments,
+            environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path])
+        let session = try await TmuxSession(columns: columns, rows: rows, command: command, directory: folder)
+        let fixture = Fixture(server: server, session: session, folder: folder)
+        do {
+            try await body(fixture)
+        } catch {
+            await session.kill()
+            await server.stop()
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        await session.kill()
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func tabsAppearAndSwitchingShowsTheRightMetadata() async throws {
+        try await withBrowser { fixture in
+            let session = fixture.session
+            var screen = try await session.waitForScreen { $0.contains("source  network") }
+            #expect(screen.contains("[ hopper ]  chelsea    coffee    camera    cups"))
+            #expect(screen.contains("5 images"))
+            #expect(screen.contains("┌ hopper ─"))
+            #expect(screen.contains("format  JPEG 512×600"))
+            #expect(screen.contains("q quit"))
+            try await session.send("Right")
+            screen = try await session.waitForScreen { $0.contains("format  PNG 451×300") }
+            #expect(screen.contains("[ chelsea ]"))
+            #expect(screen.contains("┌ chelsea ─"))
+            // Digits jump; going back is served from memory.
+            try await session.send("5")
+            screen = try await session.waitForScreen { $0.contains("format  JPEG 2560×1600") }
+            #expect(screen.contains("[ cups ]"))
+            try await session.send("1")
+            screen = try await session.waitForScreen { $0.contains("[ hopper ]") && $0.contains("source  memory cache") }
+            #expect(fixture.server.requests(for: "/images/hopper").count == 1)
+            try await session.send("q")
+            try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test func rapidSwitchingAgainstASlowServerEndsOnTheLastSelection() async throws {
+        let slow = [Fault.delay(.milliseconds(700))]
+        try await withBrowser(faults: ["hopper": slow, "chelsea": slow, "coffee": slow, "camera": slow, "cups": slow]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("loading hopper") }
+            try await session.send("Right", "Right", "Right", "Left")
+            let screen = try await session.waitForScreen(timeout: .seconds(30)) { $0.contains("format  PNG 600×400") }
+            #expect(screen.contains("[ coffee ]"))
+            #expect(screen.contains("┌ coffee ─"))
+            // And it stays there: no late response takes over.
+            try await Task.sleep(for: .seconds(1.5))
+            let later = try await session.screen()
+            #expect(later.contains("[ coffee ]") && later.contains("format  PNG 600×400"))
+        }
+    }
+
+    @Test func resizeRedrawsWithinTheNewBoundsWithoutFetchingAgain() async throws {
+        try await withBrowser(columns: 120, rows: 36) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.resize(columns: 80, rows: 24)
+            let screen = try await session.waitForScreen {
+                let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
+                return lines.count >= 24 && lines[22].hasPrefix("└") && lines[22].hasSuffix("┘")
+            }
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines { #expect(DisplayWidth.of(String(line)) <= 80) }
+            #expect(lines[1].hasPrefix("┌ preview") && lines[1].hasSuffix("┐"))
+            try await session.resize(columns: 40, rows: 10)
+            try await session.waitForScreen { $0.contains("terminal too small: 40×10") }
+            try await session.resize(columns: 100, rows: 30)
+            try await session.waitForScreen { $0.contains("format  JPEG 512×600") && $0.split(separator: "\n").count >= 29 }
+            #expect(fixture.server.requests(for: "/images/hopper").count == 1)
+        }
+    }
+
+    @Test func quittingRestoresTheTerminal() async throws {
+        for key in ["q", "Escape", "C-c"] {
+            try await withBrowser { fixture in
+                let session = fixture.session
+                try await session.waitForScreen { $0.contains("source  network") }
+                #expect(try await session.format("#{alternate_on}") == "1")
+                try await session.send(key)
+                let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+                #expect(screen.contains("EXIT=0"), "after \(key)")
+                #expect(try await session.format("#{alternate_on}") == "0")
+                #expect(try await session.format("#{cursor_flag}") == "1", "the cursor is visible again")
+                #expect(screen.contains(" icanon ") && screen.contains(" echo "), "cooked mode is back after \(key)")
+            }
+        }
+    }
+
+    @Test func signalsRestoreTheTerminalToo() async throws {
+        for (signal, status) in [(SIGTERM, 143), (SIGSEGV, 139)] {
+            try await withBrowser { fixture in
+                let session = fixture.session
+                try await session.waitForScreen { $0.contains("source  network") }
+                guard let pid = try await session.imgviewPID() else {
+                    Issue.record("imgview is not running")
+                    return
+                }
+                kill(pid, signal)
+                let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+                #expect(screen.contains("EXIT=\(status)"))
+                #expect(try await session.format("#{alternate_on}") == "0")
+                #expect(screen.contains(" icanon ") && screen.contains(" echo "), "cooked mode is back after signal \(signal)")
+            }
+        }
+    }
+
+    @Test func anUnreachableImageShowsAnErrorAndTheBrowserKeepsWorking() async throws {
+        try await withBrowser(extraEntries: [("gone", "http://127.0.0.1:9/nothing.png")]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("6")
+            let screen = try await session.waitForScreen { $0.contains("could not show gone") }
+            #expect(screen.contains("[ gone ]"))
+            #expect(screen.contains("status  failed"))
+            #expect(screen.contains("refused"))
+            try await session.send("Left")
+            try await session.waitForScreen { $0.contains("[ cups ]") && $0.contains("format  JPEG 2560×1600") }
+        }
+    }
+
+    @Test func saveWritesTheImageIntoTheWorkingFolder() async throws {
+        try await withBrowser { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("d")
+            try await session.waitForScreen { $0.contains("saved hopper to ./hopper.jpg") }
+            try await session.send("d")
+            try await session.waitForScreen { $0.contains("saved hopper to ./hopper-1.jpg") }
+            let original = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+            #expect(try Data(contentsOf: fixture.folder.appendingPathComponent("hopper.jpg")) == original)
+            #expect(try Data(contentsOf: fixture.folder.appendingPathComponent("hopper-1.jpg")) == original)
+        }
+    }
+
+    @Test func helpCacheAndModeKeys() async throws {
+        try await withBrowser { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") && $0.contains("preview · blocks") }
+            try await session.send("?")
+            try await session.waitForScreen { $0.contains("┌ keys ") && $0.contains("reload, bypassing the caches") }
+            try await session.send("x")
+            try await session.waitForScreen { !$0.contains("┌ keys ") }
+            try await session.send("c")
+            let cache = try await session.waitForScreen { $0.contains("┌ disk cache ") }
+            #expect(cache.contains("hopper"))
+            try await session.send("Escape")
+            try await session.waitForScreen { !$0.contains("┌ disk cache ") }
+            try await session.send("m")
+            try await session.waitForScreen { $0.contains("preview · ascii") }
+            try await session.send("r")
+            try await session.waitForScreen { $0.contains("source  network") }
+            #expect(fixture.server.requests(for: "/images/hopper").count == 2)
+        }
+    }
+
+    @Test func theDemoOpensTheBrowserOverTheBundledImages() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try await TmuxSession(
+            columns: 160, rows: 40, command: TmuxSession.imgviewCommand(["demo"], environment: ["IMGVIEW_CACHE_DIR": folder.path]))
+        defer { Task { await session.kill() } }
+        let screen = try await session.waitForScreen { $0.contains("source  network") }
+        #expect(screen.contains("[ hopper ]") && screen.contains("6 images"))
+        #expect(screen.contains("title   Grace Hopper"))
+        try await session.send("q")
+        try await session.waitForScreen { $0.contains("EXIT=0") }
+    }
+}

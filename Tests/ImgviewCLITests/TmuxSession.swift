@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// A detached tmux server of its own, running one command in a pane of a given size: how the
+/// browser is tested for real (keys in with `send-keys`, the screen out with `capture-pane`).
+final class TmuxSession: @unchecked Sendable {
+    let socket = "imgview-test-\(UUID().uuidString.prefix(8))"
+    let name = "browser"
+
+    /// Starts `command` (run by `sh -c`) in a `columns × rows` pane. The pane stays after the
+    /// command ends, so what it left on the screen can be read.
+    init(columns: Int = 120, rows: Int = 36, command: String, directory: URL? = nil) async throws {
+        var arguments = ["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)"]
+        if let directory { arguments += ["-c", directory.path] }
+        arguments += ["sh", "-c", command + "; echo \"EXIT=$?\"; stty -a | tr '\\n' ' '; echo; sleep 600"]
+        let (status, output) = try await tmux(arguments)
+        guard status == 0 else { throw TmuxError(message: "tmux new-session failed: \(output)") }
+    }
+
+    /// The shell command that runs the built imgview with `arguments` and `environment`.
+    static func imgviewCommand(_ arguments: [String], environment: [String: String] = [:]) -> String {
+        var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8", "IMGVIEW_CATALOG": "", "NO_COLOR": ""]
+        for (key, value) in environment { env[key] = value }
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuoted($0.value))" }
+        return (["env"] + assignments + [shellQuoted(ImgviewProcess.binary.path)] + arguments.map(shellQuoted)).joined(separator: " ")
+    }
+
+    /// The pane's text now.
+    func screen() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", name]).output
+    }
+
+    /// Sends keys, as `tmux send-keys` names them (`Right`, `q`, `Escape`, `C-c`).
+    func send(_ keys: String...) async throws {
+        _ = try await tmux(["send-keys", "-t", name] + keys)
+    }
+
+    func resize(columns: Int, rows: Int) async throws {
+        _ = try await tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// A tmux format for the pane, such as `#{alternate_on}` or `#{pane_pid}`.
+    func format(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", name, format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The pid of the imgview process in the pane (a child of the pane's shell).
+    func imgviewPID() async throws -> Int32? {
+        let shell = try await format("#{pane_pid}")
+        let (_, output) = try await run("/usr/bin/pgrep", ["-P", shell, "-x", "imgview"])
+        return output.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
+    /// Waits until the screen satisfies `condition`; fails with the last screen after `timeout`.
+    @discardableResult
+    func waitForScreen(
+        timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool
+    ) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try await screen()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the screen did not get there within \(timeout); it shows:\n\(last)", sourceLocation: sourceLocation)
+        throw TmuxError(message: "timed out")
+    }
+
+    func kill() async {
+        _ = try? await tmux(["kill-server"])
+    }
+
+    private func tmux(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    /// Runs `executable` to completion and returns its exit status and output.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process: `tmux new-session` forks the
+    /// tmux server from its client, and Process on Linux then never noticed the client's exit.
+    private func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offPool {
+            // A file, not a pipe: the tmux server would hold a pipe open for as long as it runs.
+            let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-output-\(UUID().uuidString)").path
+            defer { unlink(outputPath) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+            guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return (exitStatus, output)
+        }
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Whether tmux is installed (the set-up script installs it).
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
