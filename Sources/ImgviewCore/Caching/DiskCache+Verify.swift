@@ -146,7 +146,7 @@ extension DiskCache {
         guard let data = try? Data(contentsOf: file) else {
             return FileManager.default.fileExists(atPath: file.path) ? .unreadable("cannot be read") : .gone
         }
-        guard let entry = try? Self.decoder.decode(CacheEntry.self, from: data) else { return .unreadable("not valid entry metadata") }
+        guard let entry = Self.decodeEntry(data) else { return .unreadable("not valid entry metadata") }
         // Lookups go by the URL's hash; an entry under another name could never be found, only listed.
         guard entryURL(for: entry.url).lastPathComponent == name else { return .unreadable("file name does not match its URL") }
         return .entry(entry)
