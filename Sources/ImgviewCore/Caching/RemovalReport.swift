@@ -13,3 +13,14 @@ public struct RemovalReport: Sendable, Equatable {
 
     public init() {}
 }
+
+extension RemovalReport {
+    /// `removed 3 entries, 1 unreferenced blob, freed 2.1 MB`: the last line `clear` and `prune` print.
+    public var summary: String {
+        func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        var parts = [counted(entryCount, "entry", "entries")]
+        if unreferencedBlobs > 0 { parts.append(counted(unreferencedBlobs, "unreferenced blob", "unreferenced blobs")) }
+        if abandonedFiles > 0 { parts.append(counted(abandonedFiles, "abandoned temporary file", "abandoned temporary files")) }
+        return "removed \(parts.joined(separator: ", ")), freed \(ByteCount.format(freedBytes))"
+    }
+}

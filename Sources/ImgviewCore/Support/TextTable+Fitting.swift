@@ -2,14 +2,18 @@ extension TextTable {
     /// The table laid out in at most `width` characters a line, as `docker ps` fits a terminal.
     ///
     /// The `elastic` column (a URL, say) gives up the middle of its cells first, down to
-    /// `minimumElasticWidth`; if that is not enough, columns in `droppable` go, first listed first.
-    /// A terminal narrower than what is left gets lines that wrap rather than no table at all.
+    /// `minimumElasticWidth`; if that is not enough, columns in `droppable` go, first listed first;
+    /// then the elastic column shrinks further, to 12 characters. A terminal narrower than what is
+    /// left gets lines that wrap rather than no table at all.
     public func rendered(width: Int, elastic: Int, minimumElasticWidth: Int = 20, droppable: [Int] = []) -> String {
         var dropped: Set<Int> = []
         var plan = layout(dropping: dropped, width: width, elastic: elastic, minimum: minimumElasticWidth)
         for column in droppable where !plan.fits {
             dropped.insert(column)
             plan = layout(dropping: dropped, width: width, elastic: elastic, minimum: minimumElasticWidth)
+        }
+        if !plan.fits {
+            plan = layout(dropping: dropped, width: width, elastic: elastic, minimum: min(minimumElasticWidth, 12))
         }
         let keep = header.indices.filter { !dropped.contains($0) }
         func cells(_ row: [String]) -> [String] {
