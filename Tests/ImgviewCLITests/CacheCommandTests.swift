@@ -374,6 +374,27 @@ struct CacheCommandTests {
         #expect(result.stdout.contains("USAGE: imgview cache"))
     }
 
+    @Test func listSaysWhatIsCached() async throws {
+        try await withSetup { setup in
+            try await setup.get(["hopper"])
+            let table = try await setup.run(["list"])
+            #expect(table.status == 0, "\(table.stderr)")
+            let lines = table.stdout.split(separator: "\n")
+            #expect(lines[0].hasSuffix("CACHED"))
+            #expect(lines[1].hasPrefix("hopper") && lines[1].hasSuffix("fresh"))
+            #expect(lines[2].hasPrefix("cat") && lines[2].hasSuffix("no"))
+
+            let json = try await setup.run(["list", "--json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let images = try #require(object["images"] as? [[String: Any]])
+            #expect(images.map { $0["cached"] as? Bool } == [true, false, false])
+            #expect(images.map { $0["fresh"] as? Bool } == [true, false, false])
+            // Still a catalog that --catalog reads.
+            try Data(json.stdout.utf8).write(to: setup.catalog)
+            #expect(try await setup.run(["list"]).status == 0)
+        }
+    }
+
     // MARK: Another process downloading meanwhile
 
     @Test func everyCommandIsSafeWhileAnotherProcessDownloads() async throws {
