@@ -59,6 +59,16 @@ struct CacheEntryParserTests {
         #expect(CacheEntryParser.date("2025-11-21 15:14:00Z") == nil)
     }
 
+    @Test func timestampsPrintAsFoundationPrintsThem() {
+        let formatter = ISO8601DateFormatter()
+        for seconds in [0.0, 951_782_400, 1_763_000_000.75, 4_102_444_799, -1] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISOTimestamp.string(from: date) == formatter.string(from: date))
+            #expect(CacheEntryParser.date(ISOTimestamp.string(from: date)) == Date(timeIntervalSince1970: seconds.rounded(.down)))
+        }
+        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: 1e300)) == "0000-00-00T00:00:00Z")
+    }
+
     @Test func declinesWhatItDoesNotKnowAndDiskCacheFallsBack() throws {
         let good = String(decoding: try Self.encoder.encode(entry(etag: nil, dimensions: nil)), as: UTF8.self)
         // Fractional seconds and a float: valid for JSONDecoder, not for the fast reader.

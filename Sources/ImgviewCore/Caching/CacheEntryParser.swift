@@ -134,15 +134,18 @@ struct CacheEntryParser {
         skipSpace()
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        // The common case: no escapes, so the bytes are the string.
+        var isASCII = true
+        // The common case: no escapes, so the bytes are the string (and ASCII needs no validation).
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 defer { index += 1 }
-                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                return isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { return nil }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         guard index < bytes.count else { return nil }
@@ -228,7 +231,12 @@ struct CacheEntryParser {
             index += 1
         }
         guard digits > 0 else { return nil }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        if index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+            default: break
+            }
+        }
         return negative ? -value : value
     }
 
@@ -266,7 +274,12 @@ struct CacheEntryParser {
     // MARK: Bytes
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func consume(_ byte: UInt8) -> Bool {
