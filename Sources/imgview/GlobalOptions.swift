@@ -24,9 +24,12 @@ struct GlobalOptions: ParsableArguments {
     /// `arguments` with global options written before the subcommand moved after it.
     ///
     /// ArgumentParser reads a subcommand's options only after its name; users write
-    /// `imgview --catalog c.json list` as often as `imgview list --catalog c.json`.
-    static func movingLeadingGlobals(in arguments: [String], subcommands: Set<String>) -> [String] {
+    /// `imgview --catalog c.json list` as often as `imgview list --catalog c.json`, and
+    /// `imgview --cache-dir d cache ls` as well as `imgview cache ls --cache-dir d`.
+    /// `nested` names each subcommand's own subcommands (`cache` → `ls`, `stats`, …).
+    static func movingLeadingGlobals(in arguments: [String], subcommands: Set<String>, nested: [String: Set<String>] = [:]) -> [String] {
         var globals: [String] = []
+        var path: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -36,12 +39,18 @@ struct GlobalOptions: ParsableArguments {
             } else if argument == "--offline" || argument.hasPrefix("--catalog=") || argument.hasPrefix("--cache-dir=") {
                 globals.append(argument)
                 index += 1
+            } else if path.isEmpty, subcommands.contains(argument) {
+                path.append(argument)
+                index += 1
+            } else if path.count == 1, nested[path[0]]?.contains(argument) == true {
+                path.append(argument)
+                index += 1
             } else {
                 break
             }
         }
-        guard !globals.isEmpty, index < arguments.count, subcommands.contains(arguments[index]) else { return arguments }
-        return [arguments[index]] + globals + arguments[(index + 1)...]
+        guard !globals.isEmpty, !path.isEmpty else { return arguments }
+        return path + globals + arguments[index...]
     }
 
     /// Where the catalog comes from: the option, else the environment, else the built-in catalog.

@@ -18,7 +18,7 @@ struct Imgview: AsyncParsableCommand {
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Serve.self],
+        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Serve.self, Cache.self],
         defaultSubcommand: Browse.self
     )
 
@@ -28,7 +28,11 @@ struct Imgview: AsyncParsableCommand {
         do {
             let arguments = GlobalOptions.movingLeadingGlobals(
                 in: Array(CommandLine.arguments.dropFirst()),
-                subcommands: Set(configuration.subcommands.map { $0._commandName }))
+                subcommands: Set(configuration.subcommands.map { $0._commandName }),
+                nested: Dictionary(
+                    uniqueKeysWithValues: configuration.subcommands.map {
+                        ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
+                    }))
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -39,3 +39,10 @@ func eventually(
         try await Task.sleep(for: .milliseconds(10))
     }
 }
+
+/// Runs blocking `work` on a thread of its own, off Swift's cooperative pool.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -19,10 +19,14 @@ public struct CacheEntry: Sendable, Codable, Equatable {
     public var freshUntil: Date
     /// How many times a 304 renewed the entry.
     public var revalidations: Int = 0
+    /// The upright pixel size from the body's header; nil when it could not be read, and in
+    /// entries written before imgview recorded it (the key is optional in the JSON).
+    public var dimensions: ImageDimensions?
 
     public init(
         url: URL, finalURL: URL, contentType: String?, format: ImageFormat, byteCount: Int64, sha256: String,
-        etag: String?, lastModified: String?, fetchedAt: Date, lastAccessedAt: Date, freshUntil: Date
+        etag: String?, lastModified: String?, fetchedAt: Date, lastAccessedAt: Date, freshUntil: Date,
+        dimensions: ImageDimensions? = nil
     ) {
         self.url = url
         self.finalURL = finalURL
@@ -35,6 +39,7 @@ public struct CacheEntry: Sendable, Codable, Equatable {
         self.fetchedAt = fetchedAt
         self.lastAccessedAt = lastAccessedAt
         self.freshUntil = freshUntil
+        self.dimensions = dimensions
     }
 
     public func isFresh(at now: Date) -> Bool { now < freshUntil }

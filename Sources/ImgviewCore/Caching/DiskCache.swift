@@ -8,7 +8,7 @@ import Foundation
 /// The on-disk cache: content-addressed blobs plus one metadata file per URL.
 ///
 /// Layout under `directory/v1`: `entries/<sha256 of URL>.json`, `blobs/<ab>/<sha256 of body>`,
-/// `tmp/<pid>-<uuid>.part` for downloads in progress, and `lock`. Every change happens under an
+/// `tmp/<pid>-<uuid>.part` for downloads in progress, `counters.json` (see `CacheCounters`), and `lock`. Every change happens under an
 /// exclusive `flock`, each file appears by an atomic rename, and the size limit is enforced before
 /// the lock is released, so two processes, or a `kill -9` at any moment, leave it consistent: at
 /// worst an unreferenced blob or an abandoned temporary file, which the next writer removes.
@@ -16,16 +16,22 @@ public final class DiskCache: Sendable {
     public let directory: URL
     /// The most bytes of blobs the cache keeps; least recently used entries go first.
     public let sizeLimit: Int64
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let lock: FileLock
 
     var root: URL { directory.appendingPathComponent("v1") }
     var entriesFolder: URL { root.appendingPathComponent("entries") }
     var blobsFolder: URL { root.appendingPathComponent("blobs") }
     var temporaryFolder: URL { root.appendingPathComponent("tmp") }
+    var countersFile: URL { root.appendingPathComponent("counters.json") }
+
+    /// The size limit unless one is given: 1 GiB.
+    public static let defaultSizeLimit: Int64 = 1 << 30
 
     /// Opens (creating if needed) the cache in `directory`.
-    public init(directory: URL, sizeLimit: Int64 = 1 << 30, now: @escaping @Sendable () -> Date = Date.init) throws(DiskCacheError) {
+    public init(
+        directory: URL, sizeLimit: Int64 = defaultSizeLimit, now: @escaping @Sendable () -> Date = Date.init
+    ) throws(DiskCacheError) {
         self.directory = directory
         self.sizeLimit = sizeLimit
         self.now = now
@@ -45,7 +51,7 @@ public final class DiskCache: Sendable {
     /// The entry for `url`, or nil when there is none or its metadata is unreadable.
     public func entry(for url: URL) -> CacheEntry? {
         guard let data = try? Data(contentsOf: entryURL(for: url)) else { return nil }
-        guard let entry = try? Self.decoder.decode(CacheEntry.self, from: data), entry.url == url else { return nil }
+        guard let entry = Self.decodeEntry(data), entry.url == url else { return nil }
         return entry
     }
 
@@ -55,16 +61,46 @@ public final class DiskCache: Sendable {
     }
 
     /// Every readable entry, most recently used first.
+    ///
+    /// Cheap enough for ten thousand entries: files are read through one buffer per thread, on
+    /// every core, and parsed by `CacheEntryParser` before `JSONDecoder` is tried.
     public func entries() -> [CacheEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }
-            .compactMap { try? Self.decoder.decode(CacheEntry.self, from: Data(contentsOf: entriesFolder.appendingPathComponent($0))) }
-            .sorted { $0.lastAccessedAt > $1.lastAccessedAt }
+        let folder = entriesFolder.path
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".")
+        }
+        let parts = names.count < 500 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        var found = [[CacheEntry]](repeating: [], count: parts)
+        found.withUnsafeMutableBufferPointer { results in
+            // Each iteration writes only its own slot.
+            nonisolated(unsafe) let results = results
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                guard let reader = SmallFileReader(folder: folder) else { return }
+                var entries: [CacheEntry] = []
+                for index in stride(from: part, to: names.count, by: parts) {
+                    if let entry = reader.read(names[index], Self.decodeEntry) { entries.append(entry) }
+                }
+                results[part] = entries
+            }
+        }
+        let entries = found.flatMap { $0 }
+        // Ties (entries used in the same second) in URL order, so listings are stable.
+        return entries.sorted { a, b in
+            a.lastAccessedAt != b.lastAccessedAt ? a.lastAccessedAt > b.lastAccessedAt : a.url.absoluteString < b.url.absoluteString
+        }
     }
 
     /// Bytes used by blobs.
     public var totalSize: Int64 {
         blobSizes().values.reduce(0, +)
+    }
+
+    /// The counters of every process so far; zero when none were recorded or the file is unreadable.
+    ///
+    /// Read without the lock: the file is only ever replaced whole, by a rename.
+    public func counters() -> CacheCounters {
+        guard let data = try? Data(contentsOf: countersFile) else { return .zero }
+        return (try? Self.decoder.decode(CacheCounters.self, from: data)) ?? .zero
     }
 
     // MARK: Writing
@@ -77,8 +113,9 @@ public final class DiskCache: Sendable {
     /// Makes the finished `file` the body of `entry`, then evicts until the cache is within its limit.
     ///
     /// A body larger than the whole limit is not stored (the returned value is nil); the file stays
-    /// with the caller.
-    public func store(_ file: TemporaryFile, as entry: CacheEntry) throws -> CacheEntry? {
+    /// with the caller. `countingMiss` adds the miss that led to the download to the counters, in
+    /// the same locked step, so a download costs no extra locking for its statistics.
+    public func store(_ file: TemporaryFile, as entry: CacheEntry, countingMiss: Bool = false) throws -> CacheEntry? {
         guard entry.byteCount <= sizeLimit else { return nil }
         return try lock.withExclusiveLock {
             let blob = blobURL(for: entry)
@@ -89,21 +126,45 @@ public final class DiskCache: Sendable {
             }
             file.keep()
             try write(entry)
-            try enforceLimit(keeping: entry.sha256)
+            let evicted = try enforceLimit(keeping: entry.sha256)
+            addToCounters(CacheCounters(misses: countingMiss ? 1 : 0, evictions: Int64(evicted)))
             return entry
         }
     }
 
     /// Renews a stale entry after a 304: the body stays, the freshness and validators are updated.
+    /// Counts a revalidation.
     public func renew(_ entry: CacheEntry) throws {
-        try lock.withExclusiveLock { try write(entry) }
+        try lock.withExclusiveLock {
+            try write(entry)
+            addToCounters(CacheCounters(revalidations: 1))
+        }
     }
 
     /// Records a use of `entry`, for least-recently-used eviction; best effort.
     public func touch(_ entry: CacheEntry) {
+        touch(entry, counting: .zero)
+    }
+
+    /// Records that `entry` was served from disk: its last use, and a hit in the counters; best effort.
+    ///
+    /// `dimensions` fills in the pixel size of an entry written before imgview recorded it.
+    public func recordHit(_ entry: CacheEntry, dimensions: ImageDimensions? = nil) {
+        var used = entry
+        if used.dimensions == nil { used.dimensions = dimensions }
+        touch(used, counting: CacheCounters(hits: 1))
+    }
+
+    /// Counts a request the cache could not answer and whose body was not stored; best effort.
+    public func recordMiss() {
+        try? lock.withExclusiveLock { addToCounters(CacheCounters(misses: 1)) }
+    }
+
+    private func touch(_ entry: CacheEntry, counting delta: CacheCounters) {
         var touched = entry
         touched.lastAccessedAt = now()
         try? lock.withExclusiveLock {
+            addToCounters(delta)
             guard self.entry(for: entry.url)?.sha256 == entry.sha256 else { return }
             try write(touched)
         }
@@ -122,20 +183,34 @@ public final class DiskCache: Sendable {
 
     // MARK: Internals
 
-    private func write(_ entry: CacheEntry) throws {
+    /// Runs `body` holding the cache's exclusive lock, as every change must.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        try lock.withExclusiveLock(body)
+    }
+
+    func write(_ entry: CacheEntry) throws {
         try AtomicFile.write(Self.encoder.encode(entry), to: entryURL(for: entry.url))
     }
 
+    /// Adds `delta` to the counters file; runs under the lock, so no increment of another process is lost.
+    ///
+    /// Best effort and not fsynced: a statistic is not worth failing a download for, nor a disk flush.
+    func addToCounters(_ delta: CacheCounters) {
+        guard delta != .zero, let data = try? Self.encoder.encode(counters() + delta) else { return }
+        try? AtomicFile.write(data, to: countersFile, sync: false)
+    }
+
     /// Removes abandoned downloads and unreferenced blobs, then least recently used entries while over the limit.
-    /// Runs under the lock.
-    private func enforceLimit(keeping sha256: String) throws {
+    /// Runs under the lock; returns how many entries it evicted.
+    private func enforceLimit(keeping sha256: String) throws -> Int {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
         where TemporaryFile.isAbandoned(name) {
             unlink(temporaryFolder.appendingPathComponent(name).path)
         }
         var sizes = blobSizes()
         var total = sizes.values.reduce(0, +)
-        guard total > sizeLimit else { return }
+        guard total > sizeLimit else { return 0 }
+        var evicted = 0
 
         // Oldest first; entries sharing a blob leave together with it.
         var entries = entries().reversed() as [CacheEntry]
@@ -148,14 +223,16 @@ public final class DiskCache: Sendable {
         while total > sizeLimit, let victim = entries.first(where: { $0.sha256 != sha256 }) {
             let sharing = entries.filter { $0.sha256 == victim.sha256 }
             for entry in sharing { unlink(entryURL(for: entry.url).path) }
+            evicted += sharing.count
             entries.removeAll { $0.sha256 == victim.sha256 }
             unlink(blobURL(for: victim).path)
             total -= sizes.removeValue(forKey: victim.sha256) ?? 0
         }
+        return evicted
     }
 
     /// Size of every blob, by hash, from the file system (cheaper than reading every entry).
-    private func blobSizes() -> [String: Int64] {
+    func blobSizes() -> [String: Int64] {
         var sizes: [String: Int64] = [:]
         let shards = (try? FileManager.default.contentsOfDirectory(atPath: blobsFolder.path)) ?? []
         for shard in shards {
@@ -168,22 +245,31 @@ public final class DiskCache: Sendable {
         return sizes
     }
 
-    private func entryURL(for url: URL) -> URL {
+    func entryURL(for url: URL) -> URL {
         entriesFolder.appendingPathComponent(SHA256.hash(data: Data(url.absoluteString.utf8)).hexString + ".json")
     }
 
-    private func blobURL(sha256: String) -> URL {
+    func blobURL(sha256: String) -> URL {
         blobsFolder.appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256)
     }
 
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    private static let decoder: JSONDecoder = {
+    /// An entry from its metadata file's bytes: the fast parser, else `JSONDecoder` (see `CacheEntryParser`).
+    static func decodeEntry(_ bytes: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
+        CacheEntryParser.parse(bytes) ?? (try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes)))
+    }
+
+    static func decodeEntry(_ data: Data) -> CacheEntry? {
+        data.withUnsafeBytes { decodeEntry($0.bindMemory(to: UInt8.self)) }
+    }
+
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

@@ -2,14 +2,32 @@ import Foundation
 
 extension Catalog {
     /// The catalog in the file format that `--catalog` reads: `{"images": [...], "next": ...}`.
-    public func jsonData() -> Data {
+    ///
+    /// With `cacheStates`, each image also says `"cached"` and `"fresh"` (as `list --json` prints it);
+    /// the catalog reader ignores those keys, so the output still works as a catalog.
+    public func jsonData(cacheStates: [URL: CacheState]? = nil) -> Data {
+        struct Listed: Encodable {
+            let image: AppImage
+            let state: CacheState?
+
+            enum CodingKeys: String, CodingKey { case cached, fresh }
+
+            func encode(to encoder: any Encoder) throws {
+                try image.encode(to: encoder)
+                guard let state else { return }
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(state != .notCached, forKey: .cached)
+                try container.encode(state == .fresh, forKey: .fresh)
+            }
+        }
         struct Document: Encodable {
-            let images: [AppImage]
+            let images: [Listed]
             let next: String?
         }
+        let listed = images.map { image in Listed(image: image, state: cacheStates.map { $0[image.url] ?? .notCached }) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings and URLs cannot fail.
-        return try! encoder.encode(Document(images: images, next: next?.absoluteString))
+        // Encoding plain strings, booleans and URLs cannot fail.
+        return try! encoder.encode(Document(images: listed, next: next?.absoluteString))
     }
 }

@@ -10,15 +10,18 @@ public enum AtomicFile {
     /// Linux's `O_TMPFILE`, which Swift's Glibc module does not export: an unnamed file in a folder.
     private static let openTemporary: Int32 = 0o20_000_000 | O_DIRECTORY
 
-    /// Writes `data` to `url` through a temporary file in the same folder: fsync, then rename over.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Writes `data` to `url` through a temporary file in the same folder: fsync (unless `sync` is false), then rename over.
+    ///
+    /// Without `sync`, a power cut may lose the new content (the old file or an empty one remains), but a
+    /// killed process never leaves a partial file: for data that is cheap to lose, such as counters.
+    public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(operation: "create", path: temporary.path, errno: errno) }
         do {
             try writeAll(data, to: descriptor, path: temporary.path)
-            guard fsync(descriptor) == 0 else { throw FileSystemError(operation: "sync", path: temporary.path, errno: errno) }
+            guard !sync || fsync(descriptor) == 0 else { throw FileSystemError(operation: "sync", path: temporary.path, errno: errno) }
             close(descriptor)
             guard rename(temporary.path, url.path) == 0 else { throw FileSystemError(operation: "rename", path: url.path, errno: errno) }
         } catch {
@@ -26,6 +29,15 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw error
         }
+    }
+
+    /// Whether `name` is a temporary file of `write(_:to:)` (`.<name>.<pid>.<random>.tmp`) whose process is gone.
+    public static func isAbandoned(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard name.hasPrefix("."), parts.count >= 5, parts.last == "tmp", let pid = Int32(parts[parts.count - 3]), pid > 0 else {
+            return false
+        }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Creates `destination` with the bytes of `source`, never leaving a partial file behind.

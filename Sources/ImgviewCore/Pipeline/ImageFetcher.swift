@@ -27,10 +27,14 @@ struct ImageFetcher: Sendable {
         }
 
         var stale: CacheEntry?
-        if let disk = configuration.diskCache, request.cachePolicy == .useCache, let entry = disk.entry(for: url) {
+        // Every request that consults the disk cache counts once in its counters (see CacheCounters).
+        let countingDisk = request.cachePolicy == .useCache ? configuration.diskCache : nil
+        if let disk = countingDisk, let entry = disk.entry(for: url) {
             if configuration.isOffline || entry.isFresh(at: configuration.now()) {
                 if let response = try? readVerified(entry, request: request, source: .disk) {
-                    disk.touch(entry)
+                    // Entries from before pixel sizes were recorded get theirs on first use.
+                    let dimensions = entry.dimensions == nil ? ImageDimensions.read(fileAt: disk.blobURL(for: entry)) : nil
+                    disk.recordHit(entry, dimensions: dimensions)
                     return response
                 }
                 // The blob is gone or its bytes changed on disk: drop the entry and fetch again.
@@ -39,10 +43,21 @@ struct ImageFetcher: Sendable {
                 stale = entry
             }
         }
-        if configuration.isOffline { throw ImagePipelineError.offlineMiss(url) }
+        if configuration.isOffline {
+            countingDisk?.recordMiss()
+            throw ImagePipelineError.offlineMiss(url)
+        }
         let revalidating = stale
-        return try await withOverallTimeout(url) {
-            try await fetchWithRetries(request, revalidating: revalidating, progress: progress)
+        do {
+            let response = try await withOverallTimeout(url) {
+                try await fetchWithRetries(request, revalidating: revalidating, progress: progress)
+            }
+            // A stored body counted its miss as it was stored, and a 304 its revalidation.
+            if response.source == .network, !response.isCached { countingDisk?.recordMiss() }
+            return response
+        } catch {
+            if !(error is CancellationError) { countingDisk?.recordMiss() }
+            throw error
         }
     }
 
@@ -145,12 +160,13 @@ struct ImageFetcher: Sendable {
         let entry = CacheEntry(
             url: url, finalURL: head.url, contentType: head.header("content-type"), format: format, byteCount: writer.received,
             sha256: writer.digest(), etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now,
-            lastAccessedAt: now, freshUntil: freshUntil)
+            lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
 
         var storedAt: URL?
         if case .store = verdict, let disk = configuration.diskCache {
             do {
-                if let stored = try disk.store(file, as: entry) { storedAt = disk.blobURL(for: stored) }
+                let stored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache)
+                if let stored { storedAt = disk.blobURL(for: stored) }
             } catch {
                 throw ImagePipelineError.cache(String(describing: error))
             }
@@ -178,6 +194,7 @@ struct ImageFetcher: Sendable {
         renewed.lastModified = head.header("last-modified") ?? stale.lastModified
         renewed.lastAccessedAt = now
         renewed.revalidations += 1
+        if renewed.dimensions == nil { renewed.dimensions = ImageDimensions.read(fileAt: disk.blobURL(for: stale)) }
         try? disk.renew(renewed)
         if let response = try? readVerified(renewed, request: request, source: .revalidated) { return response }
         // The blob went bad while stale: fetch it whole.

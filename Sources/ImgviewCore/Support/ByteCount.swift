@@ -33,6 +33,9 @@ public enum ByteCount {
             }
         }
         guard let value = Double(number), value >= 0, value.isFinite else { return nil }
-        return Int64(value * multiplier)
+        // Int64(Double) traps above Int64.max; nobody has 8 EiB of cache or downloads.
+        let bytes = value * multiplier
+        guard bytes < 0x1p63 else { return nil }
+        return Int64(bytes)
     }
 }

@@ -37,7 +37,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .httpStatus: "HTTP error status"
         case .badImage: "not a usable image (truncated, corrupt, not an image, too large)"
         case .output: "output cannot be written, or exists without --force"
-        case .cache: "cache unusable or damaged"
+        case .cache: "cache unusable or damaged; cache verify found (and removed) damage"
         case .offlineMiss: "--offline and not cached"
         case .interrupted: "interrupted"
         }

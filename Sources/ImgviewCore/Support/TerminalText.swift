@@ -7,6 +7,8 @@ public enum TerminalText {
     ///
     /// Escape sequences lose their ESC, so what remains prints as harmless text.
     public static func sanitized(_ text: String) -> String {
+        // Printable ASCII, the usual case (URLs are percent-encoded), needs no work.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar) {

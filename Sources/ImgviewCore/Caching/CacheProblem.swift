@@ -1,0 +1,48 @@
+import Foundation
+
+/// One thing `cache verify` found wrong in the cache, and removed.
+public struct CacheProblem: Sendable, Equatable {
+    /// What was wrong; the raw values are the `kind` of `cache verify --json`.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The blob's bytes no longer hash to the entry's SHA-256; the blob and its entries go.
+        case damagedBlob = "damaged-blob"
+        /// The entry's blob is gone; the entry goes.
+        case missingBlob = "missing-blob"
+        /// A metadata file that does not parse as an entry, or is not under its URL's name.
+        case unreadableEntry = "unreadable-entry"
+        /// A blob that no entry references.
+        case orphanedBlob = "orphaned-blob"
+        /// A temporary file of a process that is gone.
+        case abandonedFile = "abandoned-file"
+        /// A counters file that does not parse; the counters start again from zero.
+        case unreadableCounters = "unreadable-counters"
+    }
+
+    public var kind: Kind
+    /// The file removed, relative to the cache folder (`v1/blobs/ab/ab…`).
+    public var path: String
+    /// The entry's URL, when the problem belongs to one.
+    public var url: URL?
+    /// What exactly was wrong, in a few words.
+    public var detail: String
+
+    public init(kind: Kind, path: String, url: URL? = nil, detail: String) {
+        self.kind = kind
+        self.path = path
+        self.url = url
+        self.detail = detail
+    }
+}
+
+/// What `cache verify` checked, and what it found and removed.
+public struct VerifyReport: Sendable, Equatable {
+    /// Entries whose metadata was read.
+    public var entries = 0
+    /// Blobs rehashed.
+    public var blobs = 0
+    /// Bytes rehashed.
+    public var bytes: Int64 = 0
+    public var problems: [CacheProblem] = []
+
+    public init() {}
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// `cache clear` and `cache prune`. Each decides what to remove under the lock, from what is on
+// disk at that moment, so a download that another process finishes meanwhile is either seen
+// whole or not at all, and a download still running (its temporary file's process is alive)
+// is left alone.
+extension DiskCache {
+    /// Removes every entry and blob, and abandoned temporary files. The counters stay.
+    public func removeAll() throws -> RemovalReport {
+        try withLock {
+            var report = RemovalReport()
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
+            where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                if unlink(entriesFolder.appendingPathComponent(name).path) == 0 { report.entryCount += 1 }
+            }
+            for (hash, size) in blobSizes() where unlink(blobURL(sha256: hash).path) == 0 {
+                report.freedBytes += size
+            }
+            removeAbandonedFiles(into: &report)
+            return report
+        }
+    }
+
+    /// Removes the entries for `urls` (and their blobs, unless another entry shares one).
+    ///
+    /// Returns the report and the URLs that had no entry.
+    public func remove(_ urls: [URL]) throws -> (report: RemovalReport, notCached: [URL]) {
+        try withLock {
+            var report = RemovalReport()
+            var notCached: [URL] = []
+            for url in urls {
+                guard let entry = entry(for: url) else {
+                    notCached.append(url)
+                    continue
+                }
+                unlink(entryURL(for: url).path)
+                report.entries.append(entry)
+            }
+            report.entryCount = report.entries.count
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries)
+            return (report, notCached)
+        }
+    }
+
+    /// Removes what `selection` picks, unreferenced blobs and abandoned temporary files; counts the
+    /// entries as evictions.
+    public func prune(_ selection: PruneSelection) throws -> RemovalReport {
+        try withLock {
+            var report = RemovalReport()
+            report.entries = selection.victims(among: entries(), now: now())
+            for entry in report.entries { unlink(entryURL(for: entry.url).path) }
+            report.entryCount = report.entries.count
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries)
+            removeAbandonedFiles(into: &report)
+            addToCounters(CacheCounters(evictions: Int64(report.entryCount)))
+            return report
+        }
+    }
+
+    /// Deletes blobs no entry on disk references; under the lock, where no writer is between
+    /// renaming a blob into place and writing its entry. Blobs of `removedEntries` count as freed
+    /// by them, the others as unreferenced.
+    private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry]) {
+        let referenced = Set(entries().map(\.sha256))
+        let removed = Set(removedEntries.map(\.sha256))
+        for (hash, size) in blobSizes() where !referenced.contains(hash) {
+            guard unlink(blobURL(sha256: hash).path) == 0 else { continue }
+            report.freedBytes += size
+            if !removed.contains(hash) { report.unreferencedBlobs += 1 }
+        }
+    }
+
+    /// Deletes temporary files whose process is gone: downloads in `tmp/`, metadata and counter writes.
+    func removeAbandonedFiles(into report: inout RemovalReport) {
+        for path in abandonedFiles() {
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+            if unlink(path) == 0 {
+                report.abandonedFiles += 1
+                report.freedBytes += size
+            }
+        }
+    }
+
+    /// Paths of temporary files whose process is gone.
+    func abandonedFiles() -> [String] {
+        var paths: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
+        where TemporaryFile.isAbandoned(name) {
+            paths.append(temporaryFolder.appendingPathComponent(name).path)
+        }
+        for folder in [entriesFolder, root] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where AtomicFile.isAbandoned(name) {
+                paths.append(folder.appendingPathComponent(name).path)
+            }
+        }
+        return paths
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+
+extension Imgview.Cache {
+    /// `imgview cache verify`: rehashes every blob; removes what is damaged or orphaned.
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rehash every blob; remove damaged and orphaned entries, blobs and files.",
+            discussion: """
+                Finds blobs whose bytes no longer match their SHA-256, entries whose blob is missing, \
+                metadata files that cannot be read, blobs no entry references, and temporary files of \
+                processes that are gone; prints and removes each. Exit code 0 when the cache was sound, \
+                9 when something was found (and removed).
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        func run() async throws {
+            let report = try withCacheErrors(global.cacheDirectoryURL) { try global.existingCache()?.verify() } ?? VerifyReport()
+            if json {
+                StandardOutput.write(Self.json(report))
+            } else {
+                var output =
+                    "checked \(report.entries) \(report.entries == 1 ? "entry" : "entries"), \(report.blobs) "
+                    + "\(report.blobs == 1 ? "blob" : "blobs") (\(ByteCount.format(report.bytes)))\n"
+                for problem in report.problems {
+                    let url = problem.url.map { " \(TerminalText.sanitized($0.absoluteString))" } ?? ""
+                    output += "removed \(problem.kind.rawValue) \(TerminalText.sanitized(problem.path))\(url): \(problem.detail)\n"
+                }
+                StandardOutput.write(output)
+            }
+            guard report.problems.isEmpty else { throw CacheDamageFound(count: report.problems.count) }
+        }
+
+        /// `{"entries", "blobs", "bytes", "problems": [{"kind", "path", "url", "detail"}]}`.
+        static func json(_ report: VerifyReport) -> Data {
+            let problems = report.problems.map { problem in
+                "{\"kind\": \(JSONText.string(problem.kind.rawValue)), \"path\": \(JSONText.string(TerminalText.sanitized(problem.path))), "
+                    + "\"url\": \(JSONText.string(problem.url.map { TerminalText.sanitized($0.absoluteString) })), "
+                    + "\"detail\": \(JSONText.string(problem.detail))}"
+            }
+            let list = problems.isEmpty ? "[]" : "[\n  " + problems.joined(separator: ",\n  ") + "\n]"
+            return Data(
+                "{\"entries\": \(report.entries), \"blobs\": \(report.blobs), \"bytes\": \(report.bytes), \"problems\": \(list)}\n".utf8)
+        }
+    }
+}
+
+/// `cache verify` found (and removed) damage: exit 9, with one line on stderr.
+struct CacheDamageFound: UserFacingError {
+    let count: Int
+    var message: String { "cache verify: found and removed \(count) \(count == 1 ? "problem" : "problems")" }
+    var exitStatus: ExitStatus { .cache }
+}

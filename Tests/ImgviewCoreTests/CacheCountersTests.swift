@@ -1,0 +1,118 @@
+import Foundation
+import ImgviewServer
+import Testing
+
+@testable import ImgviewCore
+
+/// The disk cache's persistent counters, as the pipeline records them over loopback.
+@Suite("Cache counters")
+struct CacheCountersTests {
+    let date = ManualDate()
+
+    func makeService(cache folder: URL, sizeLimit: Int64 = 1 << 30, offline: Bool = false) throws -> ImageService {
+        let disk = try DiskCache(directory: folder, sizeLimit: sizeLimit, now: { [date] in date.now })
+        return ImageService(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(idleTimeout: 5), diskCache: disk, retry: RetryPolicy(maxRetries: 0),
+                isOffline: offline, now: { [date] in date.now }))
+    }
+
+    func withServer(_ body: (LoopbackServer, URL) async throws -> Void) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try await body(server, folder)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func hitsMissesRevalidationsAndEvictionsAddUpAcrossServices() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 30_000, seed: 1), contentType: "image/png", cacheControl: "max-age=60"), at: "/a.png")
+            server.publish(.data(fakePNG(size: 30_000, seed: 2), contentType: "image/png"), at: "/b.png")
+            server.publish(.data(fakePNG(size: 100, seed: 3), contentType: "image/png", cacheControl: "no-store"), at: "/n.png")
+            let a = server.url(for: "/a.png")
+            let counters = { try DiskCache(directory: folder).counters() }
+
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
+            #expect(try counters() == CacheCounters(misses: 1))
+            // Each service stands for a new process: its memory cache is empty, so the disk answers.
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
+            #expect(try counters() == CacheCounters(hits: 2, misses: 1))
+            date.advance(by: 61)
+            #expect(try await makeService(cache: folder).image(for: ImageRequest(url: a)).source == .revalidated)
+            #expect(try counters() == CacheCounters(hits: 2, misses: 1, revalidations: 1))
+
+            // Not stored (no-store), a failure, an offline miss and a reload: misses, except the reload.
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/n.png")))
+            _ = try? await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/missing.png")))
+            _ = try? await makeService(cache: folder, offline: true).image(for: ImageRequest(url: server.url(for: "/b.png")))
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a, cachePolicy: .reload))
+            #expect(try counters() == CacheCounters(hits: 2, misses: 4, revalidations: 1))
+
+            // A limit that holds one image: storing b evicts a.
+            _ = try await makeService(cache: folder, sizeLimit: 40_000).image(for: ImageRequest(url: server.url(for: "/b.png")))
+            #expect(try counters() == CacheCounters(hits: 2, misses: 5, revalidations: 1, evictions: 1))
+        }
+    }
+
+    @Test func aServiceRecordsPixelSizesAndFillsThemInForOldEntries() async throws {
+        try await withServer { server, folder in
+            let png = try Data(contentsOf: ImageDimensionsTests.file("Assets/images/03_chelsea_cat.png"))
+            server.publish(.data(png, contentType: "image/png"), at: "/cat.png")
+            let url = server.url(for: "/cat.png")
+            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(first.entry.dimensions == ImageDimensions(width: 451, height: 300))
+            let disk = try DiskCache(directory: folder)
+            #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
+
+            // An entry written before sizes were recorded gets its size on its next use.
+            var old = disk.entry(for: url)!
+            old.dimensions = nil
+            try disk.renew(old)
+            #expect(disk.entry(for: url)?.dimensions == nil)
+            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
+        }
+    }
+
+    @Test func oldEntriesWithoutTheNewFieldsStillDecode() throws {
+        let json = """
+            {"byteCount":5,"contentType":"image/png","etag":"\\"x\\"","fetchedAt":"2025-01-01T00:00:00Z","finalURL":"http://h/a.png",\
+            "format":"png","freshUntil":"2025-01-01T00:30:00Z","lastAccessedAt":"2025-01-01T00:00:00Z","revalidations":0,\
+            "sha256":"ab","url":"http://h/a.png"}
+            """
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let entry = try decoder.decode(CacheEntry.self, from: Data(json.utf8))
+        #expect(entry.dimensions == nil)
+        #expect(entry.etag == "\"x\"")
+    }
+
+    @Test func concurrentWritersLoseNoIncrement() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Separate DiskCache instances open the lock file separately, so flock excludes them as it
+        // does separate processes (the CLI tests run real processes too).
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                let cache = try DiskCache(directory: folder)
+                group.addTask {
+                    try await onThread {
+                        for _ in 0..<50 {
+                            cache.recordMiss()
+                            try cache.withLock { cache.addToCounters(CacheCounters(hits: 2)) }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try DiskCache(directory: folder).counters() == CacheCounters(hits: 400, misses: 200))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import ImgviewCore
+
+/// The fast metadata reader agrees with `JSONDecoder` on every entry, and declines what it does not know.
+@Suite("Cache entry parser")
+struct CacheEntryParserTests {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    func parse(_ text: String) -> CacheEntry? {
+        Array(text.utf8).withUnsafeBufferPointer { CacheEntryParser.parse($0) }
+    }
+
+    func entry(etag: String?, dimensions: ImageDimensions?, contentType: String? = "image/png") -> CacheEntry {
+        var entry = CacheEntry(
+            url: URL(string: "https://example.org/a%20b/ü.png?q=1")!, finalURL: URL(string: "https://cdn.example.org/x.png")!,
+            contentType: contentType, format: .png, byteCount: 1_234_567, sha256: String(repeating: "ab", count: 32), etag: etag,
+            lastModified: "Sat, 01 Nov 2025 10:00:00 GMT", fetchedAt: Date(timeIntervalSince1970: 1_763_000_000),
+            lastAccessedAt: Date(timeIntervalSince1970: 951_782_400), freshUntil: Date(timeIntervalSince1970: 4_102_444_799),
+            dimensions: dimensions)
+        entry.revalidations = 7
+        return entry
+    }
+
+    @Test func agreesWithTheEncoderOnEveryShape() throws {
+        let entries = [
+            entry(etag: "\"abc\"", dimensions: ImageDimensions(width: 3840, height: 2400)),
+            entry(etag: nil, dimensions: nil, contentType: nil),
+            entry(
+                etag: "W/\"quote \\\" backslash \\\\ tab \t newline \n bell \u{7} é 😀\"", dimensions: ImageDimensions(width: 1, height: 1)),
+        ]
+        for original in entries {
+            let text = String(decoding: try Self.encoder.encode(original), as: UTF8.self)
+            #expect(parse(text) == original, "\(text)")
+            // Pretty-printed, in another key order, with an unknown key: still understood.
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+            var shuffled = object
+            shuffled["future"] = ["nested": [1, 2, ["x": true]], "n": NSNull()]
+            let pretty = try JSONSerialization.data(withJSONObject: shuffled, options: [.prettyPrinted])
+            #expect(parse(String(decoding: pretty, as: UTF8.self)) == original)
+        }
+    }
+
+    @Test func datesMatchFoundation() {
+        let formatter = ISO8601DateFormatter()
+        for text in [
+            "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2025-11-21T15:14:00Z", "2100-03-01T00:00:00Z", "1969-12-31T23:59:59Z",
+        ] {
+            #expect(CacheEntryParser.date(text) == formatter.date(from: text), "\(text)")
+        }
+        #expect(CacheEntryParser.date("2025-11-21T15:14:00.5Z") == nil)
+        #expect(CacheEntryParser.date("2025-13-21T15:14:00Z") == nil)
+        #expect(CacheEntryParser.date("2025-11-21 15:14:00Z") == nil)
+    }
+
+    @Test func timestampsPrintAsFoundationPrintsThem() {
+        let formatter = ISO8601DateFormatter()
+        for seconds in [0.0, 951_782_400, 1_763_000_000.75, 4_102_444_799, -1] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISOTimestamp.string(from: date) == formatter.string(from: date))
+            #expect(CacheEntryParser.date(ISOTimestamp.string(from: date)) == Date(timeIntervalSince1970: seconds.rounded(.down)))
+        }
+        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: 1e300)) == "0000-00-00T00:00:00Z")
+    }
+
+    @Test func declinesWhatItDoesNotKnowAndDiskCacheFallsBack() throws {
+        let good = String(decoding: try Self.encoder.encode(entry(etag: nil, dimensions: nil)), as: UTF8.self)
+        // Fractional seconds and a float: valid for JSONDecoder, not for the fast reader.
+        let fractional = good.replacingOccurrences(of: "2025-11-13T02:13:20Z", with: "2025-11-13T02:13:20.000Z")
+        #expect(fractional != good)
+        #expect(parse(fractional) == nil)
+        #expect(DiskCache.decodeEntry(Data(fractional.utf8))?.fetchedAt == Date(timeIntervalSince1970: 1_763_000_000))
+        let withFloat = good.replacingOccurrences(of: "{", with: "{\"ratio\":1.5,")
+        #expect(parse(withFloat) == nil)
+        #expect(DiskCache.decodeEntry(Data(withFloat.utf8)) != nil)
+
+        // Invalid for both.
+        for broken in [
+            "", "{", good + "x", good.replacingOccurrences(of: "\"sha256\"", with: "\"sha\""),
+            good.replacingOccurrences(of: "\"byteCount\":1234567", with: "\"byteCount\":\"1\""),
+            good.replacingOccurrences(of: "\"format\":\"png\"", with: "\"format\":\"tiff\""), "[]", "null",
+        ] {
+            #expect(parse(broken) == nil, "\(broken)")
+            #expect(DiskCache.decodeEntry(Data(broken.utf8)) == nil, "\(broken)")
+        }
+    }
+
+    @Test func everyTruncationIsDeclinedNeverACrash() throws {
+        let text = Array(try Self.encoder.encode(entry(etag: "\"é\\u\"", dimensions: ImageDimensions(width: 2, height: 3))))
+        for length in 0..<text.count {
+            let prefix = Array(text.prefix(length))
+            #expect(prefix.withUnsafeBufferPointer { CacheEntryParser.parse($0) } == nil)
+        }
+    }
+}
