@@ -281,7 +281,7 @@ public struct BrowserScreen: Sendable {
         return Array(lines.prefix(6))
     }
 
-    private func cacheText(_ state: CacheState) -> String {
+    private func cacheText(_ state: CacheStatus) -> String {
         switch state {
         case .notCached: "not cached"
         case .fresh(let until): "fresh for \(Self.format(interval: until.timeIntervalSince(now)))"

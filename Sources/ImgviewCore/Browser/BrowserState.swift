@@ -94,11 +94,11 @@ public struct ImageDetails: Sendable, Equatable {
     /// From the request to the last byte.
     public var fetchTime: Duration
     public var decodeTime: Duration
-    public var cacheState: CacheState
+    public var cacheState: CacheStatus
 
     public init(
         url: URL, format: ImageFormat, width: Int, height: Int, byteCount: Int64, source: ImageResponse.Source,
-        fetchTime: Duration, decodeTime: Duration, cacheState: CacheState
+        fetchTime: Duration, decodeTime: Duration, cacheState: CacheStatus
     ) {
         self.url = url
         self.format = format
@@ -112,8 +112,8 @@ public struct ImageDetails: Sendable, Equatable {
     }
 }
 
-/// What the disk cache holds for an image.
-public enum CacheState: Sendable, Equatable {
+/// What the disk cache holds for an image, with the times the metadata pane shows (`CacheState` is the plain kind).
+public enum CacheStatus: Sendable, Equatable {
     case notCached
     case fresh(until: Date)
     case stale(since: Date)

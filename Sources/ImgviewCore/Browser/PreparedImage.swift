@@ -28,7 +28,7 @@ struct PreparedImage: Sendable {
         return ImageDetails(
             url: url, format: decoded.header.format, width: upright.width, height: upright.height,
             byteCount: Int64(bytes.count), source: source, fetchTime: fetchTime, decodeTime: decodeTime,
-            cacheState: CacheState(isCached: isCached, entry: entry, now: now))
+            cacheState: CacheStatus(isCached: isCached, entry: entry, now: now))
     }
 }
 
