@@ -125,7 +125,8 @@ struct BrowserTmuxTests {
                 try await session.waitForScreen { $0.contains("source  network") }
                 #expect(try await session.format("#{alternate_on}") == "1")
                 try await session.send(key)
-                let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+                // stty's line (which starts "speed …") comes just after the exit status.
+                let screen = try await session.waitForScreen { $0.contains("EXIT=") && $0.contains("speed ") }
                 #expect(screen.contains("EXIT=0"), "after \(key)")
                 #expect(try await session.format("#{alternate_on}") == "0")
                 #expect(try await session.format("#{cursor_flag}") == "1", "the cursor is visible again")
@@ -144,7 +145,7 @@ struct BrowserTmuxTests {
                     return
                 }
                 kill(pid, signal)
-                let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+                let screen = try await session.waitForScreen { $0.contains("EXIT=") && $0.contains("speed ") }
                 #expect(screen.contains("EXIT=\(status)"))
                 #expect(try await session.format("#{alternate_on}") == "0")
                 #expect(screen.contains(" icanon ") && screen.contains(" echo "), "cooked mode is back after signal \(signal)")
@@ -196,8 +197,8 @@ struct BrowserTmuxTests {
             try await session.send("m")
             try await session.waitForScreen { $0.contains("preview · ascii") }
             try await session.send("r")
-            try await session.waitForScreen { $0.contains("source  network") }
-            #expect(fixture.server.requests(for: "/images/hopper").count == 2)
+            try await waitUntil { fixture.server.requests(for: "/images/hopper").count == 2 }
+            try await session.waitForScreen { $0.contains("source  network") && !$0.contains("loading") }
         }
     }
 
