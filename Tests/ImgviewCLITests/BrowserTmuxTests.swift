@@ -26,7 +26,7 @@ struct BrowserTmuxTests {
 
     func withBrowser(
         columns: Int = 120, rows: Int = 36, faults: [String: [Fault]] = [:], extraEntries: [(String, String)] = [],
-        arguments: [String] = [], _ body: (Fixture) async throws -> Void
+        arguments: [String] = [], environment: [String: String] = [:], _ body: (Fixture) async throws -> Void
     ) async throws {
         let server = try await LoopbackServer.start()
         let folder = try makeTemporaryDirectory()
@@ -41,7 +41,7 @@ struct BrowserTmuxTests {
         try Data(#"{"images": [\#(entries.joined(separator: ", "))]}"#.utf8).write(to: catalog)
         let command = TmuxSession.imgviewCommand(
             ["--catalog", catalog.path] + arguments,
-            environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path])
+            environment: environment.merging(["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path]) { $1 })
         let session = try await TmuxSession(columns: columns, rows: rows, command: command, directory: folder)
         let fixture = Fixture(server: server, session: session, folder: folder)
         do {
@@ -66,6 +66,8 @@ struct BrowserTmuxTests {
             #expect(screen.contains("┌ hopper ─"))
             #expect(screen.contains("format  JPEG 512×600"))
             #expect(screen.contains("q quit"))
+            // Colour blocks through ncurses colour pairs: 256-colour escapes reach the pane.
+            #expect(try await session.styledScreen().contains("\u{1B}[38;5;"))
             try await session.send("Right")
             screen = try await session.waitForScreen { $0.contains("format  PNG 451×300") }
             #expect(screen.contains("[ chelsea ]"))
@@ -199,6 +201,18 @@ struct BrowserTmuxTests {
             try await session.send("r")
             try await waitUntil { fixture.server.requests(for: "/images/hopper").count == 2 }
             try await session.waitForScreen { $0.contains("source  network") && !$0.contains("loading") }
+        }
+    }
+
+    @Test func aTerminalWithoutEnoughColoursGetsAsciiAndMSwitches() async throws {
+        for environment in [["TERM": "screen"], ["NO_COLOR": "1"]] {
+            try await withBrowser(environment: environment) { fixture in
+                let session = fixture.session
+                try await session.waitForScreen { $0.contains("source  network") && $0.contains("preview · ascii") }
+                #expect(try await session.styledScreen().contains("\u{1B}[38;5;") == false)
+                try await session.send("m")
+                try await session.waitForScreen { $0.contains("preview · blocks") }
+            }
         }
     }
 

@@ -30,6 +30,11 @@ final class TmuxSession: @unchecked Sendable {
         try await tmux(["capture-pane", "-p", "-t", name]).output
     }
 
+    /// The pane's text with its colours and attributes as escape sequences.
+    func styledScreen() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-e", "-t", name]).output
+    }
+
     /// Sends keys, as `tmux send-keys` names them (`Right`, `q`, `Escape`, `C-c`).
     func send(_ keys: String...) async throws {
         _ = try await tmux(["send-keys", "-t", name] + keys)

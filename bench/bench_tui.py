@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Keypress-to-frame time and idle CPU of the imgview browser, run for real in tmux.
+
+Starts `imgview demo` (the bundled images over the loopback server) in a detached tmux pane of
+200x60 cells, visits every tab once so each image is decoded and in memory, then switches tabs
+many times. imgview appends one line per switch to $IMGVIEW_FRAME_LOG: the milliseconds from
+reading the key to the frame that shows the new tab's preview being written to the terminal
+(ncurses' refresh returned). tmux's own input and drawing are not included.
+
+Then it leaves the browser alone and reads the process's CPU time from /proc over an idle
+period, with and without a transfer in flight being impossible to tell apart is the point:
+nothing should run.
+
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Usage: bench/bench_tui.py [--imgview PATH] [--switches N] [--idle SECONDS]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOCKET = f"imgview-bench-{os.getpid()}"
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "bench")
+
+
+def wait_for(predicate, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        text = screen()
+        if predicate(text):
+            return text
+        time.sleep(0.05)
+    sys.exit("timed out; the screen shows:\n" + screen())
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(fraction * (len(ordered) - 1)))))
+    return ordered[index]
+
+
+def read_log(path, start):
+    with open(path) as log:
+        lines = log.read().splitlines()[start:]
+    return [float(line.split()[0]) for line in lines if line.strip()]
+
+
+def switch(count, pause):
+    keys = ["Right"] * 5 + ["Left"] * 5
+    for index in range(count):
+        tmux("send-keys", "-t", "bench", keys[index % len(keys)])
+        time.sleep(pause)
+
+
+def report(label, values):
+    print(
+        f"{label:<44} n={len(values):<4} p50 {percentile(values, 0.5):6.2f} ms  p95 {percentile(values, 0.95):6.2f} ms  "
+        f"p99 {percentile(values, 0.99):6.2f} ms  max {max(values):6.2f} ms"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
+    parser.add_argument("--switches", type=int, default=300)
+    parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--columns", type=int, default=200)
+    parser.add_argument("--rows", type=int, default=60)
+    args = parser.parse_args()
+    if not os.access(args.imgview, os.X_OK):
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+
+    work = tempfile.mkdtemp(prefix="imgview-bench-tui-")
+    log_path = os.path.join(work, "frames.log")
+    command = (
+        f"env TERM=tmux-256color LANG=C.UTF-8 IMGVIEW_CACHE_DIR={work}/cache IMGVIEW_FRAME_LOG={log_path} "
+        f"{args.imgview} demo; sleep 600"
+    )
+    tmux("new-session", "-d", "-s", "bench", "-x", str(args.columns), "-y", str(args.rows), "sh", "-c", command)
+    try:
+        wait_for(lambda text: "source  network" in text)
+        shell = tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip()
+        pid = int(subprocess.run(["pgrep", "-P", shell, "-x", "imgview"], capture_output=True, text=True).stdout.split()[0])
+
+        # Visit every tab once: each image fetched, decoded and rendered for this pane.
+        for _ in range(5):
+            tmux("send-keys", "-t", "bench", "Right")
+            time.sleep(0.4)
+        wait_for(lambda text: "[ hopper-exif ]" in text and "source " in text and "loading" not in text)
+        time.sleep(0.5)
+
+        start = len(open(log_path).read().splitlines())
+        switch(args.switches, 0.03)
+        time.sleep(0.5)
+        cached = read_log(log_path, start)
+
+        # Switch to ASCII: the decoded images are in memory, the previews must be rendered again.
+        tmux("send-keys", "-t", "bench", "m")
+        time.sleep(0.5)
+        start = len(open(log_path).read().splitlines())
+        switch(10, 0.3)
+        time.sleep(0.5)
+        rerendered = read_log(log_path, start)
+
+        time.sleep(1.0)
+        before = cpu_seconds(pid)
+        time.sleep(args.idle)
+        idle = cpu_seconds(pid) - before
+        rss = 0
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    rss = int(line.split()[1]) / 1024
+
+        print(f"imgview browser, {args.columns}x{args.rows} cells, tmux {tmux('-V').strip() or '?'}; {os.cpu_count()} cores")
+        report("switch to a tab in memory (preview rendered)", cached)
+        report("switch to a tab in memory (render again)", rerendered)
+        print(f"{'idle CPU over ' + str(args.idle) + ' s':<44} {idle:.3f} s ({100 * idle / args.idle:.2f}% of a core)")
+        print(f"{'peak RSS':<44} {rss:.1f} MB")
+        goal = percentile(cached, 0.99) <= 16
+        print(f"goal p99 <= 16 ms for a memory-cached tab: {'met' if goal else 'NOT met'}")
+    finally:
+        tmux("kill-server")
+
+
+if __name__ == "__main__":
+    main()
