@@ -14,8 +14,11 @@ public final class CursesTerminal {
     /// How many colours previews may use here.
     public let colorMode: ColorMode
     private var lastFrame: ScreenFrame?
-    private var pairs: [ColorPairKey: Int32] = [:]
-    private var glyphs: [Character: [wchar_t]] = [:]
+    /// Allocated colour pairs by `(foreground + 1) * 257 + background + 1`; 0 when not yet asked for.
+    private var pairs = [Int32](repeating: 0, count: 257 * 257)
+    private var allocatedPairs = 0
+    /// Set when the pairs were reset mid-frame: cells drawn before then must be drawn again.
+    private var pairsWereReset = false
     private var isActive = true
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
@@ -80,6 +83,12 @@ public final class CursesTerminal {
                 put(cell, column: column, row: row)
             }
         }
+        if pairsWereReset {
+            pairsWereReset = false
+            lastFrame = nil
+            draw(frame)
+            return
+        }
         wrefresh(imgview_stdscr())
         lastFrame = frame
     }
@@ -130,30 +139,45 @@ public final class CursesTerminal {
 
     private func put(_ cell: StyledCell, column: Int, row: Int) {
         var attributes = imgview_a_normal()
-        if cell.style.contains(.bold) { attributes |= imgview_a_bold() }
-        if cell.style.contains(.reverse) { attributes |= imgview_a_reverse() }
-        if cell.style.contains(.dim) { attributes |= imgview_a_dim() }
-        if cell.style.contains(.underline) { attributes |= imgview_a_underline() }
+        if !cell.style.isEmpty {
+            if cell.style.contains(.bold) { attributes |= imgview_a_bold() }
+            if cell.style.contains(.reverse) { attributes |= imgview_a_reverse() }
+            if cell.style.contains(.dim) { attributes |= imgview_a_dim() }
+            if cell.style.contains(.underline) { attributes |= imgview_a_underline() }
+        }
         let pair = colorMode == .none ? 0 : pair(foreground: cell.foreground, background: cell.background)
-        let text = glyph(for: cell.character)
+        let scalars = cell.character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first {
+            // The common case (every preview cell): no lookup, no allocation.
+            var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar.value), 0)
+            _ = withUnsafePointer(to: &text.0) { imgview_put_cell(Int32(row), Int32(column), $0, attributes, pair) }
+            return
+        }
+        // setcchar takes one spacing character and at most four combining ones.
+        let text = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
         _ = text.withUnsafeBufferPointer { imgview_put_cell(Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
     }
 
-    private func glyph(for character: Character) -> [wchar_t] {
-        if let known = glyphs[character] { return known }
-        // setcchar takes one spacing character and at most four combining ones.
-        let text = character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
-        if glyphs.count < 4096 { glyphs[character] = text }
-        return text
-    }
-
+    /// The colour pair for two colours, allocated once: a flat table indexed by both palette
+    /// numbers (plus one, for the default colour), since a preview asks for thousands per frame.
     private func pair(foreground: TerminalColor, background: TerminalColor) -> Int32 {
-        let key = ColorPairKey(foreground: number(for: foreground), background: number(for: background))
-        if key.foreground == -1, key.background == -1 { return 0 }
-        if let known = pairs[key] { return known }
-        let allocated = alloc_pair(key.foreground, key.background)
-        guard allocated >= 0 else { return 0 }
-        pairs[key] = allocated
+        let fg = number(for: foreground)
+        let bg = number(for: background)
+        if fg == -1, bg == -1 { return 0 }
+        let slot = Int(fg + 1) * 257 + Int(bg + 1)
+        let known = pairs[slot]
+        if known > 0 { return known }
+        if allocatedPairs >= Int(imgview_color_pairs()) - 1 {
+            // Out of pairs: ncurses would recycle one still on screen. Start afresh and redraw all.
+            reset_color_pairs()
+            pairs = [Int32](repeating: 0, count: pairs.count)
+            allocatedPairs = 0
+            pairsWereReset = true
+        }
+        let allocated = alloc_pair(fg, bg)
+        guard allocated > 0 else { return 0 }
+        pairs[slot] = allocated
+        allocatedPairs += 1
         return allocated
     }
 
@@ -171,11 +195,6 @@ public final class CursesTerminal {
 public enum TerminalInput: Sendable, Equatable {
     case key(BrowserKey)
     case resized(TerminalSize)
-}
-
-private struct ColorPairKey: Hashable {
-    let foreground: Int32
-    let background: Int32
 }
 
 /// Why the browser could not take over the terminal.
