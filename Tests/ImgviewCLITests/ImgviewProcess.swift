@@ -28,13 +28,9 @@ struct ImgviewProcess {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
-    static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
-    ) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+    /// This process's environment without imgview's own variables (a cache of the test run's
+    /// own instead), with `overrides` applied.
+    static func environment(_ overrides: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["IMGVIEW_CATALOG"] = nil
         env["IMGVIEW_OFFLINE"] = nil
@@ -42,8 +38,18 @@ struct ImgviewProcess {
         env["IMGVIEW_CACHE_DIR"] =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("imgview-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        for (key, value) in overrides { env[key] = value }
+        return env
+    }
+
+    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = Self.environment(environment)
         if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe()
         let stderr = Pipe()

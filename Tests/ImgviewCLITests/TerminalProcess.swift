@@ -27,14 +27,7 @@ extension ImgviewProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["IMGVIEW_CATALOG"] = nil
-        env["IMGVIEW_OFFLINE"] = nil
-        env["IMGVIEW_CACHE_DIR"] =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("imgview-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = ImgviewProcess.environment(environment)
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         let stderr = Pipe()
         process.standardOutput = terminal

@@ -18,16 +18,7 @@ struct CacheCountersTests {
     }
 
     func withServer(_ body: (LoopbackServer, URL) async throws -> Void) async throws {
-        let server = try await LoopbackServer.start()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        do {
-            try await body(server, folder)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withLoopbackServer(body)
     }
 
     @Test func hitsMissesRevalidationsAndEvictionsAddUpAcrossServices() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewServer
 import Synchronization
 import Testing
 
@@ -45,4 +46,18 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
+}
+
+/// Runs `body` with a loopback server and an empty temporary folder, stopping and removing both after.
+func withLoopbackServer(_ body: (LoopbackServer, URL) async throws -> Void) async throws {
+    let server = try await LoopbackServer.start()
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+        try await body(server, folder)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
 }
