@@ -17,6 +17,12 @@ public final class CursesTerminal {
     /// Allocated colour pairs by `(foreground + 1) * 257 + background + 1`; 0 when not yet asked for.
     private var pairs = [Int32](repeating: 0, count: 257 * 257)
     private var allocatedPairs = 0
+    /// Pairs of 24-bit colours on a direct-colour terminal, which a flat table cannot hold.
+    private var directPairs: [Int64: Int32] = [:]
+    private var isDirectColor = false
+    /// Whether the pairs were already reset while drawing this frame: never twice, or a frame
+    /// with more colours than pairs would reset for ever.
+    private var didResetThisFrame = false
     /// Set when the pairs were reset mid-frame: cells drawn before then must be drawn again.
     private var pairsWereReset = false
     private var isActive = true
@@ -49,7 +55,9 @@ public final class CursesTerminal {
             start_color()
             use_default_colors()
             let count = imgview_colors()
-            colors = count >= 256 ? .twoFiftySix : count >= 16 ? .sixteen : .none
+            // A direct-colour terminal (TERM=*-direct) numbers colours 8 and up as 24-bit RGB.
+            isDirectColor = count > 256
+            colors = count > 256 ? .full : count == 256 ? .twoFiftySix : count >= 16 ? .sixteen : .none
         }
         colorMode = colors
         TerminalRestorer.installCrashHandlers()
@@ -74,6 +82,7 @@ public final class CursesTerminal {
     public func draw(_ frame: ScreenFrame) {
         guard isActive else { return }
         let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
+        if previous == nil { didResetThisFrame = false }
         if previous == nil { werase(imgview_stdscr()) }
         for row in 0..<frame.rows {
             for column in 0..<frame.columns {
@@ -91,6 +100,12 @@ public final class CursesTerminal {
         }
         wrefresh(imgview_stdscr())
         lastFrame = frame
+    }
+
+    /// Whether stdin reports nothing to read although it woke us: the terminal hung up.
+    public var inputIsClosed: Bool {
+        var pending: Int32 = 0
+        return ioctl(STDIN_FILENO, UInt(FIONREAD), &pending) != 0 || pending == 0
     }
 
     /// Every key waiting to be read, without blocking.
@@ -155,7 +170,14 @@ public final class CursesTerminal {
         }
         // setcchar takes one spacing character and at most four combining ones.
         let text = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
-        _ = text.withUnsafeBufferPointer { imgview_put_cell(Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
+        let drawn = text.withUnsafeBufferPointer { imgview_put_cell(Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
+        if drawn == ERR {
+            // A sequence ncurses cannot hold in one cell (a flag, a ZWJ emoji): keep its width.
+            var placeholder: (wchar_t, wchar_t) = (wchar_t(UInt8(ascii: "?")), 0)
+            for offset in 0..<DisplayWidth.of(cell.character) {
+                _ = withUnsafePointer(to: &placeholder.0) { imgview_put_cell(Int32(row), Int32(column + offset), $0, attributes, pair) }
+            }
+        }
     }
 
     /// The colour pair for two colours, allocated once: a flat table indexed by both palette
@@ -164,19 +186,24 @@ public final class CursesTerminal {
         let fg = number(for: foreground)
         let bg = number(for: background)
         if fg == -1, bg == -1 { return 0 }
-        let slot = Int(fg + 1) * 257 + Int(bg + 1)
-        let known = pairs[slot]
+        let directKey = Int64(fg) << 32 | Int64(UInt32(bitPattern: bg))
+        let slot = isDirectColor ? -1 : Int(fg + 1) * 257 + Int(bg + 1)
+        let known = slot >= 0 ? pairs[slot] : directPairs[directKey] ?? 0
         if known > 0 { return known }
         if allocatedPairs >= Int(imgview_color_pairs()) - 1 {
+            // More colours in one frame than the terminal has pairs: the rest in default colours.
+            guard !didResetThisFrame else { return 0 }
+            didResetThisFrame = true
             // Out of pairs: ncurses would recycle one still on screen. Start afresh and redraw all.
             reset_color_pairs()
             pairs = [Int32](repeating: 0, count: pairs.count)
+            directPairs = [:]
             allocatedPairs = 0
             pairsWereReset = true
         }
         let allocated = alloc_pair(fg, bg)
         guard allocated > 0 else { return 0 }
-        pairs[slot] = allocated
+        if slot >= 0 { pairs[slot] = allocated } else { directPairs[directKey] = allocated }
         allocatedPairs += 1
         return allocated
     }
@@ -184,9 +211,11 @@ public final class CursesTerminal {
     private func number(for color: TerminalColor) -> Int32 {
         switch color {
         case .default: -1
-        case .indexed(let index): Int32(index) < imgview_colors() ? Int32(index) : -1
-        // Previews here are rendered for the palette; 24-bit colours do not reach this point.
-        case .rgb: -1
+        case .indexed(let index):
+            // Direct-colour terminals keep only the eight ANSI colours as palette numbers.
+            Int32(index) < (isDirectColor ? 8 : imgview_colors()) ? Int32(index) : -1
+        case .rgb(let color):
+            isDirectColor ? Int32(color.red) << 16 | Int32(color.green) << 8 | Int32(color.blue) : -1
         }
     }
 }

@@ -24,6 +24,7 @@ public final class TerminalBrowser: BrowserView {
     private weak var presenter: BrowserPresenter?
     private var state: BrowserState?
     private var spinnerFrame = 0
+    private var emptyWakeups = 0
     private var spinnerTimer: (any DispatchSourceTimer)?
     private var sources: [any DispatchSourceProtocol] = []
     private var finish: CheckedContinuation<Ending, Never>?
@@ -45,6 +46,7 @@ public final class TerminalBrowser: BrowserView {
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
         sources = []
+        for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, SIG_DFL) }
         spinnerTimer?.cancel()
         spinnerTimer = nil
         presenter.shutDown()
@@ -77,6 +79,14 @@ public final class TerminalBrowser: BrowserView {
     }
 
     private func readInput() {
+        // A closed terminal keeps stdin readable with nothing to read; a real hang-up also
+        // raises SIGHUP, but a revoked pty may not. A few empty wake-ups in a row mean it is gone.
+        if terminal.inputIsClosed {
+            emptyWakeups += 1
+            if emptyWakeups > 50 { end(.signal(SIGHUP)) }
+            return
+        }
+        emptyWakeups = 0
         for input in terminal.readKeys() {
             switch input {
             case .key(let key):

@@ -28,30 +28,45 @@ enum TerminalRestorer {
         buffer.initialize(from: reset, count: reset.count)
         resetBytes = buffer
         resetCount = reset.count
-        for number in crashSignals {
+        // Its own stack, so that a stack overflow (SIGSEGV on the guard page) still restores.
+        var stack = stack_t()
+        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: alternateStackSize, alignment: 16)
+        stack.ss_size = alternateStackSize
+        sigaltstack(&stack, nil)
+        let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
+        for (index, number) in crashSignals.enumerated() {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = restoreTerminalAndDie
-            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+            action.sa_flags = Int32(SA_ONSTACK)
             sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
+            sigaction(number, &action, previous + index)
         }
+        previousActions = previous
     }
 
-    /// Back to the default actions, after a clean `endwin`.
+    /// Puts back the handlers that were there before (the Swift runtime's backtracer), after a clean `endwin`.
     static func uninstallCrashHandlers() {
-        for number in crashSignals { signal(number, SIG_DFL) }
+        guard let previousActions else { return }
+        for (index, number) in crashSignals.enumerated() { sigaction(number, previousActions + index, nil) }
     }
+
+    private static let alternateStackSize = 64 * 1024
 }
 
 nonisolated(unsafe) private var savedModes = termios()
 nonisolated(unsafe) private var hasSavedModes = false
 nonisolated(unsafe) private var resetBytes: UnsafeMutablePointer<UInt8>?
 nonisolated(unsafe) private var resetCount = 0
+/// The actions before ours, one per crash signal, in `TerminalRestorer.crashSignals` order.
+nonisolated(unsafe) private var previousActions: UnsafeMutablePointer<sigaction>?
 
 /// The crash handler: async-signal-safe calls only.
 private func restoreTerminalAndDie(_ number: Int32) {
     if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
     if let resetBytes { _ = write(STDOUT_FILENO, resetBytes, resetCount) }
-    // SA_RESETHAND put the default action back: raising again ends the process as the signal would have.
+    // The default action, raised again: the process ends as the signal would have ended it. (Chaining
+    // to the Swift runtime's backtracer was tried: it returns after a signal sent by kill, and the
+    // process would live on behind a restored terminal.)
+    signal(number, SIG_DFL)
     raise(number)
 }

@@ -67,7 +67,12 @@ struct BrowserTmuxTests {
             #expect(screen.contains("format  JPEG 512×600"))
             #expect(screen.contains("q quit"))
             // Colour blocks through ncurses colour pairs: 256-colour escapes reach the pane.
-            #expect(try await session.styledScreen().contains("\u{1B}[38;5;"))
+            var coloured = false
+            for _ in 0..<100 where !coloured {
+                coloured = try await session.styledScreen().contains("\u{1B}[38;5;")
+                if !coloured { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(coloured)
             try await session.send("Right")
             screen = try await session.waitForScreen { $0.contains("format  PNG 451×300") }
             #expect(screen.contains("[ chelsea ]"))
@@ -221,11 +226,16 @@ struct BrowserTmuxTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try await TmuxSession(
             columns: 160, rows: 40, command: TmuxSession.imgviewCommand(["demo"], environment: ["IMGVIEW_CACHE_DIR": folder.path]))
-        defer { Task { await session.kill() } }
-        let screen = try await session.waitForScreen { $0.contains("source  network") }
-        #expect(screen.contains("[ hopper ]") && screen.contains("6 images"))
-        #expect(screen.contains("title   Grace Hopper"))
-        try await session.send("q")
-        try await session.waitForScreen { $0.contains("EXIT=0") }
+        do {
+            let screen = try await session.waitForScreen { $0.contains("source  network") }
+            #expect(screen.contains("[ hopper ]") && screen.contains("6 images"))
+            #expect(screen.contains("title   Grace Hopper"))
+            try await session.send("q")
+            try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
     }
 }

@@ -19,7 +19,10 @@ final class TmuxSession: @unchecked Sendable {
 
     /// The shell command that runs the built imgview with `arguments` and `environment`.
     static func imgviewCommand(_ arguments: [String], environment: [String: String] = [:]) -> String {
-        var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8", "IMGVIEW_CATALOG": "", "NO_COLOR": ""]
+        // No interactive backtrace prompt when a test crashes the binary on purpose.
+        var env = [
+            "TERM": "tmux-256color", "LANG": "C.UTF-8", "IMGVIEW_CATALOG": "", "NO_COLOR": "", "SWIFT_BACKTRACE": "interactive=no",
+        ]
         for (key, value) in environment { env[key] = value }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuoted($0.value))" }
         return (["env"] + assignments + [shellQuoted(ImgviewProcess.binary.path)] + arguments.map(shellQuoted)).joined(separator: " ")

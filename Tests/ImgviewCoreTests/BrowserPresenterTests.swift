@@ -123,7 +123,8 @@ struct BrowserPresenterTests {
         presenter.handle(.next)
         presenter.handle(.next)
         #expect(view.last?.selectedIndex == 2)
-        // Superseded requests are cancelled; the held loader answers them anyway, newest first.
+        // Superseded requests are cancelled (the held loader answers them with CancellationError);
+        // StubbornLoader below answers late instead.
         try await eventually { loader.calls.count == 3 }
         try await eventually { loader.cancelledURLs.count == 2 }
         #expect(Set(loader.cancelledURLs) == [url(0), url(1)])
@@ -236,6 +237,45 @@ struct BrowserPresenterTests {
         try await eventually { view.isShowingPreview }
     }
 
+    @Test func aTabDecodedButNotRenderedForThisPaneNeverShowsThePreviousTab() async throws {
+        let presenter = try await started()
+        presenter.handle(.next)
+        try await eventually { loader.isWaiting(for: url(1)) }
+        loader.release(url(1), with: .success(stubImage(grey: 20)))
+        try await eventually { view.shownURL == url(1) && view.isShowingPreview }
+        // ASCII previews exist now for image1 only; image0 is decoded but has none.
+        presenter.handle(.toggleMode)
+        try await eventually {
+            if case .loaded(let shown)? = view.last?.phase {
+                shown.preview?.cells.allSatisfy { $0.character.isASCII } == true
+            } else {
+                false
+            }
+        }
+        let before = view.states.count
+        presenter.handle(.previous)
+        #expect(view.shownURL == url(0), "at once: image0's details, its preview still rendering")
+        try await eventually { view.shownURL == url(0) && view.isShowingPreview }
+        for state in view.states[before...] {
+            if case .loaded(let shown) = state.phase { #expect(shown.details.url == url(0)) }
+        }
+    }
+
+    @Test func aReloadThatBringsNewBytesShowsTheNewPicture() async throws {
+        let presenter = makePresenter()
+        presenter.start()
+        try await eventually { loader.isWaiting(for: url(0)) }
+        loader.release(url(0), with: .success(stubImage(grey: 10)))
+        try await eventually { view.isShowingPreview }
+        guard case .loaded(let first)? = view.last?.phase else { return }
+        presenter.handle(.reload)
+        try await eventually { loader.isWaiting(for: url(0)) }
+        loader.release(url(0), with: .success(stubImage(grey: 250)))
+        try await eventually {
+            if case .loaded(let shown)? = view.last?.phase { shown.preview != nil && shown.preview != first.preview } else { false }
+        }
+    }
+
     // MARK: Prefetching
 
     @Test func neighboursArePrefetchedOnlyOnceTheCurrentImageIsShown() async throws {
@@ -339,6 +379,21 @@ struct BrowserPresenterTests {
         try await eventually { view.last?.notice?.isError == true }
         #expect(view.last?.notice?.text.contains("no such page") == true)
         #expect(view.last?.images.count == 2)
+    }
+
+    @Test func aNextPageThatLeadsBackStopsPaging() async throws {
+        let first = URL(string: "http://example.test/c.json")!
+        let page2 = URL(string: "http://example.test/page2.json")!
+        let catalog = Catalog(images: Array(images[0..<2]), next: page2, origin: .remote(first))
+        let loop = Catalog(images: Array(images[2..<3]), next: first, origin: .remote(page2))
+        let presenter = makePresenter(catalog: catalog, paging: MemoryCatalogPages(pages: [page2: loop]))
+        presenter.start()
+        presenter.handle(.next)
+        try await eventually { view.last?.images.count == 3 }
+        presenter.handle(.next)
+        try await eventually { view.last?.notice?.isError == true }
+        #expect(view.last?.notice?.text.contains("already loaded") == true)
+        #expect(view.last?.hasMorePages == false)
     }
 
     @Test func keysMapToCommands() {

@@ -60,7 +60,8 @@ public final class BrowserPresenter {
     private var generation = 0
     private var loadTask: Task<Void, Never>?
     private var renderTask: Task<Void, Never>?
-    private var prefetches: [URL: Task<Void, Never>] = [:]
+    /// Prefetches under way, each with a token so a finished one removes only itself.
+    private var prefetches: [URL: (token: UUID, task: Task<Void, Never>)] = [:]
     private var pageTask: Task<Void, Never>?
 
     public init(catalog: Catalog, configuration: Configuration, terminalSize: TerminalSize, mode: RenderMode, colors: ColorMode) {
@@ -68,6 +69,7 @@ public final class BrowserPresenter {
         self.configuration = configuration
         maker = PreviewMaker(decoder: configuration.decoder, maxPixelCount: configuration.maxPixelCount)
         prepared = MemoryCache(costLimit: configuration.decodedCostLimit, countLimit: 32)
+        if case .remote(let first) = catalog.origin { visitedPages.insert(first) }
         state = BrowserState(
             images: catalog.images, hasMorePages: catalog.next != nil, terminalSize: terminalSize, mode: mode, colors: colors)
     }
@@ -128,7 +130,7 @@ public final class BrowserPresenter {
         loadTask?.cancel()
         renderTask?.cancel()
         pageTask?.cancel()
-        for task in prefetches.values { task.cancel() }
+        for prefetch in prefetches.values { prefetch.task.cancel() }
         prefetches = [:]
     }
 
@@ -151,15 +153,16 @@ public final class BrowserPresenter {
         next.notice = nil
         if policy == .useCache, let ready = usablePrepared(for: url) {
             let details = ready.details(source: .memory, fetchTime: .zero, now: configuration.now())
-            if let options = renderOptions(), let grid = previews.value(for: PreviewKey(url: url, options: options)) {
+            if let options = renderOptions(), let grid = previews.value(for: PreviewKey(ready, options: options)) {
                 next.phase = .loaded(ShownImage(details: details, preview: grid, warning: ready.decoded.warning))
                 commit(next)
                 didShow(index)
             } else {
+                next.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning))
                 commit(next)
                 present(ready, details: details, generation: mine)
             }
-        } else if policy == .useCache, let prefetch = prefetches[url] {
+        } else if policy == .useCache, let prefetch = prefetches[url]?.task {
             // Already on its way as a neighbour: wait for that rather than ask twice.
             next.phase = .loading(received: 0, expected: nil)
             commit(next)
@@ -227,13 +230,18 @@ public final class BrowserPresenter {
             update { $0.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning)) }
             return
         }
-        let key = PreviewKey(url: ready.url, options: options)
+        let key = PreviewKey(ready, options: options)
         if let grid = previews.value(for: key) {
             update { $0.phase = .loaded(ShownImage(details: details, preview: grid, warning: ready.decoded.warning)) }
             didShow(state.selectedIndex)
             return
         }
         renderTask?.cancel()
+        if case .loaded(let shown) = state.phase, shown.details.url == ready.url, shown.preview != nil {
+            // Keep the current picture on screen while the new size or mode renders.
+        } else {
+            update { $0.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning)) }
+        }
         let maker = maker
         renderTask = Task {
             let outcome = await Task.detached(priority: .userInitiated) { () -> Result<(PreparedImage, CellGrid), any Error> in
@@ -244,11 +252,16 @@ public final class BrowserPresenter {
                     return (source, maker.render(source, options: options))
                 }
             }.value
-            guard mine == generation, options == renderOptions(), !Task.isCancelled else { return }
+            guard mine == generation, !Task.isCancelled else { return }
             switch outcome {
             case .success(let (source, grid)):
                 prepared.set(source, for: source.url, cost: source.cost)
                 previews.set(grid, for: key, cost: grid.columns * grid.rows)
+                guard options == renderOptions() else {
+                    // The pane changed while this rendered: render for the pane as it is now.
+                    present(source, details: details, generation: mine)
+                    return
+                }
                 update { $0.phase = .loaded(ShownImage(details: details, preview: grid, warning: source.decoded.warning)) }
                 didShow(state.selectedIndex)
             case .failure(let error):
@@ -259,7 +272,7 @@ public final class BrowserPresenter {
 
     /// Renders the shown image again for a new size or mode.
     private func rerender() {
-        guard case .loaded(let shown) = state.phase else { return }
+        guard case .loaded(let shown) = state.phase, shown.details.url == state.selectedImage?.url else { return }
         guard let ready = prepared.value(for: shown.details.url) else {
             // Evicted meanwhile: the image service still has the bytes in its caches.
             select(state.selectedIndex, policy: .useCache)
@@ -273,6 +286,9 @@ public final class BrowserPresenter {
         generation += 1
         loadTask?.cancel()
         loadTask = nil
+        if let url = state.selectedImage?.url, let joined = prefetches.removeValue(forKey: url) {
+            joined.task.cancel()
+        }
         update {
             $0.phase = .cancelled
             $0.notice = Notice("stopped loading \($0.selectedImage?.name ?? "")")
@@ -292,7 +308,8 @@ public final class BrowserPresenter {
             let gate = ProgressGate { [weak self] received, expected in
                 Task { @MainActor in self?.prefetchProgressed(url, received: received, expected: expected) }
             }
-            prefetches[url] = Task(priority: .low) {
+            let token = UUID()
+            let task = Task(priority: .low) {
                 let outcome = try? await {
                     let response = try await loader.image(for: ImageRequest(url: url), progress: { gate.report($0, $1) })
                     return try await Task.detached(priority: .low) {
@@ -300,8 +317,9 @@ public final class BrowserPresenter {
                         return (ready, maker.render(ready, options: options))
                     }.value
                 }()
-                self.prefetched(url, outcome: outcome, options: options)
+                self.prefetched(url, token: token, outcome: outcome, options: options)
             }
+            prefetches[url] = (token, task)
         }
     }
 
@@ -316,17 +334,18 @@ public final class BrowserPresenter {
         prepared.value(for: url) != nil
     }
 
-    private func prefetched(_ url: URL, outcome: (PreparedImage, CellGrid)?, options: RenderOptions) {
-        guard prefetches.removeValue(forKey: url) != nil else { return }
+    private func prefetched(_ url: URL, token: UUID, outcome: (PreparedImage, CellGrid)?, options: RenderOptions) {
+        guard prefetches[url]?.token == token else { return }
+        prefetches[url] = nil
         // Failures are left for the user to see when they select the tab.
         guard let (ready, grid) = outcome else { return }
         prepared.set(ready, for: url, cost: ready.cost)
-        previews.set(grid, for: PreviewKey(url: url, options: options), cost: grid.columns * grid.rows)
+        previews.set(grid, for: PreviewKey(ready, options: options), cost: grid.columns * grid.rows)
     }
 
     private func cancelPrefetches(keeping kept: URL?) {
-        for (url, task) in prefetches where url != kept {
-            task.cancel()
+        for (url, prefetch) in prefetches where url != kept {
+            prefetch.task.cancel()
             prefetches[url] = nil
         }
     }
@@ -473,16 +492,19 @@ public final class BrowserPresenter {
     }
 }
 
-/// Which rendered preview: an image at a pane size, mode and colour depth.
+/// Which rendered preview: an image (its URL and its bytes' hash, so a reload that brings new
+/// bytes never shows the old picture) at a pane size, mode and colour depth.
 struct PreviewKey: Hashable, Sendable {
     let url: URL
+    let sha256: String
     let columns: Int
     let rows: Int
     let mode: RenderMode
     let colors: ColorMode
 
-    init(url: URL, options: RenderOptions) {
-        self.url = url
+    init(_ image: PreparedImage, options: RenderOptions) {
+        url = image.url
+        sha256 = image.entry.sha256
         columns = options.columns
         rows = options.rows
         mode = options.mode

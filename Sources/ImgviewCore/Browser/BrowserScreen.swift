@@ -7,7 +7,7 @@ public struct BrowserScreen: Sendable {
     public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// The keys, as the status line and the help overlay list them.
-    public static let keyHelp = "←/→ tab  1-9 jump  r reload  d save  m mode  c cache  ? help  q quit"
+    public static let keyHelp = "←/→ tab  1-9 jump  r reload  x stop  d save  m mode  c cache  ? help  q quit"
 
     public static let helpLines: [(String, String)] = [
         ("← → h l", "previous / next tab"),

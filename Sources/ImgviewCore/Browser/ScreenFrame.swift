@@ -17,7 +17,16 @@ public struct ScreenFrame: Sendable, Equatable {
         get { cells[row * columns + column] }
         set {
             guard column >= 0, column < columns, row >= 0, row < rows else { return }
-            cells[row * columns + column] = newValue
+            let index = row * columns + column
+            // Never leave half a wide character: blank the half this cell was paired with.
+            if cells[index].isContinuation, !newValue.isContinuation, column > 0 {
+                cells[index - 1] = StyledCell(" ")
+            } else if column + 1 < columns, cells[index + 1].isContinuation, DisplayWidth.of(cells[index].character) == 2,
+                DisplayWidth.of(newValue.character) != 2
+            {
+                cells[index + 1] = StyledCell(" ")
+            }
+            cells[index] = newValue
         }
     }
 
@@ -69,7 +78,7 @@ public struct ScreenFrame: Sendable, Equatable {
             self[right, y] = StyledCell("│")
         }
         if let title, width > 4 {
-            let text = " " + DisplayWidth.truncated(title, to: width - 4) + " "
+            let text = " " + DisplayWidth.truncated(TerminalText.sanitized(title), to: width - 4) + " "
             put(text, column: column + 1, row: row, style: titleStyle, limit: right)
         }
     }
