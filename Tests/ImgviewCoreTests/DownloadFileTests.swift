@@ -63,7 +63,9 @@ struct DownloadFileTests {
         try AtomicFile.publish(linking: folder.appendingPathComponent("other"), to: destination, replace: true)
         #expect(try Data(contentsOf: destination) == Data("other".utf8))
         #expect(try Data(contentsOf: source) == Data("image bytes".utf8))
-        // No staging names left behind.
+        // Replacing a file with a link to the same file changes nothing and leaves no staging name.
+        try AtomicFile.publish(linking: folder.appendingPathComponent("other"), to: destination, replace: true)
+        #expect(try Data(contentsOf: destination) == Data("other".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blob", "other", "out.jpg"])
     }
 

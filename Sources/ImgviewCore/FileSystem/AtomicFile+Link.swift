@@ -19,11 +19,12 @@ extension AtomicFile {
             let folder = destination.deletingLastPathComponent().path
             let staging = "\(folder)/.\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).new"
             if link(source.path, staging) == 0 {
-                guard rename(staging, destination.path) == 0 else {
-                    let code = errno
-                    unlink(staging)
-                    throw FileSystemError(operation: "replace", path: destination.path, errno: code)
-                }
+                let renamed = rename(staging, destination.path) == 0
+                let code = errno
+                // When the destination already is a link to the source, rename() succeeds and does
+                // nothing, leaving the staging name behind; after a real rename the name is gone.
+                unlink(staging)
+                guard renamed else { throw FileSystemError(operation: "replace", path: destination.path, errno: code) }
                 return
             }
         } else {
