@@ -8,7 +8,9 @@ reporting wall time, throughput, CPU time (user+sys) and peak RSS, each as a rat
 imgview starts each run with an empty cache, so it does the full network path.
 
 Usage: python3 bench/bench_get.py [--imgview PATH] [--runs N] [--markdown FILE]
-Build first: swift build -c release
+Build first: swift build -c release (docs/benchmarks.md uses the -static-stdlib build:
+  swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static, then
+  --imgview .build-static/release/imgview)
 """
 import argparse
 import json

@@ -62,6 +62,24 @@ struct GetCommandTests {
         }
     }
 
+    /// The output is a hard link to the cache's blob (no second copy), which eviction does not disturb.
+    @Test func theOutputIsLinkedToTheCacheBlobAndOutlivesIt() async throws {
+        try await withSetup { setup in
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let result = try await setup.get([url])
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = setup.folder.appendingPathComponent("hopper.jpg")
+            let entry = try #require(setup.cachedEntries().first)
+            let blob = try DiskCache(directory: URL(fileURLWithPath: setup.cache)).blobURL(for: entry)
+            let outputAttributes = try FileManager.default.attributesOfItem(atPath: output.path)
+            let blobAttributes = try FileManager.default.attributesOfItem(atPath: blob.path)
+            #expect(outputAttributes[.systemFileNumber] as? Int == blobAttributes[.systemFileNumber] as? Int)
+
+            try FileManager.default.removeItem(atPath: setup.cache)
+            #expect(try Data(contentsOf: output) == Self.image)
+        }
+    }
+
     @Test func neverClobbersWithoutForce() async throws {
         try await withSetup { setup in
             let existing = setup.folder.appendingPathComponent("hopper.jpg")

@@ -117,18 +117,29 @@ public final class DiskCache: Sendable {
     /// the same locked step, so a download costs no extra locking for its statistics.
     public func store(_ file: TemporaryFile, as entry: CacheEntry, countingMiss: Bool = false) throws -> CacheEntry? {
         guard entry.byteCount <= sizeLimit else { return nil }
-        return try lock.withExclusiveLock {
-            let blob = blobURL(for: entry)
-            try FileManager.default.createDirectory(at: blob.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Same bytes, same name: an existing blob already holds them, so a rename over it is harmless.
-            guard rename(file.url.path, blob.path) == 0 else {
-                throw FileSystemError(operation: "store", path: blob.path, errno: errno)
+        // The metadata is written and fsynced before the lock is taken, so concurrent downloads
+        // wait for each other's renames, not for each other's disk flushes.
+        let metadata = try AtomicFile.stage(Self.encoder.encode(entry), for: entryURL(for: entry.url))
+        do {
+            return try lock.withExclusiveLock {
+                let blob = blobURL(for: entry)
+                let shard = blob.deletingLastPathComponent()
+                if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
+                    try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+                }
+                // Same bytes, same name: an existing blob already holds them, so a rename over it is harmless.
+                guard rename(file.url.path, blob.path) == 0 else {
+                    throw FileSystemError(operation: "store", path: blob.path, errno: errno)
+                }
+                file.keep()
+                try metadata.commit()
+                let evicted = try enforceLimit(keeping: entry.sha256)
+                addToCounters(CacheCounters(misses: countingMiss ? 1 : 0, evictions: Int64(evicted)))
+                return entry
             }
-            file.keep()
-            try write(entry)
-            let evicted = try enforceLimit(keeping: entry.sha256)
-            addToCounters(CacheCounters(misses: countingMiss ? 1 : 0, evictions: Int64(evicted)))
-            return entry
+        } catch {
+            metadata.discard()
+            throw error
         }
     }
 
@@ -232,14 +243,21 @@ public final class DiskCache: Sendable {
     }
 
     /// Size of every blob, by hash, from the file system (cheaper than reading every entry).
+    ///
+    /// Runs under the lock after every store, so it stats names relative to each shard folder
+    /// (`fstatat`): a `URL` per blob (`appendingPathComponent` stats the path itself) made it a
+    /// sixth of the CPU time of `get --all` for 200 images.
     func blobSizes() -> [String: Int64] {
         var sizes: [String: Int64] = [:]
-        let shards = (try? FileManager.default.contentsOfDirectory(atPath: blobsFolder.path)) ?? []
-        for shard in shards {
-            let folder = blobsFolder.appendingPathComponent(shard)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+        let root = blobsFolder.path
+        for shard in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+            let folder = root + "/" + shard
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 var info = stat()
-                if stat(folder.appendingPathComponent(name).path, &info) == 0 { sizes[name] = Int64(info.st_size) }
+                if fstatat(descriptor, name, &info, 0) == 0 { sizes[name] = Int64(info.st_size) }
             }
         }
         return sizes

@@ -15,19 +15,46 @@ public enum AtomicFile {
     /// Without `sync`, a power cut may lose the new content (the old file or an empty one remains), but a
     /// killed process never leaves a partial file: for data that is cheap to lose, such as counters.
     public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
+        let staged = try stage(data, for: url, sync: sync)
+        do {
+            try staged.commit()
+        } catch {
+            staged.discard()
+            throw error
+        }
+    }
+
+    /// The first half of `write(_:to:sync:)`: `data` written (and fsynced unless `sync` is false) under
+    /// a temporary name next to `url`, for the caller to `commit` (rename into place) or `discard`.
+    public static func stage(_ data: Data, for url: URL, sync: Bool = true) throws -> StagedFile {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(operation: "create", path: temporary.path, errno: errno) }
+        defer { close(descriptor) }
         do {
             try writeAll(data, to: descriptor, path: temporary.path)
             guard !sync || fsync(descriptor) == 0 else { throw FileSystemError(operation: "sync", path: temporary.path, errno: errno) }
-            close(descriptor)
-            guard rename(temporary.path, url.path) == 0 else { throw FileSystemError(operation: "rename", path: url.path, errno: errno) }
         } catch {
-            close(descriptor)
             unlink(temporary.path)
             throw error
+        }
+        return StagedFile(temporary: temporary.path, destination: url.path)
+    }
+
+    /// A complete file under a temporary name, waiting to replace its destination.
+    public struct StagedFile: Sendable {
+        let temporary: String
+        let destination: String
+
+        /// Renames the file over its destination, atomically.
+        public func commit() throws {
+            guard rename(temporary, destination) == 0 else { throw FileSystemError(operation: "rename", path: destination, errno: errno) }
+        }
+
+        /// Removes the temporary file (after a failure; harmless after `commit`).
+        public func discard() {
+            unlink(temporary)
         }
     }
 

@@ -25,6 +25,10 @@ public final class TemporaryFile: @unchecked Sendable {
         try AtomicFile.writeAll(data, to: descriptor, path: url.path)
     }
 
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try AtomicFile.writeAll(bytes, to: descriptor, path: url.path)
+    }
+
     /// Closes the file; it stays until dropped or kept.
     ///
     /// No fsync: a blob's bytes are checked against its SHA-256 on every read, so one torn by a

@@ -148,7 +148,11 @@ struct ImageFetcher: Sendable {
         if let expected = head.expectedLength, head.header("content-encoding") == nil, writer.received < expected {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
         }
-        try file.finish()
+        do {
+            try writer.finish()
+        } catch {
+            throw translate(error, url: url, writer: writer)
+        }
         guard let format = ImageFormat.sniff(writer.prefix) else {
             throw ImagePipelineError.notAnImage(url, contentType: head.header("content-type"))
         }

@@ -57,12 +57,15 @@ public struct ImageResponse: Sendable {
     }
 
     /// Writes the bytes to `destination`, which appears whole or not at all; see `AtomicFile.publish`.
+    ///
+    /// A body in a file (a cache blob or a download's temporary file, neither of which is ever written
+    /// into again) is hard-linked when it can be, so the destination shares its storage.
     public func write(to destination: URL, replace: Bool) throws {
         switch body {
         case .data(let data):
             try AtomicFile.publish(data, to: destination, replace: replace)
         case .file(let url, _):
-            try AtomicFile.publish(copying: url, to: destination, replace: replace)
+            try AtomicFile.publish(linking: url, to: destination, replace: replace)
         }
     }
 }

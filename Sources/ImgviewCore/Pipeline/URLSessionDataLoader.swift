@@ -22,7 +22,8 @@ public final class URLSessionDataLoader: DataLoading {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        let queue = OperationQueue()
+        // Bounded, so a body arriving faster than it is written waits in the socket, not in memory.
+        let queue = BoundedOperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "imgview.urlsession"
         let router = TaskRouter()
@@ -111,7 +112,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 return true
             }
         }
-        if failed { dataTask.cancel() }
+        // Not from this queue: cancel() waits for the session's queue, which may be waiting for this one.
+        if failed { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
