@@ -29,7 +29,7 @@ public final class CursesTerminal {
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        guard Self.hasTerminal else { throw .notATerminal }
         // UTF-8 block and box characters need the user's locale before ncurses starts.
         _ = imgview_setlocale_all()
         TerminalRestorer.saveModes()
@@ -61,6 +61,11 @@ public final class CursesTerminal {
         }
         colorMode = colors
         TerminalRestorer.installCrashHandlers()
+    }
+
+    /// Whether stdin and stdout are a terminal the browser can take over.
+    public nonisolated static var hasTerminal: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
     /// The terminal's size now, as ncurses knows it.

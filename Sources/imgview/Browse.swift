@@ -32,7 +32,7 @@ extension Imgview {
 
         func run() async throws {
             // Say so before doing any work that needs the network.
-            guard BrowserLauncher.hasTerminal else { throw TerminalError.notATerminal }
+            guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
             // Only the first page: a paged catalog loads the next one when the user reaches its end.
             let catalog = try await CatalogLoader().loadFirstPage(from: global.catalogSource)

@@ -26,9 +26,4 @@ enum BrowserLauncher {
         case .signal(let number): return 128 + number
         }
     }
-
-    /// Whether stdin and stdout are a terminal the browser can use.
-    static var hasTerminal: Bool {
-        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ImgviewCodecs
 import ImgviewCore
 import ImgviewServer
+import ImgviewTerminal
 
 extension Imgview {
     /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
@@ -46,7 +47,7 @@ extension Imgview {
             defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
             let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
 
-            if !report, BrowserLauncher.hasTerminal {
+            if !report, CursesTerminal.hasTerminal {
                 let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: nil, cellAspect: 2, offline: false)
                 await server.stop()
                 if status != 0 { throw ExitCode(status) }

@@ -55,13 +55,7 @@ struct CacheCommandTests {
             + #"{"name": "cat", "url": "\#(server.url(for: "/cat.png"))"}, {"name": "other", "url": "\#(server.url(for: "/other.png"))"}]}"#
         try Data(catalog.utf8).write(to: setup.catalog)
         defer { try? FileManager.default.removeItem(at: folder) }
-        do {
-            try await body(setup)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await stopping(server) { try await body(setup) }
     }
 
     // MARK: ls

@@ -36,13 +36,7 @@ struct GetCommandTests {
         let setup = Setup(server: server, folder: folder, cache: folder.appendingPathComponent("cache").path)
         server.publish(.data(Self.image, contentType: "image/jpeg"), at: "/photos/hopper.jpg")
         defer { try? FileManager.default.removeItem(at: folder) }
-        do {
-            try await body(setup)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await stopping(server) { try await body(setup) }
     }
 
     @Test func downloadsIntoTheCurrentFolderLikeCurlO() async throws {

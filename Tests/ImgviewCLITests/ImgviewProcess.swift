@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewServer
 import Testing
 
 /// Runs the built `imgview` binary as a user would, and captures what it printed and how it exited.
@@ -106,4 +107,15 @@ func makeTemporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// Runs `body`, then stops `server`, whether `body` threw or not.
+func stopping(_ server: LoopbackServer, after body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
 }

@@ -284,8 +284,8 @@ public struct BrowserScreen: Sendable {
     private func cacheText(_ state: CacheStatus) -> String {
         switch state {
         case .notCached: "not cached"
-        case .fresh(let until): "fresh for \(Self.format(interval: until.timeIntervalSince(now)))"
-        case .stale(let since): "stale for \(Self.format(interval: now.timeIntervalSince(since)))"
+        case .fresh(let until): "fresh for \(DurationText.format(until.timeIntervalSince(now)))"
+        case .stale(let since): "stale for \(DurationText.format(now.timeIntervalSince(since)))"
         }
     }
 
@@ -296,14 +296,5 @@ public struct BrowserScreen: Sendable {
         if milliseconds < 100 { return String(format: "%.1f ms", milliseconds) }
         if milliseconds < 1000 { return String(format: "%.0f ms", milliseconds) }
         return String(format: "%.2f s", milliseconds / 1000)
-    }
-
-    /// "45s", "29m", "5h", "3d".
-    public static func format(interval: TimeInterval) -> String {
-        let seconds = max(0, Int(interval))
-        if seconds < 60 { return "\(seconds)s" }
-        if seconds < 3600 { return "\(seconds / 60)m" }
-        if seconds < 48 * 3600 { return "\(seconds / 3600)h" }
-        return "\(seconds / 86400)d"
     }
 }

@@ -49,10 +49,10 @@ public enum DisplayWidth {
     public static func elidedMiddle(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(text) > width else { return text }
-        guard width > 2 else { return truncated(text, to: width) }
         let characters = Array(text)
-        let headBudget = (width - 1) / 2
-        let tailBudget = width - 1 - headBudget
+        guard width > 1 else { return characters.first.map { of($0) <= width ? String($0) : "" } ?? "" }
+        let tailBudget = (width - 1) / 2
+        let headBudget = width - 1 - tailBudget
         var head = ""
         var used = 0
         for character in characters {

@@ -39,13 +39,9 @@ extension TextTable {
         return (room >= floor, max(floor, room))
     }
 
-    /// `text` cut to `width` characters by replacing its middle with `…`, keeping both ends
-    /// (a URL's host and its file name).
+    /// `text` cut to `width` columns by replacing its middle with `…`, keeping both ends
+    /// (a URL's host and its file name); see `DisplayWidth.elidedMiddle`.
     public static func elidingMiddle(_ text: String, toWidth width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(width)) }
-        let tail = (width - 1) / 2
-        let head = width - 1 - tail
-        return String(text.prefix(head)) + "…" + String(text.suffix(tail))
+        DisplayWidth.elidedMiddle(text, to: width)
     }
 }
