@@ -44,6 +44,20 @@ struct CachePolicyTests {
         #expect(freshness.verdict(headers: ["Expires": "0"], now: now) == .store(freshUntil: now))
     }
 
+    /// max-age and Age are delta-seconds: digits only, capped at 2³¹ (RFC 9111 §1.2.2); anything else is stale.
+    @Test func freshnessReadsOnlyDeltaSeconds() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        let freshness = Freshness()
+        for invalid in ["1e9", "-5", "nan", "inf", "0x10", "60s", ""] {
+            #expect(freshness.verdict(headers: ["Cache-Control": "max-age=\(invalid)"], now: now) == .store(freshUntil: now), "\(invalid)")
+        }
+        let capped = Date(timeIntervalSince1970: 1_000_000 + Freshness.maxLifetime)
+        #expect(freshness.verdict(headers: ["Cache-Control": "max-age=99999999999999999999"], now: now) == .store(freshUntil: capped))
+        #expect(freshness.verdict(headers: ["Cache-Control": "max-age=60", "Age": "soon"], now: now) == .store(freshUntil: now + 60))
+        let farFuture = "Fri, 31 Dec 9999 23:59:59 GMT"
+        #expect(freshness.verdict(headers: ["Expires": farFuture], now: now) == .store(freshUntil: capped))
+    }
+
     @Test func retriesBackOffAndHonourRetryAfter() {
         let policy = RetryPolicy(maxRetries: 3, baseDelay: .seconds(1), maxDelay: .seconds(3), maxRetryAfter: .seconds(60))
         let now = Date(timeIntervalSince1970: 1_000_000)

@@ -17,23 +17,42 @@ public struct Freshness: Sendable {
         case doNotStore
     }
 
+    /// The longest lifetime any header can give: 2³¹ seconds, RFC 9111's cap for delta-seconds.
+    public static let maxLifetime: TimeInterval = 2_147_483_648
+
     /// The verdict for a response received at `now` with `headers` (names in any case).
     public func verdict(headers: [String: String], now: Date) -> Verdict {
         let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         let directives = Self.directives(lowered["cache-control"] ?? "")
         if directives["no-store"] != nil { return .doNotStore }
         if directives["no-cache"] != nil { return .store(freshUntil: now) }
-        let age = lowered["age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        if let maxAge = directives["max-age"].flatMap({ $0.flatMap(TimeInterval.init) }) {
-            return .store(freshUntil: now.addingTimeInterval(max(0, maxAge - max(0, age))))
+        func fresh(for lifetime: TimeInterval) -> Verdict {
+            .store(freshUntil: now.addingTimeInterval(min(max(0, lifetime), Self.maxLifetime)))
+        }
+        let age = lowered["age"].flatMap(Self.deltaSeconds) ?? 0
+        if let maxAge = directives["max-age"] {
+            // An invalid max-age ("1e9", "-1", "soon") makes the response stale (RFC 9111 §4.2.1).
+            guard let seconds = maxAge.flatMap(Self.deltaSeconds) else { return .store(freshUntil: now) }
+            return fresh(for: seconds - age)
         }
         if let expiresText = lowered["expires"] {
             // An invalid Expires (often "0" or "-1") means already expired (RFC 9111 §5.3).
             guard let expires = HTTPDate.date(from: expiresText) else { return .store(freshUntil: now) }
             let serverNow = lowered["date"].flatMap(HTTPDate.date(from:)) ?? now
-            return .store(freshUntil: now.addingTimeInterval(expires.timeIntervalSince(serverNow)))
+            return fresh(for: expires.timeIntervalSince(serverNow))
         }
-        return .store(freshUntil: now.addingTimeInterval(defaultLifetime))
+        return fresh(for: defaultLifetime)
+    }
+
+    /// A delta-seconds value: digits only, capped at `maxLifetime`; nil for anything else.
+    static func deltaSeconds(_ text: String) -> TimeInterval? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        // Longer than 10 digits is past the cap whatever the digits are.
+        guard digits.utf8.count <= 10, let value = TimeInterval(digits) else { return maxLifetime }
+        return min(value, maxLifetime)
     }
 
     /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil].
