@@ -57,6 +57,10 @@ struct CacheEntryParserTests {
         #expect(CacheEntryParser.date("2025-11-21T15:14:00.5Z") == nil)
         #expect(CacheEntryParser.date("2025-13-21T15:14:00Z") == nil)
         #expect(CacheEntryParser.date("2025-11-21 15:14:00Z") == nil)
+        // Found by the fuzzer: Foundation counts days before 1582 in the Julian calendar, and
+        // February 31st is no date; the fast reader leaves both to JSONDecoder.
+        #expect(CacheEntryParser.date("1013-11-21T17:24:29Z") == nil)
+        #expect(CacheEntryParser.date("2025-02-31T00:00:00Z") == nil)
     }
 
     @Test func timestampsPrintAsFoundationPrintsThem() {

@@ -315,7 +315,9 @@ struct CacheEntryParser {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
             let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60, day <= daysInMonth(month, of: year),
+            // Foundation reads dates before October 1582 in the Julian calendar; leave those to it.
+            year >= 1583
         else { return nil }
         // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
         let shiftedYear = month <= 2 ? year - 1 : year
@@ -325,5 +327,13 @@ struct CacheEntryParser {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
         return Date(timeIntervalSince1970: TimeInterval(days * 86400 + hour * 3600 + minute * 60 + second))
+    }
+
+    private static func daysInMonth(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

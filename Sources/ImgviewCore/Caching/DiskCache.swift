@@ -41,9 +41,24 @@ public final class DiskCache: Sendable {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
         } catch {
-            throw .unusable(directory.path, (error as NSError).localizedDescription)
+            throw .unusable(directory.path, Self.whyUnusable(directory))
         }
         guard access(root.path, W_OK) == 0 else { throw .unusable(directory.path, "not writable") }
+    }
+
+    /// Words for why the cache's folders could not be made: Foundation's own say only "error 512".
+    private static func whyUnusable(_ directory: URL) -> String {
+        var path = directory.path
+        // The nearest part of the path that exists is what stands in the way.
+        while !path.isEmpty, path != "/" {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                if (info.st_mode & S_IFMT) != S_IFDIR { return "\(TerminalText.sanitized(path)) is not a folder" }
+                return access(path, W_OK) == 0 ? "cannot create its folders" : "\(TerminalText.sanitized(path)) is not writable"
+            }
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return "cannot create its folders"
     }
 
     // MARK: Reading
@@ -285,6 +300,24 @@ public final class DiskCache: Sendable {
 
     static func decodeEntry(_ data: Data) -> CacheEntry? {
         data.withUnsafeBytes { decodeEntry($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The bytes of `entry`'s metadata file, exactly as the cache writes them.
+    @_spi(Fuzzing) public static func metadata(of entry: CacheEntry) throws -> Data {
+        try encoder.encode(entry)
+    }
+
+    /// What each of the two metadata readers makes of `data`: the fast parser and `JSONDecoder`.
+    ///
+    /// They must never disagree about a file the fast parser accepts; the fuzzer checks that.
+    @_spi(Fuzzing) public static func bothReadings(of data: Data) -> (fast: CacheEntry?, decoded: CacheEntry?) {
+        let fast = data.withUnsafeBytes { CacheEntryParser.parse($0.bindMemory(to: UInt8.self)) }
+        return (fast, try? decoder.decode(CacheEntry.self, from: data))
+    }
+
+    /// An entry read from metadata bytes the way the cache reads its files; nil when they hold none.
+    @_spi(Fuzzing) public static func entry(fromMetadata data: Data) -> CacheEntry? {
+        decodeEntry(data)
     }
 
     static let decoder: JSONDecoder = {
