@@ -48,11 +48,17 @@ let package = Package(
             ]
         ),
 
+        // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
+        .target(name: "ImgviewFuzzing", dependencies: ["ImgviewCore", "ImgviewCodecs"]),
+        .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
+
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"], exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
             resources: [.copy("Fixtures")]),
+        // Replays the fuzz corpus and every input that once crashed, read from the source tree.
+        .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
         .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(

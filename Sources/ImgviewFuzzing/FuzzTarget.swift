@@ -1,0 +1,25 @@
+/// The inputs imgview takes from places it does not control, each one a libFuzzer target.
+///
+/// A target returns normally for every input, good or bad; a crash or a failed `precondition`
+/// is a finding. The same bodies run under libFuzzer (`scripts/fuzz.sh`) and over the saved
+/// corpus and regression inputs in the test suite, so a fixed crash stays fixed.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Bytes from a server or a file, as an image: sniffing, header reading, EXIF, decoding, rendering.
+    case image
+    /// A catalog file or page.
+    case catalog
+    /// A response's status line and headers, as freshness, retries, error text and the cache see them.
+    case httpMetadata = "http-metadata"
+    /// A cache entry's metadata file, as found on disk (possibly damaged or written by someone else).
+    case cacheEntry = "cache-entry"
+
+    /// Runs the target on one input.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .image: ImageFuzzing.run(bytes)
+        case .catalog: CatalogFuzzing.run(bytes)
+        case .httpMetadata: HTTPMetadataFuzzing.run(bytes)
+        case .cacheEntry: CacheEntryFuzzing.run(bytes)
+        }
+    }
+}

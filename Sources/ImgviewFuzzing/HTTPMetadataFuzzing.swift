@@ -1,0 +1,61 @@
+import Foundation
+@_spi(Fuzzing) import ImgviewCore
+
+/// A response head — status and headers as a server chose them — through everything that reads one.
+///
+/// The input is text: a status code on the first line, then `Name: value` lines (bytes that are
+/// not UTF-8 arrive replaced, as URLSession hands them over).
+enum HTTPMetadataFuzzing {
+    private static let url = URL(string: "http://127.0.0.1:8080/photos/a.jpg")!
+    /// A whole second: the cache stores times to the second.
+    private static let now = Date(timeIntervalSince1970: 1_763_700_000)
+
+    static func run(_ bytes: [UInt8]) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let status = lines.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 200
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let head = ResponseHead(
+            status: status, headers: headers, url: url,
+            expectedLength: headers.first { $0.key.lowercased() == "content-length" }.flatMap { Int64($0.value) })
+
+        checkFreshness(head)
+        checkRetry(head)
+        checkMessages(head)
+    }
+
+    /// Whatever the headers say, the entry the cache would write reads back unchanged.
+    private static func checkFreshness(_ head: ResponseHead) {
+        guard case .store(let freshUntil) = Freshness().verdict(headers: head.headers, now: now) else { return }
+        precondition(freshUntil >= now, "fresh until before the response arrived")
+        precondition(freshUntil <= now.addingTimeInterval(Freshness.maxLifetime), "fresh for longer than the cap")
+        let entry = CacheEntry(
+            url: url, finalURL: url, contentType: head.header("content-type"), format: .jpeg, byteCount: 1, sha256: "00",
+            etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now, lastAccessedAt: now,
+            freshUntil: freshUntil)
+        guard let metadata = try? DiskCache.metadata(of: entry) else { preconditionFailure("entry cannot be encoded") }
+        let read = DiskCache.entry(fromMetadata: metadata)
+        precondition(read == entry, "a cache entry changed between writing and reading")
+    }
+
+    private static func checkRetry(_ head: ResponseHead) {
+        let policy = RetryPolicy(maxRetries: 3)
+        guard let delay = policy.delay(beforeRetry: 0, retryAfter: head.header("retry-after"), now: now) else { return }
+        precondition(delay >= .zero, "negative retry delay")
+        precondition(delay <= max(policy.maxDelay, policy.maxRetryAfter), "retry delay past every cap")
+    }
+
+    /// Everything a user could read about this response is one safe line.
+    private static func checkMessages(_ head: ResponseHead) {
+        let errors: [ImagePipelineError] = [
+            .httpStatus(url, status: head.status),
+            .notFound(url, status: head.status),
+            .notAnImage(url, contentType: head.header("content-type")),
+            .truncated(url, received: 0, expected: head.expectedLength),
+        ]
+        for error in errors { TerminalSafety.requireSafe(error.message, "pipeline error") }
+    }
+}
