@@ -18,7 +18,8 @@ extension Imgview {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var network: ServiceOptions
+        @OptionGroup(title: "Limits") var decoding: DecodeOptions
+        @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         @Option(help: ArgumentHelp("ascii or blocks (default: blocks when the terminal has colours).", valueName: "mode"))
         var mode: RenderMode?
@@ -39,7 +40,8 @@ extension Imgview {
             if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
             let service = try network.makeService(global: global)
             let status = try await BrowserLauncher.run(
-                catalog: catalog, service: service, mode: mode, cellAspect: cellAspect, offline: global.isOffline)
+                catalog: catalog, service: service, mode: mode, cellAspect: cellAspect, maxPixelCount: decoding.maxPixelCount,
+                offline: global.isOffline)
             if status != 0 { throw ExitCode(status) }
         }
     }

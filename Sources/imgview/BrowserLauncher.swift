@@ -11,12 +11,16 @@ enum BrowserLauncher {
     /// The terminal is taken over only after everything that can fail before it (catalog, cache)
     /// has succeeded, so those errors print as plain lines.
     @MainActor
-    static func run(catalog: Catalog, service: ImageService, mode: RenderMode?, cellAspect: Double, offline: Bool) async throws -> Int32 {
+    static func run(
+        catalog: Catalog, service: ImageService, mode: RenderMode?, cellAspect: Double,
+        maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
+        offline: Bool
+    ) async throws -> Int32 {
         let terminal = try CursesTerminal()
         let configuration = BrowserPresenter.Configuration(
             loader: service, decoder: ImageDecoder(), diskCache: service.configuration.diskCache,
             catalogPaging: CatalogLoader(), saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            cellAspect: cellAspect, isOffline: offline)
+            maxPixelCount: maxPixelCount, cellAspect: cellAspect, isOffline: offline)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,
             mode: mode ?? (terminal.colorMode == .none ? .ascii : .blocks), colors: terminal.colorMode)

@@ -73,11 +73,34 @@ extension Imgview {
                 service: service, folder: folder, explicitFile: output.map { URL(fileURLWithPath: $0).standardizedFileURL },
                 replace: force, display: display)
 
+            // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
+            let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
+            let catcher = SignalCatcher { work.cancel() }
+            let failures = await work.value
+            catcher.stop()
+            if let number = catcher.caught {
+                await service.cancelAll()
+                display.clear()
+                StandardError.print("imgview: interrupted")
+                throw ExitCode(128 + number)
+            }
+            display.finish()
+            guard let first = failures.first else { return }
+            if failures.count < references.count { throw ExitCode(ExitStatus.partialFailure.rawValue) }
+            throw ExitCode((first as? any UserFacingError)?.exitStatus.rawValue ?? 1)
+        }
+
+        /// Downloads `references`, `jobs` at a time, printing each path or error as it finishes.
+        ///
+        /// - Returns: the failures; none are printed once the downloads are cancelled.
+        private static func download(
+            _ references: [ImageReference], plan: DownloadPlan, display: ProgressDisplay, jobs: Int
+        ) async -> [any Error] {
             var failures: [any Error] = []
             await withTaskGroup(of: (Int, Result<URL, any Error>).self) { group in
                 var next = 0
                 func startNext() {
-                    guard next < references.count else { return }
+                    guard next < references.count, !Task.isCancelled else { return }
                     let index = next
                     next += 1
                     group.addTask { (index, await plan.download(references[index])) }
@@ -90,6 +113,7 @@ extension Imgview {
                         StandardOutput.write(path.path + "\n")
                     case .failure(let error):
                         failures.append(error)
+                        guard !Task.isCancelled else { continue }
                         let message = (error as? any UserFacingError)?.message ?? String(describing: error)
                         StandardError.print(
                             "imgview: \(references.count > 1 ? "\(references[index].image?.name ?? "image"): " : "")\(message)")
@@ -97,10 +121,7 @@ extension Imgview {
                     startNext()
                 }
             }
-            display.finish()
-            guard let first = failures.first else { return }
-            if failures.count < references.count { throw ExitCode(ExitStatus.partialFailure.rawValue) }
-            throw ExitCode((first as? any UserFacingError)?.exitStatus.rawValue ?? 1)
+            return failures
         }
     }
 }

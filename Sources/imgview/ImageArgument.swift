@@ -20,27 +20,32 @@ struct LoadedImage: Sendable {
     var cacheState: String
 }
 
-/// Reads or fetches the image named by `argument`.
-///
-/// An existing path or a file:// URL is read; an http(s) URL is fetched; anything else is
-/// looked up as a catalog name, whose URL is then read or fetched.
-func loadImageBytes(_ argument: String, global: GlobalOptions) async throws -> LoadedImage {
-    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
-        return try await load(url, global: global)
+extension LoadedImage {
+    /// The result of `decoding`; when it throws, a fetched body is removed from the disk cache first.
+    ///
+    /// Bytes the decoder refuses (corrupt, truncated before any pixel, too large) are not an image
+    /// worth keeping: the next attempt fetches them again, in case the server has mended them.
+    func droppedFromCacheOnFailure<T>(global: GlobalOptions, _ decoding: () throws -> T) throws -> T {
+        do {
+            return try decoding()
+        } catch {
+            if let url, !url.isFileURL, let cache = try? DiskCache(directory: global.cacheDirectoryURL) {
+                try? cache.remove(url)
+            }
+            throw error
+        }
     }
-    if FileManager.default.fileExists(atPath: argument) {
-        return try readFile(atPath: argument)
-    }
-    let catalog = try await global.loadCatalog()
-    guard AppImage.isValidName(argument), let image = catalog.image(named: argument) else {
-        throw ImageArgumentError.unknown(argument)
-    }
-    return try await load(image.url, global: global)
 }
 
-private func load(_ url: URL, global: GlobalOptions) async throws -> LoadedImage {
+/// Reads or fetches the image named by `argument` (a URL, a catalog name or a file, as `get` reads it).
+func loadImageBytes(_ argument: String, global: GlobalOptions, limits: ServiceOptions) async throws -> LoadedImage {
+    let reference = try await ImageReference.resolve(argument) { try await global.loadCatalog() }
+    return try await load(reference.url, global: global, limits: limits)
+}
+
+private func load(_ url: URL, global: GlobalOptions, limits: ServiceOptions) async throws -> LoadedImage {
     if url.isFileURL { return try readFile(atPath: url.path) }
-    let service = try ServiceOptions.makeService(global: global)
+    let service = try limits.makeService(global: global)
     let response = try await service.image(for: ImageRequest(url: url))
     let data = try response.data()
     let cacheState: String
@@ -58,7 +63,8 @@ private func load(_ url: URL, global: GlobalOptions) async throws -> LoadedImage
 private func readFile(atPath path: String) throws -> LoadedImage {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
-        throw errno == ENOENT ? ImageArgumentError.unknown(path) : ImageArgumentError.unreadable(path, String(cString: strerror(errno)))
+        throw errno == ENOENT
+            ? ImageArgumentError.unreadable(path, "no such file") : ImageArgumentError.unreadable(path, String(cString: strerror(errno)))
     }
     defer { close(descriptor) }
     var status = stat()
@@ -87,14 +93,11 @@ enum ImageArgumentError: UserFacingError {
     /// Refuse files that could not be a sensible image before reading them into memory.
     static let maxFileBytes = 1 << 30
 
-    case unknown(String)
     case unreadable(String, String)
     case fileTooLarge(String, Int)
 
     var message: String {
         switch self {
-        case .unknown(let argument):
-            "no such file or catalog image: \(TerminalText.sanitized(argument))"
         case .unreadable(let path, let reason):
             "\(TerminalText.sanitized(path)): cannot be read: \(reason)"
         case .fileTooLarge(let path, let size):
@@ -104,7 +107,6 @@ enum ImageArgumentError: UserFacingError {
 
     var exitStatus: ExitStatus {
         switch self {
-        case .unknown: .notFound
         case .unreadable: .notFound
         case .fileTooLarge: .badImage
         }

@@ -17,9 +17,11 @@ extension Imgview {
         @Flag(help: "Print the facts as one JSON object.")
         var json = false
 
+        @OptionGroup(title: "Network Options") var network: ServiceOptions
+
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global)
-            let header = try ImageDecoder().inspect(loaded.bytes)
+            let loaded = try await loadImageBytes(image, global: global, limits: network)
+            let header = try loaded.droppedFromCacheOnFailure(global: global) { try ImageDecoder().inspect(loaded.bytes) }
             let info = ImageInfo(
                 header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin, cacheState: loaded.cacheState)
             if json {

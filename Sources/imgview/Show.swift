@@ -35,23 +35,24 @@ extension Imgview {
         @Option(help: ArgumentHelp("The colour transparent pixels are drawn over.", valueName: "#rrggbb"))
         var background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)
 
-        @Option(name: .customLong("max-megapixels"), help: "Refuse images that declare more pixels than this.")
-        var maxMegapixels: Int = DecodeRequest.defaultMaxPixelCount / 1_000_000
+        @OptionGroup(title: "Limits") var decoding: DecodeOptions
+        @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func validate() throws {
             guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
-            guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
         }
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global)
+            let loaded = try await loadImageBytes(image, global: global, limits: network)
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
                 colors: colorMode, cellAspect: cellAspect, background: background)
-            let text = try Self.preview(of: loaded.bytes, options: options, maxPixelCount: maxMegapixels * 1_000_000) { warning in
-                StandardError.print("imgview: \(TerminalText.sanitized(loaded.source)): \(warning)")
+            let text = try loaded.droppedFromCacheOnFailure(global: global) {
+                try Self.preview(of: loaded.bytes, options: options, maxPixelCount: decoding.maxPixelCount) { warning in
+                    StandardError.print("imgview: \(TerminalText.sanitized(loaded.source)): \(warning)")
+                }
             }
             StandardOutput.write(text)
         }

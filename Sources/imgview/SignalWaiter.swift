@@ -47,3 +47,46 @@ private final class SignalOnce: @unchecked Sendable {
         }
     }
 }
+
+/// Turns SIGINT, SIGTERM and SIGHUP into a call of `onSignal` (cancelling work, say), so the work can
+/// clean up after itself before the process exits, instead of dying with temporary files about.
+final class SignalCatcher: @unchecked Sendable {
+    static let interrupting: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private let lock = NSLock()
+    private var sources: [any DispatchSourceSignal] = []
+    private var number: Int32?
+
+    /// The first signal caught, if any.
+    var caught: Int32? { lock.withLock { number } }
+
+    init(_ signals: [Int32] = interrupting, onSignal: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "imgview.signal-catcher")
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                let first = self.lock.withLock {
+                    defer { if self.number == nil { self.number = number } }
+                    return self.number == nil
+                }
+                if first { onSignal() }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Stops catching; the signals' default actions apply again.
+    func stop() {
+        let stopped = lock.withLock {
+            defer { sources = [] }
+            return sources
+        }
+        for source in stopped {
+            source.cancel()
+            signal(Int32(source.handle), SIG_DFL)
+        }
+    }
+}

@@ -112,60 +112,6 @@ struct GetCommandTests {
         }
     }
 
-    @Test(
-        "Every bad response: one line, the right exit code, nothing written or cached",
-        arguments: [
-            ("404", [Fault.status(404)], ImgviewCore.ExitStatus.notFound, "HTTP 404 (not found)"),
-            ("410", [Fault.status(410)], ImgviewCore.ExitStatus.notFound, "HTTP 410 (not found)"),
-            ("500", [Fault.status(500)], ImgviewCore.ExitStatus.httpStatus, "HTTP 500 (internal server error)"),
-            ("403", [Fault.status(403)], ImgviewCore.ExitStatus.httpStatus, "HTTP 403 (forbidden)"),
-            ("truncated", [Fault.truncated(after: 5000)], ImgviewCore.ExitStatus.network, "transfer cut short after"),
-            (
-                "not an image", [Fault.body(Data("<html>".utf8), contentType: "text/html")], ImgviewCore.ExitStatus.badImage,
-                "not an image (text/html)"
-            ),
-            ("timeout", [Fault.delay(.seconds(10))], ImgviewCore.ExitStatus.network, "timed out"),
-        ])
-    func badResponses(label: String, faults: [Fault], status: ImgviewCore.ExitStatus, message: String) async throws {
-        try await withSetup { setup in
-            setup.server.setFaults(faults, for: "/photos/hopper.jpg")
-            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
-            let result = try await setup.get([url, "--retry", "0", "--connect-timeout", "1"])
-            #expect(result.status == status.rawValue, "\(label): \(result.stderr)")
-            #expect(
-                result.errorLine == "imgview: \(url): \(message)" || result.errorLine.hasPrefix("imgview: \(url): \(message)"), "\(label)")
-            #expect(!result.errorLine.contains("\n"))
-            #expect(result.stdout.isEmpty)
-            #expect(setup.files().isEmpty)
-            #expect(setup.cachedEntries().isEmpty)
-        }
-    }
-
-    @Test func refusedConnectionsAndUnknownNames() async throws {
-        try await withSetup { setup in
-            let refused = try await setup.get(["http://127.0.0.1:1/x.jpg", "--retry", "0"])
-            #expect(refused.status == ImgviewCore.ExitStatus.network.rawValue)
-            #expect(refused.errorLine == "imgview: http://127.0.0.1:1/x.jpg: connection refused")
-
-            let unknown = try await setup.get(["nosuch"])
-            #expect(unknown.status == ImgviewCore.ExitStatus.notFound.rawValue)
-            #expect(unknown.errorLine.hasPrefix("imgview: no image called \"nosuch\" in the catalog and no such file"))
-
-            let malformed = try await setup.get(["http://"])
-            #expect(malformed.status == ImgviewCore.ExitStatus.usage.rawValue)
-            #expect(malformed.errorLine == "imgview: invalid URL \"http://\" (use http, https or file)")
-
-            let offline = try await setup.get(["--offline", setup.server.url(for: "/photos/hopper.jpg").absoluteString])
-            #expect(offline.status == ImgviewCore.ExitStatus.offlineMiss.rawValue)
-            #expect(setup.server.requests().isEmpty)
-
-            let tooLarge = try await setup.get([setup.server.url(for: "/photos/hopper.jpg").absoluteString, "--max-filesize", "10k"])
-            #expect(tooLarge.status == ImgviewCore.ExitStatus.badImage.rawValue)
-            #expect(tooLarge.errorLine.hasSuffix("larger than the download limit of 10 kB"))
-            #expect(setup.files().isEmpty)
-        }
-    }
-
     @Test func transientFailuresAreRetried() async throws {
         try await withSetup { setup in
             setup.server.setFaults([.status(503, headers: ["Retry-After": "0"]), .status(429), .none], for: "/photos/hopper.jpg")
@@ -183,53 +129,6 @@ struct GetCommandTests {
             #expect(result.status == ImgviewCore.ExitStatus.partialFailure.rawValue)
             #expect(setup.files() == ["hopper.jpg"])
             #expect(result.errorLine.contains("missing.jpg: HTTP 404"))
-        }
-    }
-
-    @Test func aKilledDownloadLeavesNoEntryAndNoOutput() async throws {
-        try await withSetup { setup in
-            setup.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
-            let (process, _, _) = try ImgviewProcess.start(
-                ["get", setup.server.url(for: "/photos/hopper.jpg").absoluteString], environment: setup.environment, directory: setup.folder
-            )
-            try await waitUntil { (setup.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(setup.files().isEmpty)
-            #expect(setup.cachedEntries().isEmpty)
-            // The next run succeeds, and sweeps the dead process's temporary file away.
-            setup.server.setFaults([], for: "/photos/hopper.jpg")
-            let again = try await setup.get([setup.server.url(for: "/photos/hopper.jpg").absoluteString])
-            #expect(again.status == 0, "\(again.stderr)")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.cache + "/v1/tmp")
-            #expect(leftovers.isEmpty)
-        }
-    }
-
-    @Test func twoProcessesWritingOneCacheBothSucceed() async throws {
-        try await withSetup { setup in
-            for index in 0..<8 {
-                setup.server.publish(
-                    .data(Self.image + Data(repeating: UInt8(index), count: 1000), contentType: "image/jpeg"), at: "/p/\(index).jpg")
-            }
-            let urls = (0..<8).map { setup.server.url(for: "/p/\($0).jpg").absoluteString }
-            let first = setup.folder.appendingPathComponent("first")
-            let second = setup.folder.appendingPathComponent("second")
-            try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
-            async let a = setup.get(urls + ["-O", first.path])
-            async let b = setup.get(urls.reversed() + ["-O", second.path])
-            let (resultA, resultB) = try await (a, b)
-            #expect(resultA.status == 0, "\(resultA.stderr)")
-            #expect(resultB.status == 0, "\(resultB.stderr)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: first.path).count == 8)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: second.path).count == 8)
-            let entries = setup.cachedEntries()
-            #expect(entries.count == 8)
-            let cache = try DiskCache(directory: URL(fileURLWithPath: setup.cache))
-            for entry in entries {
-                #expect(try FileDigest.sha256(of: cache.blobURL(for: entry)) == entry.sha256)
-            }
         }
     }
 

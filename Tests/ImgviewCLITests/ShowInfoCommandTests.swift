@@ -55,7 +55,7 @@ struct ShowInfoCommandTests {
         #expect(result.status == 0 && !result.stdout.isEmpty)
         let unknown = try await ImgviewProcess.run(["--catalog", path, "show", "dog"])
         #expect(unknown.status == 4)
-        #expect(unknown.stderr == "imgview: no such file or catalog image: dog\n")
+        #expect(unknown.stderr == "imgview: no image called \"dog\" in the catalog and no such file (known: cat; see 'imgview list')\n")
     }
 
     @Test func infoReportsHeaderFacts() async throws {

@@ -213,6 +213,8 @@ public final class BrowserPresenter {
             present(
                 ready, details: ready.details(source: ready.source, fetchTime: ready.fetchTime, now: configuration.now()), generation: mine)
         } catch {
+            // Bytes the decoder refuses are not worth keeping on disk: the next visit fetches them again.
+            if error is ImageDecodingError, !url.isFileURL { try? configuration.diskCache?.remove(url) }
             guard mine == generation, !Self.isCancellation(error) else { return }
             update { $0.phase = .failed(Self.message(for: error)) }
         }

@@ -93,6 +93,8 @@ public struct CatalogParser: Sendable {
     private static func describe(_ error: any Error) -> String {
         let nsError = error as NSError
         let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
-        return TerminalText.sanitized(detail.split(separator: "\n").first.map(String.init) ?? detail)
+        let line = detail.split(separator: "\n").first.map(String.init) ?? detail
+        // One-line messages end without a period.
+        return TerminalText.sanitized(line.hasSuffix(".") ? String(line.dropLast()) : line)
     }
 }

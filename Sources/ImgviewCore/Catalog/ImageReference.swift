@@ -24,12 +24,20 @@ public struct ImageReference: Sendable, Equatable {
             else { throw ImageReferenceError.invalidURL(argument) }
             return ImageReference(image: nil, url: url)
         }
-        let loaded = try await catalog()
+        let file = URL(fileURLWithPath: argument, relativeTo: currentDirectory).standardizedFileURL
+        let fileExists = FileManager.default.fileExists(atPath: file.path)
+        let loaded: Catalog
+        do {
+            loaded = try await catalog()
+        } catch {
+            // A file needs no catalog: a broken one must not stop `imgview show photo.jpg`.
+            if fileExists { return ImageReference(image: nil, url: file) }
+            throw error
+        }
         if let image = loaded.image(named: argument) {
             return ImageReference(image: image, url: image.url)
         }
-        let file = URL(fileURLWithPath: argument, relativeTo: currentDirectory).standardizedFileURL
-        if FileManager.default.fileExists(atPath: file.path) {
+        if fileExists {
             return ImageReference(image: loaded.image(for: file), url: file)
         }
         throw ImageReferenceError.unknown(argument, known: loaded.images.map(\.name))

@@ -16,6 +16,8 @@ public actor ImageService {
 
     public nonisolated let configuration: Configuration
     private var transfers: [ImageRequest: Transfer] = [:]
+    /// Cancelled transfers still cleaning up (closing the connection, removing their temporary file).
+    private var windingDown: [UUID: Task<Void, Never>] = [:]
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -55,6 +57,20 @@ public actor ImageService {
     /// How many transfers are under way (for tests and the TUI's status line).
     public var activeTransfers: Int { transfers.count }
 
+    /// Cancels every transfer and returns once each has cleaned up after itself.
+    ///
+    /// A waiter that cancels gets its answer at once, while its transfer winds down on its own;
+    /// a process about to exit (on Ctrl-C, say) calls this so no temporary file outlives it.
+    public func cancelAll() async {
+        for request in Array(transfers.keys) {
+            guard let transfer = transfers.removeValue(forKey: request) else { continue }
+            for continuation in transfer.waiters.values { continuation.resume(throwing: CancellationError()) }
+            transfer.waiters = [:]
+            windDown(transfer)
+        }
+        for task in Array(windingDown.values) { await task.value }
+    }
+
     // MARK: Coalescing
 
     private final class Transfer {
@@ -83,6 +99,7 @@ public actor ImageService {
     }
 
     private func finish(_ request: ImageRequest, transfer id: UUID, with result: Result<ImageResponse, any Error>) {
+        windingDown[id] = nil
         // A transfer whose waiters all left was already removed; a newer one may stand in its place.
         guard let transfer = transfers[request], transfer.id == id else { return }
         transfers[request] = nil
@@ -101,9 +118,15 @@ public actor ImageService {
         continuation.resume(throwing: CancellationError())
         if transfer.waiters.isEmpty {
             // Nobody waits any more: stop the transfer, and let a new request start afresh.
-            transfer.task?.cancel()
             transfers[request] = nil
+            windDown(transfer)
         }
+    }
+
+    private func windDown(_ transfer: Transfer) {
+        guard let task = transfer.task else { return }
+        task.cancel()
+        windingDown[transfer.id] = task
     }
 }
 

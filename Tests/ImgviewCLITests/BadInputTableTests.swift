@@ -1,0 +1,322 @@
+import Foundation
+import ImgviewServer
+import Testing
+
+@testable import ImgviewCore
+
+/// SPEC.md's "Failure is part of the contract", one row per bad input: the real binary against the
+/// loopback server, asserting the one-line message, the exit code, and that nothing was written
+/// or cached (or, where the input is a damaged cache, that the damage is gone).
+@Suite("Every bad input in SPEC.md")
+struct BadInputTableTests {
+    /// A folder to run in, a cache, and a server publishing one good JPEG at `/photos/hopper.jpg`.
+    struct Context: Sendable {
+        let server: LoopbackServer
+        let folder: URL
+        var cache: String { folder.appendingPathComponent("cache").path }
+        var environment: [String: String] { ["IMGVIEW_CACHE_DIR": cache] }
+        var hopper: String { server.url(for: "/photos/hopper.jpg").absoluteString }
+
+        func url(_ path: String) -> String { server.url(for: path).absoluteString }
+
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ImgviewProcess.Result {
+            try await ImgviewProcess.run(arguments, environment: environment.merging(extra) { $1 }, directory: folder)
+        }
+
+        /// Writes `text` into `input/` in the working folder (catalogs, say) and returns its path.
+        func write(_ text: String, to name: String) throws -> String {
+            let inputs = folder.appendingPathComponent("input")
+            try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+            let url = inputs.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+
+        func publish(_ data: Data, at path: String, contentType: String = "image/jpeg") {
+            server.publish(.data(data, contentType: contentType), at: path)
+        }
+    }
+
+    /// What one row expects.
+    struct Expectation: Sendable {
+        var status: Int32
+        /// The whole of stderr is this one line (prefix match when it ends in "…"); nil: stderr is empty.
+        var message: String?
+        /// Files the command leaves in the working folder besides those the row put there.
+        var writes: [String] = []
+        /// Entries the cache holds afterwards.
+        var cachedEntries = 0
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        /// SPEC.md's words for the input.
+        let label: String
+        let run: @Sendable (Context) async throws -> (ImgviewProcess.Result, Expectation)
+        var testDescription: String { label }
+    }
+
+    static let hopperBytes = try! Data(
+        contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+    static let bomb = try! Data(
+        contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/bomb.png"))
+
+    static let table: [BadInput] = [
+        BadInput(label: "unknown name") { context in
+            let result = try await context.run(["get", "nosuch"])
+            return (result, Expectation(status: 4, message: "imgview: no image called \"nosuch\" in the catalog and no such file…"))
+        },
+        BadInput(label: "unknown name, to show") { context in
+            let result = try await context.run(["show", "nosuch"])
+            return (result, Expectation(status: 4, message: "imgview: no image called \"nosuch\" in the catalog and no such file…"))
+        },
+        BadInput(label: "malformed URL") { context in
+            let result = try await context.run(["get", "http://"])
+            return (result, Expectation(status: 2, message: "imgview: invalid URL \"http://\" (use http, https or file)"))
+        },
+        BadInput(label: "URL of a scheme imgview does not fetch") { context in
+            let result = try await context.run(["show", "ftp://example.org/a.jpg"])
+            return (result, Expectation(status: 2, message: "imgview: invalid URL \"ftp://example.org/a.jpg\" (use http, https or file)"))
+        },
+        BadInput(label: "malformed catalog: an invalid name") { context in
+            let path = try context.write(#"{"images": [{"name": "Bad Name", "url": "a.jpg"}]}"#, to: "catalog.json")
+            let result = try await context.run(["--catalog", path, "get", "--all"])
+            return (result, Expectation(status: 3, message: "imgview: catalog \(path), entry 1 (\"Bad Name\"): invalid name…"))
+        },
+        BadInput(label: "malformed catalog: not JSON") { context in
+            let path = try context.write("images: a.jpg", to: "catalog.json")
+            let result = try await context.run(["--catalog", path, "list"])
+            return (result, Expectation(status: 3, message: "imgview: catalog \(path): is not valid JSON…"))
+        },
+        BadInput(label: "malformed catalog: a remote page whose next loops back") { context in
+            let page = "{\"images\": [{\"name\": \"a\", \"url\": \"a.jpg\"}], \"next\": \"\(context.url("/catalog.json"))\"}"
+            context.publish(Data(page.utf8), at: "/catalog.json", contentType: "application/json")
+            let result = try await context.run(["--catalog", context.url("/catalog.json"), "list"])
+            return (result, Expectation(status: 3, message: "imgview: catalog \(context.url("/catalog.json"))…"))
+        },
+        BadInput(label: "HTTP 404") { context in
+            context.server.setFaults([.status(404)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (result, Expectation(status: 4, message: "imgview: \(context.hopper): HTTP 404 (not found)"))
+        },
+        BadInput(label: "HTTP 410") { context in
+            context.server.setFaults([.status(410)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["show", context.hopper])
+            return (result, Expectation(status: 4, message: "imgview: \(context.hopper): HTTP 410 (not found)"))
+        },
+        BadInput(label: "HTTP 403") { context in
+            context.server.setFaults([.status(403)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (result, Expectation(status: 6, message: "imgview: \(context.hopper): HTTP 403 (forbidden)"))
+        },
+        BadInput(label: "HTTP 500, retries exhausted") { context in
+            context.server.setFaults([.status(500), .status(502)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper, "--retry", "1"])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").map(\.status) == [500, 502])
+            return (result, Expectation(status: 6, message: "imgview: \(context.hopper): HTTP 502 (bad gateway)"))
+        },
+        BadInput(label: "refused connection") { context in
+            let result = try await context.run(["get", "http://127.0.0.1:1/x.jpg", "--retry", "0"])
+            return (result, Expectation(status: 5, message: "imgview: http://127.0.0.1:1/x.jpg: connection refused"))
+        },
+        BadInput(label: "timeout: no answer") { context in
+            context.server.setFaults([.delay(.seconds(10))], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper, "--retry", "0", "--connect-timeout", "1"])
+            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): timed out…"))
+        },
+        BadInput(label: "timeout: a body too slow for --max-time") { context in
+            context.server.setFaults([.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(100))], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper, "--retry", "0", "--max-time", "1"])
+            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): timed out…"))
+        },
+        BadInput(label: "truncated body") { context in
+            context.server.setFaults([.truncated(after: 5000)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper, "--retry", "0"])
+            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): transfer cut short after…"))
+        },
+        BadInput(label: "body that is not an image") { context in
+            context.server.setFaults([.body(Data("<html>".utf8), contentType: "text/html")], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (result, Expectation(status: 7, message: "imgview: \(context.hopper): not an image (text/html)"))
+        },
+        BadInput(label: "--offline and not cached") { context in
+            let result = try await context.run(["--offline", "get", context.hopper])
+            #expect(context.server.requests().isEmpty)
+            return (
+                result, Expectation(status: 10, message: "imgview: \(context.hopper): not in the cache, and --offline forbids the network")
+            )
+        },
+        BadInput(label: "body over --max-filesize") { context in
+            let result = try await context.run(["get", context.hopper, "--max-filesize", "10k"])
+            return (result, Expectation(status: 7, message: "imgview: \(context.hopper): larger than the download limit of 10 kB"))
+        },
+        BadInput(label: "corrupt image") { context in
+            context.publish(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("garbage, not a JPEG at all".utf8), at: "/corrupt.jpg")
+            let result = try await context.run(["show", context.url("/corrupt.jpg"), "--size", "10x5"])
+            return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
+        },
+        BadInput(label: "truncated image") { context in
+            context.publish(hopperBytes.prefix(300), at: "/cut.jpg")
+            let result = try await context.run(["info", context.url("/cut.jpg")])
+            return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
+        },
+        BadInput(label: "image whose declared size would need gigabytes") { context in
+            context.publish(bomb, at: "/bomb.png", contentType: "image/png")
+            let result = try await context.run(["show", context.url("/bomb.png"), "--size", "10x5"])
+            return (
+                result,
+                Expectation(status: 7, message: "imgview: image too large: 100000×100000 is 10000 megapixels, the limit is 100")
+            )
+        },
+        BadInput(label: "cache file damaged on disk: a blob") { context in
+            let first = try await context.run(["get", context.hopper, "-o", "first.jpg"])
+            #expect(first.status == 0)
+            try FileManager.default.removeItem(atPath: context.folder.appendingPathComponent("first.jpg").path)
+            let cache = try DiskCache(directory: URL(fileURLWithPath: context.cache))
+            let entry = try #require(cache.entries().first)
+            // The output was a link to the blob; write a new file in its place, as damage would.
+            let blob = cache.blobURL(for: entry)
+            try FileManager.default.removeItem(at: blob)
+            try Data("not the image any more".utf8).write(to: blob)
+            let result = try await context.run(["cache", "verify"])
+            #expect(result.stdout.contains("removed damaged-blob v1/blobs/"))
+            return (result, Expectation(status: 9, message: "imgview: cache verify: found and removed 1 problem…"))
+        },
+        BadInput(label: "cache file damaged on disk: metadata, healed by the next get") { context in
+            let first = try await context.run(["get", context.hopper, "-o", "first.jpg"])
+            #expect(first.status == 0)
+            let entries = URL(fileURLWithPath: context.cache).appendingPathComponent("v1/entries")
+            for name in try FileManager.default.contentsOfDirectory(atPath: entries.path) {
+                try Data("{\"url\": 12".utf8).write(to: entries.appendingPathComponent(name))
+            }
+            let result = try await context.run(["get", context.hopper, "-o", "second.jpg"])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").count == 2)
+            #expect(try Data(contentsOf: context.folder.appendingPathComponent("second.jpg")) == hopperBytes)
+            return (
+                result,
+                Expectation(status: 0, message: nil, writes: ["first.jpg", "second.jpg"], cachedEntries: 1)
+            )
+        },
+        BadInput(label: "cache folder that is not a folder") { context in
+            let path = try context.write("", to: "not-a-folder")
+            let result = try await context.run(["get", context.hopper], environment: ["IMGVIEW_CACHE_DIR": path])
+            return (result, Expectation(status: 9, message: "imgview: cache \(path): cannot be used: \(path) is not a folder"))
+        },
+        BadInput(label: "two imgview processes on one cache") { context in
+            let urls = (0..<6).map { index in
+                context.publish(hopperBytes + Data(repeating: UInt8(index), count: 100), at: "/p/\(index).jpg")
+                return context.url("/p/\(index).jpg")
+            }
+            for name in ["a", "b"] {
+                try FileManager.default.createDirectory(at: context.folder.appendingPathComponent(name), withIntermediateDirectories: true)
+            }
+            async let first = context.run(["get"] + urls + ["-O", "a"])
+            async let second = context.run(["get"] + urls.reversed() + ["-O", "b"])
+            let (a, b) = try await (first, second)
+            #expect(a.status == 0, "\(a.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: context.folder.appendingPathComponent("a").path).count == 6)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: context.folder.appendingPathComponent("b").path).count == 6)
+            let verify = try await context.run(["cache", "verify"])
+            #expect(verify.status == 0, "\(verify.stdout)")
+            return (b, Expectation(status: 0, message: nil, writes: ["a", "b"], cachedEntries: 6))
+        },
+        BadInput(label: "Ctrl-C in the middle of a download") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGINT)
+            return (result, Expectation(status: 130, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGTERM in the middle of a download") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGTERM)
+            return (result, Expectation(status: 143, message: "imgview: interrupted"))
+        },
+        BadInput(label: "kill -9 in the middle of a download") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let killed = try await interrupted(context, signal: SIGKILL)
+            #expect(killed.status == SIGKILL)
+            // The dead process's temporary file is swept away by the next one that uses the cache.
+            let result = try await context.run(["cache", "prune"])
+            return (result, Expectation(status: 0, message: nil))
+        },
+        BadInput(label: "escape sequences in a catalog title") { context in
+            let catalog = "{\"images\": [{\"name\": \"a\", \"title\": \"\\u001b]0;owned\\u0007\\u001b[31mred\", \"url\": \"a.jpg\"}]}"
+            let path = try context.write(catalog, to: "catalog.json")
+            let result = try await context.run(["--catalog", path, "list"])
+            #expect(result.stdout.contains("?]0;owned??[31mred"))
+            return (result, Expectation(status: 0, message: nil))
+        },
+        BadInput(label: "escape sequences in a server's header") { context in
+            context.server.setFaults(
+                [.body(Data("<html>".utf8), contentType: "text/html\u{1B}[2J")], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (result, Expectation(status: 7, message: "imgview: \(context.hopper): not an image (text/html?[2J)"))
+        },
+        BadInput(label: "escape sequences in a name") { context in
+            let result = try await context.run(["get", "\u{1B}]0;owned\u{07}"])
+            return (result, Expectation(status: 4, message: "imgview: no image called \"?]0;owned?\" in the catalog…"))
+        },
+        BadInput(label: "escape sequences in a URL's file name") { context in
+            context.publish(hopperBytes, at: "/x\u{1B}[31m.jpg")
+            let result = try await context.run(["get", context.url("/x%1B%5B31m.jpg")])
+            #expect(result.stdout == context.folder.appendingPathComponent("x[31m.jpg").path + "\n")
+            return (result, Expectation(status: 0, message: nil, writes: ["x[31m.jpg"], cachedEntries: 1))
+        },
+    ]
+
+    /// Starts a `get` of the slow hopper, sends `signal` once part of the body arrived, and waits for the end.
+    static func interrupted(_ context: Context, signal: Int32) async throws -> ImgviewProcess.Result {
+        let (process, stdout, stderr) = try ImgviewProcess.start(
+            ["get", context.hopper], environment: context.environment, directory: context.folder)
+        async let out = readToEnd(stdout)
+        async let err = readToEnd(stderr)
+        try await waitUntil { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
+        kill(process.processIdentifier, signal)
+        try await offPool { process.waitUntilExit() }
+        return ImgviewProcess.Result(
+            status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self))
+    }
+
+    @Test(arguments: table)
+    func badInput(_ row: BadInput) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        server.publish(.data(Self.hopperBytes, contentType: "image/jpeg"), at: "/photos/hopper.jpg")
+        let context = Context(server: server, folder: folder)
+        try await stopping(server) {
+            let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            let (result, expected) = try await row.run(context)
+
+            #expect(result.status == expected.status, "\(row.label): \(result.stderr)")
+            if let message = expected.message {
+                #expect(
+                    result.stderr.hasSuffix("\n") && result.errorLine.split(separator: "\n").count == 1, "\(row.label): \(result.stderr)")
+                if message.hasSuffix("…") {
+                    #expect(result.errorLine.hasPrefix(String(message.dropLast())), "\(row.label): \(result.errorLine)")
+                } else {
+                    #expect(result.errorLine == message, "\(row.label)")
+                }
+            } else {
+                #expect(result.stderr.isEmpty, "\(row.label): \(result.stderr)")
+            }
+            // Nothing a server or a file said reaches the terminal raw.
+            for text in [result.stdout, result.stderr] {
+                #expect(!text.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" }, "\(row.label): \(text)")
+            }
+
+            let after = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            let written = after.subtracting(before).subtracting(["cache", "input"]).sorted()
+            #expect(written == expected.writes.sorted(), "\(row.label)")
+            let cache = URL(fileURLWithPath: context.cache)
+            if FileManager.default.fileExists(atPath: cache.path) {
+                let entries = try DiskCache(directory: cache).entries()
+                #expect(entries.count == expected.cachedEntries, "\(row.label)")
+                // Nothing half-written: no download in progress is left behind.
+                let temporary = (try? FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("v1/tmp").path)) ?? []
+                #expect(temporary.isEmpty, "\(row.label): \(temporary)")
+            } else {
+                #expect(expected.cachedEntries == 0, "\(row.label)")
+            }
+        }
+    }
+}
