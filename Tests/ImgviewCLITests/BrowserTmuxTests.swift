@@ -26,6 +26,7 @@ struct BrowserTmuxTests {
 
     func withBrowser(
         columns: Int = 120, rows: Int = 36, faults: [String: [Fault]] = [:], extraEntries: [(String, String)] = [],
+        titles: [String: String] = [:],
         arguments: [String] = [], environment: [String: String] = [:], _ body: (Fixture) async throws -> Void
     ) async throws {
         let server = try await LoopbackServer.start()
@@ -34,7 +35,9 @@ struct BrowserTmuxTests {
         for photo in Self.photos {
             let data = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/\(photo.file)"))
             server.publish(.data(data, contentType: photo.contentType), at: "/images/\(photo.name)", faults: faults[photo.name] ?? [])
-            entries.append(#"{"name": "\#(photo.name)", "url": "\#(server.url(for: "/images/\(photo.name)").absoluteString)"}"#)
+            let title = titles[photo.name].map { #", "title": "\#($0)""# } ?? ""
+            entries.append(
+                #"{"name": "\#(photo.name)"\#(title), "url": "\#(server.url(for: "/images/\(photo.name)").absoluteString)"}"#)
         }
         for (name, url) in extraEntries { entries.append(#"{"name": "\#(name)", "url": "\#(url)"}"#) }
         let catalog = folder.appendingPathComponent("catalog.json")
@@ -171,6 +174,22 @@ struct BrowserTmuxTests {
             #expect(screen.contains("refused"))
             try await session.send("Left")
             try await session.waitForScreen { $0.contains("[ cups ]") && $0.contains("format  JPEG 2560×1600") }
+        }
+    }
+
+    /// A title and a server header carrying escape sequences are shown as text; the terminal obeys neither.
+    @Test func escapeSequencesFromOutsideAreShownNotObeyed() async throws {
+        try await withBrowser(
+            faults: ["chelsea": [.body(Data("<html>".utf8), contentType: "text/html\u{1B}]2;pwned\u{07}")]],
+            titles: ["hopper": #"\u001b]2;pwned\u0007\u001b[31mred"#]
+        ) { fixture in
+            let session = fixture.session
+            let screen = try await session.waitForScreen { $0.contains("source  network") }
+            #expect(screen.contains("?]2;pwned??[31mred"))
+            try await session.send("Right")
+            let failed = try await session.waitForScreen { $0.contains("could not show chelsea") }
+            #expect(failed.contains("not an image (text/html?]2;pwned?)"))
+            #expect(try await session.format("#{pane_title}") != "pwned")
         }
     }
 

@@ -112,6 +112,47 @@ struct GetCommandTests {
         }
     }
 
+    /// `-O DIR` writes only into DIR, whatever the URL's path says, and never through a link in it.
+    @Test func outputNamesNeverLeaveTheFolder() async throws {
+        try await withSetup { setup in
+            let out = setup.folder.appendingPathComponent("out")
+            let outside = setup.folder.appendingPathComponent("outside")
+            for folder in [out, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            // The server sees these paths percent-decoded; the names come from the URL as the client sent it.
+            let cases: [(served: String, requested: String, saved: String)] = [
+                ("/a/../../outside/evil.jpg", "/a/..%2F..%2Foutside%2Fevil.jpg", "evil.jpg"),
+                ("/b/..", "/b/%2E%2E", "image.jpg"),
+                ("/c/..\\..\\back.jpg", "/c/..%5C..%5Cback.jpg", "back.jpg"),
+                ("/d/.hidden.jpg", "/d/.hidden.jpg", "hidden.jpg"),
+                ("/e/\u{1B}]0;x\u{07}.jpg", "/e/%1B%5D0;x%07.jpg", "]0;x.jpg"),
+            ]
+            for (served, requested, saved) in cases {
+                setup.server.publish(.data(Self.image, contentType: "image/jpeg"), at: served)
+                let url = setup.server.baseURL.absoluteString.dropLast() + requested
+                let result = try await setup.get([String(url), "-O", out.path])
+                #expect(result.status == 0, "\(requested): \(result.stderr)")
+                #expect(result.stdout == out.appendingPathComponent(saved).path + "\n", "\(requested)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == cases.map(\.saved).sorted())
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+            #expect(setup.files() == ["out", "outside"])
+
+            // A link in DIR under the output's name is not followed, with or without --force.
+            let victim = outside.appendingPathComponent("victim.jpg")
+            try Data("mine".utf8).write(to: victim)
+            try FileManager.default.createSymbolicLink(
+                at: out.appendingPathComponent("hopper.jpg"), withDestinationURL: victim)
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let refused = try await setup.get([url, "-O", out.path])
+            #expect(refused.status == ImgviewCore.ExitStatus.output.rawValue)
+            let forced = try await setup.get([url, "-O", out.path, "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(try Data(contentsOf: victim) == Data("mine".utf8))
+            let replaced = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("hopper.jpg").path)
+            #expect(replaced[.type] as? FileAttributeType == .typeRegular)
+        }
+    }
+
     @Test func transientFailuresAreRetried() async throws {
         try await withSetup { setup in
             setup.server.setFaults([.status(503, headers: ["Retry-After": "0"]), .status(429), .none], for: "/photos/hopper.jpg")
