@@ -13,7 +13,7 @@ enum TerminalRestorer {
 
     /// The tty modes from before ncurses changed them.
     static func saveModes() {
-        if tcgetattr(STDIN_FILENO, &savedModes) == 0 { hasSavedModes = true }
+        if tcgetattr(STDIN_FILENO, savedModes) == 0 { hasSavedModes = true }
     }
 
     /// Installs the handlers; call once ncurses has started, so terminfo is loaded.
@@ -53,7 +53,13 @@ enum TerminalRestorer {
     private static let alternateStackSize = 64 * 1024
 }
 
-nonisolated(unsafe) private var savedModes = termios()
+/// On the heap rather than a global `termios`: AddressSanitizer sizes a Swift global of that type
+/// at 57 bytes, so glibc's 60-byte write into it read as an overflow (scripts/sanitize.sh).
+nonisolated(unsafe) private let savedModes: UnsafeMutablePointer<termios> = {
+    let modes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    modes.initialize(to: termios())
+    return modes
+}()
 nonisolated(unsafe) private var hasSavedModes = false
 nonisolated(unsafe) private var resetBytes: UnsafeMutablePointer<UInt8>?
 nonisolated(unsafe) private var resetCount = 0
@@ -62,7 +68,7 @@ nonisolated(unsafe) private var previousActions: UnsafeMutablePointer<sigaction>
 
 /// The crash handler: async-signal-safe calls only.
 private func restoreTerminalAndDie(_ number: Int32) {
-    if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+    if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, savedModes) }
     if let resetBytes { _ = write(STDOUT_FILENO, resetBytes, resetCount) }
     // The default action, raised again: the process ends as the signal would have ended it. (Chaining
     // to the Swift runtime's backtracer was tried: it returns after a signal sent by kill, and the
