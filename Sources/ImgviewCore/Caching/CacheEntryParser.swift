@@ -46,20 +46,46 @@ struct CacheEntryParser {
             first = false
             guard let key = string(), consume(UInt8(ascii: ":")) else { return nil }
             skipSpace()
+            // A key twice: JSONDecoder decides which one counts.
             switch key {
-            case "url": url = string()
-            case "finalURL": finalURL = string()
-            case "contentType": contentType = optionalString()
-            case "format": format = string().flatMap(ImageFormat.init(rawValue:))
-            case "byteCount": byteCount = integer().map(Int64.init)
-            case "sha256": sha256 = string()
-            case "etag": etag = optionalString()
-            case "lastModified": lastModified = optionalString()
-            case "fetchedAt": fetchedAt = string().flatMap(Self.date)
-            case "lastAccessedAt": lastAccessedAt = string().flatMap(Self.date)
-            case "freshUntil": freshUntil = string().flatMap(Self.date)
-            case "revalidations": revalidations = integer()
+            case "url":
+                guard url == nil else { return nil }
+                url = string()
+            case "finalURL":
+                guard finalURL == nil else { return nil }
+                finalURL = string()
+            case "contentType":
+                guard contentType == nil else { return nil }
+                contentType = optionalString()
+            case "format":
+                guard format == nil else { return nil }
+                format = string().flatMap(ImageFormat.init(rawValue:))
+            case "byteCount":
+                guard byteCount == nil else { return nil }
+                byteCount = integer().map(Int64.init)
+            case "sha256":
+                guard sha256 == nil else { return nil }
+                sha256 = string()
+            case "etag":
+                guard etag == nil else { return nil }
+                etag = optionalString()
+            case "lastModified":
+                guard lastModified == nil else { return nil }
+                lastModified = optionalString()
+            case "fetchedAt":
+                guard fetchedAt == nil else { return nil }
+                fetchedAt = string().flatMap(Self.date)
+            case "lastAccessedAt":
+                guard lastAccessedAt == nil else { return nil }
+                lastAccessedAt = string().flatMap(Self.date)
+            case "freshUntil":
+                guard freshUntil == nil else { return nil }
+                freshUntil = string().flatMap(Self.date)
+            case "revalidations":
+                guard revalidations == nil else { return nil }
+                revalidations = integer()
             case "dimensions":
+                guard dimensions == nil else { return nil }
                 if consumeLiteral("null") { dimensions = .some(nil) } else { dimensions = size() }
             default:
                 guard skipValue() else { return nil }
