@@ -2,7 +2,6 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import ImgviewCore
-import Synchronization
 
 /// An HTTP server on 127.0.0.1 for `imgview serve`, `imgview demo` and the tests.
 ///
@@ -36,7 +35,7 @@ public final class LoopbackServer: Sendable {
             timeout: 3600,
             logger: .disabled,
             handler: FaultInjectingHandler(routes: routes, log: log))
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let runTask = Task {
             do {
                 try await server.run()

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import ImgviewCore
 
 /// Every request the loopback server received, in order, for tests to inspect.
 public final class RequestLog: Sendable {
-    private let entries = Mutex<[RecordedRequest]>([])
+    private let entries = Locked<[RecordedRequest]>([])
 
     init() {}
 

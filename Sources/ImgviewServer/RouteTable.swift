@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImgviewCore
 
 /// The paths the loopback server answers, each with its resource and the faults for its next requests.
 final class RouteTable: Sendable {
@@ -10,7 +10,7 @@ final class RouteTable: Sendable {
         var served = 0
     }
 
-    private let routes = Mutex<[String: Route]>([:])
+    private let routes = Locked<[String: Route]>([:])
 
     func publish(_ resource: ServedResource, at path: String, faults: [Fault]) {
         routes.withLock { $0[path] = Route(resource: resource, faults: faults) }

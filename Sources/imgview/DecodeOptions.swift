@@ -5,7 +5,7 @@ import ImgviewCore
 struct DecodeOptions: ParsableArguments {
     @Option(
         name: .customLong("max-megapixels"),
-        help: "Refuse images that declare more pixels than this, before decoding (default 100).")
+        help: "Refuse images that declare more pixels than this, before decoding.")
     var maxMegapixels: Int = DecodeRequest.defaultMaxPixelCount / 1_000_000
 
     func validate() throws {

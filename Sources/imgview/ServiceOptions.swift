@@ -13,7 +13,7 @@ struct ServiceOptions: ParsableArguments {
     @Option(name: .customLong("retry"), help: "Retries of transient failures (refused, reset, timeout, 408, 429, 5xx).")
     var retries: Int = 3
 
-    @Option(name: .customLong("max-filesize"), help: "Largest download accepted, e.g. 200M (default 512M).")
+    @Option(name: .customLong("max-filesize"), help: "Largest download accepted, e.g. 200M.")
     var maxFileSize: String = "512M"
 
     func validate() throws {

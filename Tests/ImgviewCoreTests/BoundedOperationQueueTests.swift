@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ImgviewCore
@@ -7,8 +6,8 @@ import Testing
 @Suite("Bounded delegate queue")
 struct BoundedOperationQueueTests {
     final class Counts: Sendable {
-        let added = Mutex(0)
-        let ran = Mutex<[Int]>([])
+        let added = Locked(0)
+        let ran = Locked<[Int]>([])
     }
 
     /// Adds `count` operations from a thread of its own, as FoundationNetworking's libcurl thread does.

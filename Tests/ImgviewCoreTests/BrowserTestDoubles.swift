@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ImgviewCore
@@ -44,7 +43,7 @@ final class HeldImageLoader: ImageLoading {
         var early: [Int: Result<ImageResponse, any Error>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Every request made, in order.
     var calls: [Call] { state.withLock { $0.calls } }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ImgviewCore
@@ -16,7 +15,7 @@ struct DownloadFileTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let body = fakePNG(size: 2 * BlobWriter.blockSize + 12_345, seed: 9)
-        let reports = Mutex<[Int64]>([])
+        let reports = Locked<[Int64]>([])
         let writer = BlobWriter(
             file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30,
             progress: { received, _ in reports.withLock { $0.append(received) } })

@@ -1,6 +1,5 @@
 import Foundation
 import ImgviewServer
-import Synchronization
 import Testing
 
 @testable import ImgviewCore
@@ -21,7 +20,7 @@ func temporaryFolder() throws -> URL {
 
 /// A wall clock a test moves by hand, for freshness.
 final class ManualDate: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The browser's logic: which tab is selected, what is being fetched, what the screen shows.
 ///
@@ -518,7 +517,7 @@ struct PreviewKey: Hashable, Sendable {
 /// another 256 KB when the size is unknown. Chunks arrive every few kilobytes.
 final class ProgressGate: Sendable {
     private let forward: @Sendable (Int64, Int64?) -> Void
-    private let last = Mutex<Int64>(-1)
+    private let last = Locked<Int64>(-1)
 
     init(forward: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.forward = forward

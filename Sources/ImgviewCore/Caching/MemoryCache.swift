@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A least-recently-used cache in memory, bounded by total cost (bytes) and by entry count.
 ///
@@ -39,12 +38,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     public let costLimit: Int
     public let countLimit: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(costLimit: Int, countLimit: Int) {
         self.costLimit = costLimit
         self.countLimit = countLimit
-        self.state = Mutex(State())
+        self.state = Locked(State())
     }
 
     /// The value for `key`, marking it most recently used.

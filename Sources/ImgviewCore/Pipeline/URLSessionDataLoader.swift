@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -65,7 +64,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var failure: (any Error)?
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     func register(_ identifier: Int, _ transfer: Transfer) {
         transfers.withLock { $0[identifier] = transfer }
