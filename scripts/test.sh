@@ -8,7 +8,10 @@ swift build --build-tests
 # Serial: CLI tests start imgview processes whose URLSession transfers each keep a core busy
 # while waiting (see LINUX-NOTES); in parallel on 2 cores they starve the in-process server.
 swift test --skip-build --no-parallel
-# CI (or FUZZ_SMOKE=1) also runs each fuzz target briefly; a longer run is `scripts/fuzz.sh 600`.
-if [ "${CI:-}" = "true" ] || [ "${FUZZ_SMOKE:-}" = "1" ]; then
+# CI (or FULL_CHECKS=1) also runs each fuzz target briefly (a longer run is `scripts/fuzz.sh 600`)
+# and the whole suite again under AddressSanitizer and ThreadSanitizer (each about 7 minutes here).
+if [ "${CI:-}" = "true" ] || [ "${FULL_CHECKS:-}" = "1" ]; then
     scripts/fuzz.sh 20
+    scripts/sanitize.sh address
+    scripts/sanitize.sh thread
 fi
