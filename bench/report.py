@@ -406,7 +406,9 @@ def write(results, output):
         "renderer and image); peak RSS is the median of three runs under `/usr/bin/time`. Each cell is "
         "`wall · peak RSS`, and for a peer, in brackets, imgview's wall time and peak RSS divided by the peer's. "
         "Only the large photographs are timed: hyperfine's minimum time per renderer and image would make "
-        "timing all of them longer than every other benchmark together.")
+        "timing all of them longer than every other benchmark together. The harness times one renderer after "
+        "another, so a change in the machine's load during the step (see its load average above) moves these "
+        "ratios more than the download ones, where the tools take turns.")
     for size in SIZES:
         for klass, label in (("ascii", "plain ASCII"), ("color", "colour")):
             add("")
@@ -431,8 +433,8 @@ def write(results, output):
     add(get_table)
     add("")
     add("Throughput is bytes over wall time, so imgview/curl throughput is curl's wall time over imgview's: above 1× "
-        "imgview is faster. For CPU and RSS below 1× imgview uses less. The 200 files cost curl 200 processes, "
-        "which is why its CPU time there is high; its RSS is that of one process.")
+        "imgview is faster. For CPU and RSS below 1× imgview uses less. For the 200 files curl runs as 200 "
+        "processes, eight at a time: its CPU time is theirs summed, its peak RSS that of the largest.")
     add("")
     add(f"## Cache commands at {cache_data['entries']:,} entries")
     add("")
@@ -458,13 +460,16 @@ def write(results, output):
     add("")
     add("## What the figures depend on")
     add("")
+    add("What the investigations behind these benchmarks found, with the figures of the time, is in "
+        "[performance-notes.md](performance-notes.md); the choices they led to are in DECISIONS.md. In short:")
+    add("")
     add("- Previews: a baseline JPEG is decoded by TurboJPEG at the smallest DCT scale that still covers the box, but "
         "the entropy decoding of the whole file cannot be skipped, and start-up of the Swift runtime comes on top; "
         "the static build (`-static-stdlib`) starts faster and smaller than a dynamically linked one. A progressive "
         "JPEG keeps every DCT coefficient until its last scan, whatever the output scale, so its time and memory "
         "grow with the image's pixel count (TurboJPEG 2.x has no way to stop after the first scan); jp2a pays the "
-        "same. The 256-colour block mode is the slowest renderer, as it ranks candidate patterns after quantising "
-        "to the palette.")
+        "same. The 256-colour block mode does the most work per cell: it ranks candidate patterns again after "
+        "quantising them to the palette.")
     add("- Downloads: imgview receives through URLSession (FoundationNetworking over libcurl), which hands the body "
         "over in small chunks with a copy, a timer reset and a queue hop each; imgview then hashes the body "
         "(SHA-256, which curl does not do) and writes it in large blocks. On a virtual machine the first write into "

@@ -92,8 +92,8 @@ else
   speed_images='--image-filter "^(06|10|11|13)_"'
 fi
 for size in 80x24 100x40; do
-  step "quality-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-time $quality_images --out $results/quality"
-  step "speed-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-quality $speed_images --out $results/speed"
+  step "quality-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-time ${quality_images:+$quality_images }--out $results/quality"
+  step "speed-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-quality ${speed_images:+$speed_images }--out $results/speed"
 done
 step peer-tables "python3 $shared/report.py --out $results/quality && python3 $shared/report.py --out $results/speed"
 
