@@ -1,4 +1,5 @@
 # Entry points; the README's two commands are `make demo` and `make test`.
+# `make bench` builds the static release binary, runs every benchmark and writes docs/benchmarks.md.
 .PHONY: setup demo test lint format release bench
 
 setup:
@@ -18,3 +19,6 @@ format:
 
 release:
 	scripts/setup.sh release
+
+bench:
+	scripts/bench.sh

@@ -5,12 +5,15 @@ Serves a folder with `imgview serve` (the same loopback server for both tools), 
   1. 200 images of 1 MB each, 8 at a time (imgview get --all --jobs 8 vs xargs -P 8 curl)
   2. one 100 MB image (imgview get vs curl -o)
 reporting wall time, throughput, CPU time (user+sys) and peak RSS, each as a ratio to curl.
-imgview starts each run with an empty cache, so it does the full network path.
+imgview starts each run with an empty cache, so it does the full network path. The two tools
+take turns (imgview then curl, then curl then imgview, ...), so a change in the machine's load
+or page-cache state during the run falls on both; each figure is the median over the runs,
+with the range beside it. Outputs are kept until the end, as a user's downloads would be.
 
-Usage: python3 bench/bench_get.py [--imgview PATH] [--runs N] [--markdown FILE]
-Build first: swift build -c release (docs/benchmarks.md uses the -static-stdlib build:
-  swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static, then
-  --imgview .build-static/release/imgview)
+Usage: python3 bench/bench_get.py [--imgview PATH] [--runs N] [--markdown FILE] [--json FILE]
+Exit status: 0 when every run succeeded (goals are judged by bench/report.py), 1 otherwise.
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+(`make bench` does, and runs this with --runs 5).
 """
 import argparse
 import json
@@ -48,28 +51,54 @@ def timed(argv, cwd, env=None):
     return float(wall), float(user) + float(system), int(rss)
 
 
-def median_runs(runs, make_argv, prepare):
-    results = []
-    for _ in range(runs):
-        cwd, env = prepare()
-        results.append(timed(make_argv(cwd), cwd, env))
-    return tuple(statistics.median(r[i] for r in results) for i in range(3))
+def summary(results):
+    """Median, min and max of wall, CPU and peak RSS over the runs."""
+    out = {}
+    for index, key in enumerate(("wall_s", "cpu_s", "rss_kb")):
+        values = [r[index] for r in results]
+        out[key] = statistics.median(values)
+        out[key.replace("_", "_min_", 1)] = min(values)
+        out[key.replace("_", "_max_", 1)] = max(values)
+    out["runs"] = len(results)
+    return out
+
+
+def alternating_runs(runs, first_argv, second_argv, prepare):
+    """Runs both commands `runs` times, taking turns: A B, B A, A B, ... Returns their summaries."""
+    first, second = [], []
+    for index in range(runs):
+        order = [(first_argv, first), (second_argv, second)]
+        if index % 2:
+            order.reverse()
+        for make_argv, results in order:
+            cwd, env = prepare()
+            results.append(timed(make_argv(cwd), cwd, env))
+    return summary(first), summary(second)
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--imgview", default=os.path.abspath(".build/release/imgview"))
+    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--markdown")
+    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
+    if not os.access(args.imgview, os.X_OK):
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+    if shutil.which("curl") is None or not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("bench_get.py needs curl and /usr/bin/time (Debian: apt-get install curl time)")
 
     root = tempfile.mkdtemp(prefix="imgview-bench-get-")
+    server = None
     try:
         folder = make_folder(root)
-        server = subprocess.Popen([args.imgview, "serve", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen([args.imgview, "serve", folder], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         text = ""
         while not text.endswith("\n}\n"):
-            text += server.stdout.read1(65536).decode()
+            chunk = server.stdout.read1(65536).decode()
+            if not chunk:
+                sys.exit(f"imgview serve stopped before printing its catalog:\n{server.stderr.read().decode()[-2000:]}")
+            text += chunk
         catalog = json.loads(text)
         catalog_file = os.path.join(root, "catalog.json")
         small = {"images": [i for i in catalog["images"] if i["name"] != "big"]}
@@ -84,39 +113,55 @@ def main():
         def fresh():
             cwd = tempfile.mkdtemp(dir=root)
             env = dict(os.environ, IMGVIEW_CACHE_DIR=os.path.join(cwd, "cache"))
+            env.pop("IMGVIEW_OFFLINE", None)
+            env.pop("IMGVIEW_CATALOG", None)
             return cwd, env
 
+        workloads = [
+            ("200 × 1 MB, 8 jobs", 200 * 1_000_000,
+             lambda cwd: [args.imgview, "--catalog", catalog_file, "get", "--all", "--jobs", "8", "-O", cwd, "--quiet"],
+             lambda cwd: ["sh", "-c", f"xargs -P 8 -n 1 curl -s -f -O < {url_file}"],
+             f"imgview --catalog CATALOG get --all --jobs 8 -O DIR --quiet", "xargs -P 8 -n 1 curl -s -f -O < URLS"),
+            ("1 × 100 MB", 100_000_000,
+             lambda cwd: [args.imgview, "get", big_url, "-O", cwd, "--quiet"],
+             lambda cwd: ["curl", "-s", "-f", "-O", big_url],
+             "imgview get URL -O DIR --quiet", "curl -s -f -O URL"),
+        ]
         rows = []
-        many_bytes = 200 * 1_000_000
-        imgview_many = median_runs(args.runs, lambda cwd: [args.imgview, "--catalog", catalog_file, "get", "--all", "--jobs", "8", "-O", cwd, "--quiet"], fresh)
-        curl_many = median_runs(args.runs, lambda cwd: ["sh", "-c", f"xargs -P 8 -n 1 curl -s -O < {url_file}"], fresh)
-        rows.append(("200 × 1 MB, 8 jobs", many_bytes, imgview_many, curl_many))
-        imgview_big = median_runs(args.runs, lambda cwd: [args.imgview, "get", big_url, "-O", cwd, "--quiet"], fresh)
-        curl_big = median_runs(args.runs, lambda cwd: ["curl", "-s", "-O", big_url], fresh)
-        rows.append(("1 × 100 MB", 100_000_000, imgview_big, curl_big))
-        server.terminate()
-        server.wait()
+        for name, size, imgview_argv, curl_argv, imgview_text, curl_text in workloads:
+            mine, theirs = alternating_runs(args.runs, imgview_argv, curl_argv, fresh)
+            rows.append({"workload": name, "bytes": size, "files": 200 if size == 200 * 1_000_000 else 1, "imgview": mine, "curl": theirs,
+                         "imgview_command": imgview_text, "curl_command": curl_text})
 
         lines = [
-            f"Downloads over loopback, median of {args.runs} runs (`python3 bench/bench_get.py`); imgview starts with an empty cache.",
+            f"Downloads over loopback, median of {args.runs} runs each, taking turns (`python3 bench/bench_get.py`); imgview starts with an empty cache.",
             "",
             "| workload | tool | wall | throughput | CPU (user+sys) | peak RSS | throughput vs curl | CPU vs curl | RSS vs curl |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
-        for name, size, mine, theirs in rows:
-            for tool, (wall, cpu, rss) in (("imgview", mine), ("curl", theirs)):
-                ratio = ""
+        for row in rows:
+            size, mine, theirs = row["bytes"], row["imgview"], row["curl"]
+            for tool, figures in (("imgview", mine), ("curl", theirs)):
                 if tool == "imgview":
-                    ratio = f"{(size / wall) / (size / theirs[0]):.2f}× | {cpu / theirs[1]:.2f}× | {rss / theirs[2]:.2f}×"
+                    ratio = (f"{theirs['wall_s'] / mine['wall_s']:.2f}× | {mine['cpu_s'] / theirs['cpu_s']:.2f}× | "
+                             f"{mine['rss_kb'] / theirs['rss_kb']:.2f}×")
                 else:
                     ratio = "1× | 1× | 1×"
-                lines.append(f"| {name} | {tool} | {wall:.2f} s | {size / wall / 1e6:.0f} MB/s | {cpu:.2f} s | {rss / 1024:.1f} MB | {ratio} |")
+                lines.append(f"| {row['workload']} | {tool} | {figures['wall_s']:.2f} s ({figures['wall_min_s']:.2f}–{figures['wall_max_s']:.2f}) | "
+                             f"{size / figures['wall_s'] / 1e6:.0f} MB/s | {figures['cpu_s']:.2f} s | {figures['rss_kb'] / 1024:.1f} MB | {ratio} |")
         report = "\n".join(lines)
         print(report)
         if args.markdown:
             with open(args.markdown, "w") as f:
                 f.write(report + "\n")
+        if args.json:
+            curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+            with open(args.json, "w") as f:
+                json.dump({"runs": args.runs, "curl_version": curl_version, "workloads": rows}, f, indent=1)
     finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
         shutil.rmtree(root, ignore_errors=True)
 
 

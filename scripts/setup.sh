@@ -6,17 +6,7 @@ cd "$(dirname "$0")/.."
 
 # libcurl4-openssl-dev: only for release builds linked with -static-stdlib (docs/benchmarks.md).
 packages=(libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 configuration="${1:-debug}"

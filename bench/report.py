@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""Writes docs/benchmarks.md from what one `make bench` run measured (scripts/bench.sh).
+
+Reads, in the results folder (bench-results/):
+  quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
+  get.json, cache.json, tui.json                            bench/bench_get.py, bench_cache.py, bench_tui.py --json
+  commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
+and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
+output comes from those files; the text around them only says what is measured and what the
+goals are. The output is written to a temporary file and renamed, so it is whole or untouched.
+
+Usage: python3 bench/report.py [--results bench-results] [--output docs/benchmarks.md]
+Exit status: 1 when a result is missing or a renderer failed.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import datetime
+
+SIZES = ["80x24", "100x40"]
+EXIF_IMAGE = "12_exif_orient6.jpg"  # the same pixels as 01_grace_hopper, stored rotated: not in the means
+LARGE = [  # (image, label) timed by the speed pass
+    ("06_evening_glow.jpg", "2560×1600 JPEG"),
+    ("10_large_6000x4000.jpg", "6000×4000 JPEG"),
+    ("11_large_progressive.jpg", "6000×4000 progressive JPEG"),
+    ("13_large_mosaic.jpg", "6000×4000 mosaic JPEG"),
+]
+GOAL_IMAGES = ["10_large_6000x4000.jpg", "11_large_progressive.jpg", "13_large_mosaic.jpg"]  # "the 6000×4000 JPEGs"
+ASCII_SCORE_GOAL, TRUECOLOR_SCORE_GOAL, COLOR256_SCORE_GOAL = 0.50, 0.94, 0.85
+WALL_VS_JP2A_GOAL, PREVIEW_RSS_GOAL_MB = 0.6, 32
+THROUGHPUT_GOAL, DOWNLOAD_RSS_GOAL_MB = 0.9, 64
+SWITCH_P99_GOAL_MS = 16
+IMGVIEW_CONFIGS = ["imgview_ascii", "imgview_blocks_tc", "imgview_blocks_256"]
+SKIPPED_CONFIGS = {"jp2a_invert"}  # bench.py's polarity check, not a way anyone runs jp2a
+PEER_PACKAGES = [("chafa", "chafa"), ("jp2a", "jp2a"), ("timg", "timg"), ("catimg", "catimg"),
+                 ("img2txt", "caca-utils"), ("hyperfine", "hyperfine"), ("curl", "curl"), ("tmux", "tmux"),
+                 ("TurboJPEG", "libturbojpeg0"), ("libspng", "libspng0")]
+
+
+def fail(message):
+    sys.exit(f"report.py: {message}")
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as error:
+        fail(f"cannot read {path} ({error.strerror}); run `make bench`")
+
+
+def load_json(path):
+    try:
+        return json.loads(read(path))
+    except json.JSONDecodeError as error:
+        fail(f"{path}: {error}")
+
+
+def load_records(folder, size):
+    """bench.py appends; the last record per (config, image) wins, as in ../shared/bench/report.py."""
+    path = os.path.join(folder, "results", f"{size}.jsonl")
+    records = {}
+    for line in read(path).splitlines():
+        if line.strip():
+            record = json.loads(line)
+            records[(record["config"], record["image"])] = record
+    if not records:
+        fail(f"{path} holds no record")
+    broken = [f"{r['config']} on {r['image']} ({'exit ' + str(r['rc']) if r['rc'] else r.get('error')})"
+              for r in records.values() if r["rc"] != 0 or "error" in r]
+    if broken:
+        fail(f"{path}: renderers failed: " + "; ".join(broken))
+    return records
+
+
+def command(text):
+    return subprocess.run(text, shell=True, capture_output=True, text=True).stdout.strip()
+
+
+def package_version(name):
+    return command(f"dpkg-query -W -f='${{Version}}' {name} 2>/dev/null") or "?"
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    memory = "?"
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                memory = f"{int(line.split()[1]) / 1024 / 1024:.0f} GiB"
+    system = "?"
+    if os.path.exists("/etc/os-release"):
+        fields = dict(line.split("=", 1) for line in read("/etc/os-release").splitlines() if "=" in line)
+        system = fields.get("PRETTY_NAME", "?").strip('"')
+    if os.path.exists("/etc/debian_version"):
+        system += f" (debian_version {read('/etc/debian_version').strip()})"
+    swift = next((line for line in command("swift --version 2>&1").splitlines() if "Swift version" in line), "?")
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory, "kernel": platform.release(), "system": system,
+            "swift": swift.strip()}
+
+
+def ratio(value):
+    return f"{value:.2f}×"
+
+
+def verdict(ok):
+    return "met" if ok else "**not met**"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    lines += ["| " + " | ".join(str(cell).replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+class Previews:
+    def __init__(self, results):
+        self.quality = {size: load_records(os.path.join(results, "quality"), size) for size in SIZES}
+        self.speed = {size: load_records(os.path.join(results, "speed"), size) for size in SIZES}
+        configs = []
+        for size in SIZES:
+            for config, _ in list(self.quality[size]) + list(self.speed[size]):
+                if config not in configs and config not in SKIPPED_CONFIGS:
+                    configs.append(config)
+        missing = [c for c in IMGVIEW_CONFIGS if c not in configs]
+        if missing:
+            fail(f"no preview record for {', '.join(missing)}")
+        self.configs = configs
+
+    def klass(self, config):
+        for size in SIZES:
+            for (c, _), record in self.quality[size].items():
+                if c == config:
+                    return record["class"]
+        return "color"
+
+    def scored_images(self, size, config):
+        return [r for (c, image), r in self.quality[size].items() if c == config and image != EXIF_IMAGE and "score" in r]
+
+    def mean_score(self, size, config):
+        records = self.scored_images(size, config)
+        return statistics.mean(r["score"] for r in records) if records else None
+
+    def image_count(self):
+        return len({image for size in SIZES for (_, image) in self.quality[size] if image != EXIF_IMAGE})
+
+    def timing(self, size, config, image):
+        record = self.speed[size].get((config, image), {})
+        return (record["ms_median"], record["rss_kb"] / 1024) if "ms_median" in record else None
+
+    @staticmethod
+    def counterpart(config, klass):
+        """The imgview configuration a peer is compared with: same kind of output and colour depth."""
+        if klass == "ascii":
+            return "imgview_ascii"
+        return "imgview_blocks_256" if ("256" in config or config.endswith("_16")) else "imgview_blocks_tc"
+
+    def example_command(self, config):
+        for size in SIZES:
+            for folder in (self.speed[size], self.quality[size]):
+                record = folder.get((config, "10_large_6000x4000.jpg")) or next(
+                    (r for (c, _), r in folder.items() if c == config), None)
+                if record:
+                    text = record["cmd"].replace(os.path.join("..", "testdata", record["image"]), "IMAGE")
+                    text = text.replace(record["image"], "IMAGE")
+                    words = text.split(" ")
+                    if words[0].endswith("/imgview"):
+                        words[0] = "imgview"
+                    if words[0].endswith("python3") or "/python" in words[0]:
+                        words[0] = "python3"
+                    return f"`{' '.join(words)}` ({record['size']}, on {record['image']})"
+        return "?"
+
+    def quality_table(self, klass):
+        rows = []
+        for config in self.configs:
+            if self.klass(config) != klass:
+                continue
+            mine = self.counterpart(config, klass)
+            reference = config.startswith("ref_")
+            compared = config not in IMGVIEW_CONFIGS and not reference
+            row = [f"`{config}`" + (" (reference)" if reference else ""), f"`{mine}`" if compared else ""]
+            for size in SIZES:
+                score = self.mean_score(size, config)
+                other = self.mean_score(size, mine)
+                row.append("-" if score is None else f"{score:.3f}")
+                row.append(ratio(other / score) if compared and score and other else "")
+            rows.append(row)
+        header = ["renderer", "imgview compared"]
+        for size in SIZES:
+            header += [f"score {size}", f"imgview ÷ it, {size}"]
+        return table(header, rows)
+
+    def speed_table(self, klass, size):
+        images = [(image, label) for image, label in LARGE
+                  if any((c, image) in self.speed[size] for c in self.configs)]
+        rows = []
+        for config in self.configs:
+            if self.klass(config) != klass or not any(self.timing(size, config, image) for image, _ in images):
+                continue
+            mine = self.counterpart(config, klass)
+            row = [f"`{config}`"]
+            for image, _ in images:
+                figures = self.timing(size, config, image)
+                if figures is None:
+                    row.append("-")
+                    continue
+                cell = f"{figures[0]:.0f} ms · {figures[1]:.1f} MB"
+                other = self.timing(size, mine, image)
+                if config not in IMGVIEW_CONFIGS and other:
+                    cell += f" (imgview {ratio(other[0] / figures[0])} · {ratio(other[1] / figures[1])})"
+                row.append(cell)
+            rows.append(row)
+        return table(["renderer"] + [label for _, label in images], rows)
+
+    def goals(self):
+        rows = []
+        for config, goal, label in (("imgview_ascii", ASCII_SCORE_GOAL, "ASCII"),
+                                    ("imgview_blocks_tc", TRUECOLOR_SCORE_GOAL, "blocks, truecolour"),
+                                    ("imgview_blocks_256", COLOR256_SCORE_GOAL, "blocks, 256 colours")):
+            scores = [(size, self.mean_score(size, config)) for size in SIZES]
+            figure = ", ".join(f"{s:.3f} at {size}" for size, s in scores if s is not None)
+            ok = all(s is not None and s >= goal for _, s in scores)
+            rows.append([f"preview: {label} mean score ≥ {goal:.2f}", figure, verdict(ok)])
+        labels = dict(LARGE)
+        for image in GOAL_IMAGES:
+            ratios, rss, ok_wall, ok_rss, measured = [], [], True, True, False
+            for size in SIZES:
+                mine, jp2a = self.timing(size, "imgview_ascii", image), self.timing(size, "jp2a", image)
+                if mine and jp2a:
+                    measured = True
+                    value = mine[0] / jp2a[0]
+                    ratios.append(f"{ratio(value)} at {size} ({mine[0]:.0f} vs {jp2a[0]:.0f} ms)")
+                    ok_wall = ok_wall and value <= WALL_VS_JP2A_GOAL
+                peaks = [self.timing(size, c, image) for c in IMGVIEW_CONFIGS]
+                peaks = [p[1] for p in peaks if p]
+                if peaks:
+                    rss.append(f"{max(peaks):.1f} MB at {size}")
+                    ok_rss = ok_rss and max(peaks) <= PREVIEW_RSS_GOAL_MB
+            if not measured:
+                continue
+            rows.append([f"preview, {labels[image]}: ASCII wall time ≤ {WALL_VS_JP2A_GOAL}× jp2a's", "; ".join(ratios),
+                         verdict(ok_wall)])
+            rows.append([f"preview, {labels[image]}: peak RSS ≤ {PREVIEW_RSS_GOAL_MB} MB (the largest of imgview's three modes)",
+                         "; ".join(rss), verdict(ok_rss)])
+        return rows
+
+
+def downloads(results):
+    data = load_json(os.path.join(results, "get.json"))
+    rows, goals = [], []
+    for w in data["workloads"]:
+        mine, curl = w["imgview"], w["curl"]
+        throughput = curl["wall_s"] / mine["wall_s"]
+        mb = w["bytes"] / 1e6
+        for tool, f in (("imgview", mine), ("curl", curl)):
+            rows.append([w["workload"], tool, f"{f['wall_s']:.2f} s ({f['wall_min_s']:.2f}–{f['wall_max_s']:.2f})",
+                         f"{mb / f['wall_s']:.0f} MB/s", f"{f['cpu_s']:.2f} s", f"{f['rss_kb'] / 1024:.1f} MB",
+                         *( [ratio(throughput), ratio(mine['cpu_s'] / curl['cpu_s']), ratio(mine['rss_kb'] / curl['rss_kb'])]
+                            if tool == "imgview" else ["", "", ""])])
+        goals.append([f"downloads, {w['workload']}: throughput ≥ {THROUGHPUT_GOAL}× curl's", ratio(throughput),
+                      verdict(throughput >= THROUGHPUT_GOAL)])
+        if w["files"] == 1:  # the goal's "100 MB file"
+            rss = mine["rss_kb"] / 1024
+            goals.append([f"downloads, {w['workload']}: peak RSS ≤ {DOWNLOAD_RSS_GOAL_MB} MB", f"{rss:.1f} MB",
+                          verdict(rss <= DOWNLOAD_RSS_GOAL_MB)])
+    header = ["workload", "tool", "wall, median (range)", "throughput", "CPU (user+sys)", "peak RSS",
+              "imgview/curl throughput", "imgview/curl CPU", "imgview/curl RSS"]
+    commands = [(w["workload"], w["imgview_command"], w["curl_command"]) for w in data["workloads"]]
+    return data, table(header, rows), goals, commands
+
+
+def cache(results):
+    data = load_json(os.path.join(results, "cache.json"))
+    rows, goals = [], []
+    for c in data["commands"]:
+        rows.append([f"`{c['command']}`", c["output"], f"{c['median_ms']:.0f} ms", f"{c['best_ms']:.0f} ms", f"{c['worst_ms']:.0f} ms",
+                     f"≤ {data['goal_ms']} ms: {verdict(c['median_ms'] <= data['goal_ms'])}" if c["held"] else "no goal (rehashes every blob)"])
+        if c["held"]:
+            goals.append([f"cache: {c['name']} ≤ {data['goal_ms']} ms at {data['entries']:,} entries (median)",
+                          f"{c['median_ms']:.0f} ms", verdict(c["median_ms"] <= data["goal_ms"])])
+    return data, table(["command", "output to", "median", "best", "worst", "goal"], rows), goals
+
+
+def browser(results):
+    data = load_json(os.path.join(results, "tui.json"))
+    rows = [[s["label"], s["n"], f"{s['p50_ms']:.1f} ms", f"{s['p95_ms']:.1f} ms", f"{s['p99_ms']:.1f} ms", f"{s['max_ms']:.1f} ms"]
+            for s in data["switches"].values()]
+    p99 = data["switches"]["cached"]["p99_ms"]
+    size = f"{data['columns']}×{data['rows']}"
+    idle_share = 100 * data["idle_cpu_s"] / data["idle_s"]
+    goals = [
+        [f"browser: tab switch p99 ≤ {SWITCH_P99_GOAL_MS} ms at {size} (a tab in memory, one key at a time)",
+         f"{p99:.1f} ms", verdict(p99 <= SWITCH_P99_GOAL_MS)],
+        [f"browser: idle CPU about 0 (at most one clock tick, {data['clock_tick_s'] * 1000:.0f} ms, over {data['idle_s']:.0f} s)",
+         f"{data['idle_cpu_s']:.3f} s ({idle_share:.2f}% of a core)", verdict(data["idle_cpu_s"] <= data["clock_tick_s"] + 1e-9)],
+    ]
+    return data, table(["what", "switches", "p50", "p95", "p99", "max"], rows), goals
+
+
+def write(results, output):
+    quick = os.path.exists(os.path.join(results, "quick"))
+    previews = Previews(results)
+    get_data, get_table, get_goals, get_commands = downloads(results)
+    cache_data, cache_table, cache_goals = cache(results)
+    tui_data, tui_table, tui_goals = browser(results)
+    info = machine()
+    started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
+    start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
+    minutes = (datetime.strptime(finished, "%Y-%m-%dT%H:%M:%SZ") - start_time).total_seconds() / 60
+    steps = [line.split("\t") for line in read(os.path.join(results, "steps.tsv")).splitlines() if line.strip()]
+    commands = read(os.path.join(results, "commands.txt")).strip()
+    load_before, load_after = read(os.path.join(results, "load-before")).strip(), read(os.path.join(results, "load-after")).strip()
+    imgview = os.path.abspath(".build-static/release/imgview")
+    version = command(f"{imgview} --version") or "?"
+    commit = command("git rev-parse --short HEAD") or "?"
+    if command("git status --porcelain -- . ':!docs/benchmarks.md' ':!bench-results'"):
+        commit += " with uncommitted changes"
+    peers = ", ".join(f"{name} {package_version(package)}" for name, package in PEER_PACKAGES)
+
+    out = []
+    add = out.append
+    add("# Benchmarks")
+    add("")
+    add("<!-- Written by `make bench` (scripts/bench.sh, then bench/report.py). Do not edit: run `make bench` again. -->")
+    add("")
+    if quick:
+        add("> **A quick run** (`scripts/bench.sh --quick`): fewer images, runs and switches, to check the scripts. "
+            "Its figures are not the ones to quote; `make bench` runs the full set.")
+        add("")
+    add("Every figure on this page comes from one run of `make bench`, which builds the release binary and then "
+        "runs each benchmark in turn on one machine. Where there is a peer (chafa, jp2a, timg, catimg and img2txt "
+        "for previews, curl for downloads), the peer ran in the same run and imgview's figure is given beside it as "
+        "a ratio. Wall times depend on whatever else the machine was doing: the load average when each step "
+        "started is listed below, and a second run of `make bench` is the way to see the spread.")
+    add("")
+    add("## The run")
+    add("")
+    add(table(["what", "this run"], [
+        ["date", f"{start_time:%Y-%m-%d}, {started[11:16]}–{finished[11:16]} UTC ({minutes:.0f} min)"],
+        ["CPU", f"{info['cpu']}, {info['cores']} cores"],
+        ["memory", info["memory"]],
+        ["system", f"{info['system']}, kernel {info['kernel']}"],
+        ["Swift", info["swift"]],
+        ["imgview", f"{version}, commit {commit}, `swift build -c release -Xswiftc -static-stdlib` (DECISIONS.md)"],
+        ["peers and tools (Debian packages)", peers],
+        ["load average (1 min)", f"{load_before} before the run, {load_after} after the last benchmark"],
+    ]))
+    add("")
+    add(table(["step", "time", "load average when it started"],
+              [[name, f"{float(seconds):.0f} s", load] for name, seconds, load in steps]
+              + [["all of the above", f"{sum(float(seconds) for _, seconds, _ in steps):.0f} s", ""]]))
+    add("")
+    add("## Commands")
+    add("")
+    add("`make bench` runs `scripts/bench.sh`, which installs what is missing (Debian packages; numpy and pillow "
+        "from PyPI), empties `bench-results/` (git-ignored) and runs, from the repository's root, with the shared "
+        "harness in `../shared/bench` and its photographs in `../shared/testdata`:")
+    add("")
+    add("```sh")
+    add(commands)
+    add("```")
+    add("")
+    add("Each step's output is in `bench-results/logs/`; the harness's full tables (every image, every metric) "
+        "are in `bench-results/quality/results/*.md` and `bench-results/speed/results/*.md`.")
+    add("")
+    add("## Goals")
+    add("")
+    add(table(["goal", "this run", "verdict"], previews.goals() + get_goals + cache_goals + tui_goals))
+    add("")
+    add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
+    add("")
+    add(f"The shared harness (`../shared/bench/README.md`) runs each renderer on every photograph in "
+        f"`../shared/testdata` ({previews.image_count()} upright images, plus one stored rotated with an EXIF "
+        "orientation, which is left out of the means) at 80×24 and 100×40 cells. The quality score rasterises what "
+        "a renderer printed with DejaVu Sans Mono, light on black, and compares it with the photograph in linear "
+        "light, cell by cell and sub-cell by sub-cell (SSIM); blank output scores about 0 and higher is better. "
+        "The `ref_` rows are the harness's reference renderers, not tools. "
+        "A ratio is imgview's figure divided by the peer's, for the imgview mode that matches the peer's output "
+        "(ASCII, truecolour blocks, or 256-colour blocks for 256- and 16-colour peers): above 1× imgview scores "
+        "higher; for wall time and memory, below 1× imgview is faster or smaller.")
+    add("")
+    add(f"### Quality: mean score over the upright images")
+    add("")
+    add("Plain ASCII, no colour:")
+    add("")
+    add(previews.quality_table("ascii"))
+    add("")
+    add("Colour:")
+    add("")
+    add(previews.quality_table("color"))
+    add("")
+    add("### Speed and memory on large photographs")
+    add("")
+    add("Wall time is hyperfine's median (output to a pipe, warm page cache, at least 10 runs and 3 s per "
+        "renderer and image); peak RSS is the median of three runs under `/usr/bin/time`. Each cell is "
+        "`wall · peak RSS`, and for a peer, in brackets, imgview's wall time and peak RSS divided by the peer's. "
+        "Only the large photographs are timed: hyperfine's minimum time per renderer and image would make "
+        "timing all of them longer than every other benchmark together. The harness times one renderer after "
+        "another, so a change in the machine's load during the step (see its load average above) moves these "
+        "ratios more than the download ones, where the tools take turns.")
+    for size in SIZES:
+        for klass, label in (("ascii", "plain ASCII"), ("color", "colour")):
+            add("")
+            add(f"{size}, {label}:")
+            add("")
+            add(previews.speed_table(klass, size))
+    add("")
+    add("The renderers as the harness runs them (the image path and its fitted size vary):")
+    add("")
+    add(table(["renderer", "command"], [[f"`{c}`", previews.example_command(c)] for c in previews.configs]))
+    add("")
+    add("## Downloads: `imgview get` against curl")
+    add("")
+    add(f"`bench/bench_get.py` serves a folder with `imgview serve` on 127.0.0.1, so both tools fetch from the same "
+        f"loopback server, and runs each workload {get_data['runs']} times per tool, the two tools taking turns. "
+        "imgview starts every run with an empty cache, so it does the whole path: download, SHA-256, cache store, "
+        f"output (a hard link to the cache blob). Wall and CPU time and peak RSS come from `/usr/bin/time`; "
+        f"figures are medians. {get_data['curl_version'].split(' (')[0]}.")
+    add("")
+    add(table(["workload", "imgview", "curl"], [[name, f"`{mine}`", f"`{theirs}`"] for name, mine, theirs in get_commands]))
+    add("")
+    add(get_table)
+    add("")
+    add("Throughput is bytes over wall time, so imgview/curl throughput is curl's wall time over imgview's: above 1× "
+        "imgview is faster. For CPU and RSS below 1× imgview uses less. For the 200 files curl runs as 200 "
+        "processes, eight at a time: its CPU time is theirs summed, its peak RSS that of the largest.")
+    add("")
+    add(f"## Cache commands at {cache_data['entries']:,} entries")
+    add("")
+    add(f"`bench/bench_cache.py` writes {cache_data['entries']:,} synthetic entries (entry JSON and blobs with valid "
+        "hashes, in the cache's own layout), with a catalog naming a tenth of them, and times each command, "
+        f"median, best and worst of {cache_data['runs']} runs (`cache verify` once). There is no peer.")
+    add("")
+    add(cache_table)
+    add("")
+    add("## Browser: tab switch latency and idle CPU")
+    add("")
+    add(f"`bench/bench_tui.py` starts `imgview demo` in a detached tmux pane of {tui_data['columns']}×{tui_data['rows']} "
+        f"cells ({tui_data['tmux']}, `TERM=tmux-256color`, colour blocks in 256 colours), visits every tab once so "
+        "each image is decoded and rendered, then switches tabs; the browser appends to `$IMGVIEW_FRAME_LOG` the "
+        "time from reading the key to the return of ncurses' `refresh` for the frame that shows the new tab. tmux's "
+        "own input and drawing are outside the figure. Then it leaves the browser alone and reads its CPU time from "
+        "`/proc`. There is no peer: no other terminal image browser ships a comparable view.")
+    add("")
+    add(tui_table)
+    add("")
+    add(f"Idle: {tui_data['idle_cpu_s']:.3f} s of CPU over {tui_data['idle_s']:.0f} s. Peak RSS of the demo after "
+        f"visiting every image: {tui_data['peak_rss_mb']:.0f} MB.")
+    add("")
+    add("## What the figures depend on")
+    add("")
+    add("What the investigations behind these benchmarks found, with the figures of the time, is in "
+        "[performance-notes.md](performance-notes.md); the choices they led to are in DECISIONS.md. In short:")
+    add("")
+    add("- Previews: a baseline JPEG is decoded by TurboJPEG at the smallest DCT scale that still covers the box, but "
+        "the entropy decoding of the whole file cannot be skipped, and start-up of the Swift runtime comes on top; "
+        "the static build (`-static-stdlib`) starts faster and smaller than a dynamically linked one. A progressive "
+        "JPEG keeps every DCT coefficient until its last scan, whatever the output scale, so its time and memory "
+        "grow with the image's pixel count (TurboJPEG 2.x has no way to stop after the first scan); jp2a pays the "
+        "same. The 256-colour block mode does the most work per cell: it ranks candidate patterns again after "
+        "quantising them to the palette.")
+    add("- Downloads: imgview receives through URLSession (FoundationNetworking over libcurl), which hands the body "
+        "over in small chunks with a copy, a timer reset and a queue hop each; imgview then hashes the body "
+        "(SHA-256, which curl does not do) and writes it in large blocks. On a virtual machine the first write into "
+        "page-cache memory the guest has not touched recently is slow, and which tool gets recycled pages depends "
+        "on what ran before it: this is what moves the 100 MB figures between runs (DECISIONS.md).")
+    add("- The browser: a tab switch redraws nearly every cell of the pane, each with its own pair of 256-colour "
+        "escape sequences, and most of the time goes to ncurses formatting and writing them to the terminal.")
+    add("- Cache commands: `ls` and `stats` read every entry's metadata file; `verify` also reads and hashes every "
+        "blob.")
+    text = "\n".join(out) + "\n"
+
+    folder = os.path.dirname(os.path.abspath(output))
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".benchmarks-", suffix=".md")
+    try:
+        with os.fdopen(handle, "w") as f:
+            f.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, output)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Writes docs/benchmarks.md from a `make bench` run's results.")
+    parser.add_argument("--results", default="bench-results")
+    parser.add_argument("--output", default="docs/benchmarks.md")
+    args = parser.parse_args()
+    write(args.results, args.output)
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

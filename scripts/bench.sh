@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `make bench`: builds the static release binary, runs every benchmark of the project and writes
+# docs/benchmarks.md from what they measured (bench/report.py).
+#
+# Usage: scripts/bench.sh [--quick]
+#   --quick  fewer images, runs and switches, to check the scripts themselves; writes
+#            bench-results/benchmarks-quick.md and leaves docs/benchmarks.md alone.
+#
+# Everything each step prints goes to bench-results/logs/; bench-results/ (git-ignored) is
+# emptied first, so what the report reads comes from this run only. Any failing step stops
+# the run with its log's tail and a non-zero exit, and docs/benchmarks.md is then untouched
+# (the report is written to a temporary file and renamed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+case "${1:-}" in
+  "") ;;
+  --quick) quick=1 ;;
+  *) echo "usage: scripts/bench.sh [--quick]" >&2; exit 2 ;;
+esac
+
+shared="../shared/bench"   # the shared peer harness, beside this repository
+if [ ! -f "$shared/bench.py" ] || [ ! -d "$shared/../testdata" ]; then
+  echo "bench: $shared/bench.py and $shared/../testdata are needed (the shared folder beside the repository)" >&2
+  exit 1
+fi
+
+# What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
+# caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
+# (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
+scripts/install-packages.sh \
+  libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
+  chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
+if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
+  echo "bench: installing numpy and pillow (PyPI)" >&2
+  if ! python3 -m pip install --quiet numpy pillow; then
+    # Debian's own python3 refuses pip (PEP 668): take Debian's builds of the two instead.
+    scripts/install-packages.sh python3-numpy python3-pil
+  fi
+  python3 -c 'import numpy, PIL' || { echo "bench: python3 cannot import numpy and pillow" >&2; exit 1; }
+fi
+command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
+
+results=bench-results
+rm -rf "$results"
+mkdir -p "$results/logs"
+commands="$results/commands.txt"   # each command exactly as run, for the report
+steps="$results/steps.tsv"          # name, seconds, 1-minute load average when it started
+: > "$commands"
+: > "$steps"
+date -u +%Y-%m-%dT%H:%M:%SZ > "$results/started"
+cut -d' ' -f1 /proc/loadavg > "$results/load-before"
+[ $quick -eq 1 ] && touch "$results/quick"
+
+number=0
+total=10
+# step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
+# $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
+step() {
+  local name="$1" command="$2" load started elapsed status
+  number=$((number + 1))
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  printf '[%2d/%d] %s ... ' "$number" "$total" "$name" >&2
+  echo "$command" >> "$commands"
+  started=$EPOCHREALTIME
+  set +e
+  (eval "$command") > "$results/logs/$name.log" 2>&1
+  status=$?
+  set -e
+  elapsed=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $started }")
+  printf '%s\t%s\t%s\n' "$name" "$elapsed" "$load" >> "$steps"
+  if [ $status -ne 0 ]; then
+    printf 'FAILED (exit %d)\n' "$status" >&2
+    echo "bench: '$command' failed; the end of $results/logs/$name.log:" >&2
+    tail -n 40 "$results/logs/$name.log" >&2
+    echo "bench: docs/benchmarks.md was not changed" >&2
+    exit 1
+  fi
+  printf '%s s\n' "$elapsed" >&2
+}
+
+step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static'
+
+# Preview quality (every testdata image, once each) and speed (hyperfine, which spends at least
+# 3 s per configuration and image, so on the four large photographs only), at two sizes.
+if [ $quick -eq 1 ]; then
+  quality_images='--image-filter "^(01|10)_"'
+  speed_images='--image-filter "^10_" --runs 3 --warmup 1'
+else
+  quality_images=''
+  speed_images='--image-filter "^(06|10|11|13)_"'
+fi
+for size in 80x24 100x40; do
+  step "quality-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-time ${quality_images:+$quality_images }--out $results/quality"
+  step "speed-$size" "IMGVIEW=\$PWD/.build-static/release/imgview python3 $shared/bench.py --size $size --no-quality ${speed_images:+$speed_images }--out $results/speed"
+done
+step peer-tables "python3 $shared/report.py --out $results/quality && python3 $shared/report.py --out $results/speed"
+
+if [ $quick -eq 1 ]; then
+  step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
+  step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
+  step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
+else
+  step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
+  step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
+  step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
+fi
+cut -d' ' -f1 /proc/loadavg > "$results/load-after"
+date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"
+
+if [ $quick -eq 1 ]; then
+  output="$results/benchmarks-quick.md"
+else
+  output=docs/benchmarks.md
+fi
+step report "python3 bench/report.py --results $results --output $output"
+echo "bench: wrote $output (full tables: $results/quality/results/*.md, $results/speed/results/*.md)" >&2
