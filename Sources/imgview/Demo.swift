@@ -13,7 +13,7 @@ extension Imgview {
             discussion: """
                 Needs no internet: the images in Assets/ are served over HTTP on loopback, the \
                 catalog is read from the server, and the browser opens over it, fetching through \
-                the caches (a throwaway cache folder unless --cache-dir is given).
+                the caches (a throwaway cache folder unless --cache-dir or IMGVIEW_CACHE_DIR is given).
                 Without a terminal, or with --report, every image is instead fetched twice and a \
                 table shows where each came from and how long it took, then a preview of each.
                 """)

@@ -28,6 +28,9 @@ struct CellBox: ExpressibleByArgument {
     var columns: Int
     var rows: Int
 
+    /// How `--help` shows a default: `48x14`, as it is typed.
+    var defaultValueDescription: String { "\(columns)x\(rows)" }
+
     init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows

@@ -18,10 +18,10 @@ extension Imgview {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The folder to serve (default: the current folder).", completion: .directory)
+        @Argument(help: "The folder to serve.", completion: .directory)
         var directory: String = "."
 
-        @Option(help: "The port to listen on (default: a free port).")
+        @Option(help: "The port to listen on (0: a free port).")
         var port: UInt16 = 0
 
         func run() async throws {

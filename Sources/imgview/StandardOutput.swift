@@ -6,7 +6,28 @@ enum StandardOutput {
         write(Data(text.utf8))
     }
 
+    /// Writes all of `data`; when the reader has gone (`imgview list | head -1`), ends the process
+    /// the way `cat` ends there: quietly, by SIGPIPE.
+    ///
+    /// `FileHandle.write` treats a closed pipe as a fatal error, and SIGPIPE itself is ignored in
+    /// a Swift process, so without this a user saw a crash report.
     static func write(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written >= 0 {
+                    offset += written
+                } else if errno == EINTR {
+                    continue
+                } else if errno == EPIPE {
+                    signal(SIGPIPE, SIG_DFL)
+                    raise(SIGPIPE)
+                    exit(128 + SIGPIPE)
+                } else {
+                    return  // stdout is unusable (a full disk, say): nothing more can be said there
+                }
+            }
+        }
     }
 }

@@ -172,4 +172,17 @@ struct CompletionScriptTests {
             #expect(result.stdout.contains(subcommand), "\(shell) completion lacks \(subcommand)")
         }
     }
+
+    /// `imgview list --json | head -1`: once the reader has gone, imgview ends by SIGPIPE, as cat does, with no crash report.
+    @Test func aClosedPipeEndsQuietly() async throws {
+        let (process, stdout, stderr) = try ImgviewProcess.start(
+            ["show", "Assets/images/01_grace_hopper.jpg", "--size", "200x100"],
+            directory: ImgviewProcess.repositoryRoot)
+        try stdout.fileHandleForReading.close()
+        let errors = await readToEnd(stderr)
+        try await offPool { process.waitUntilExit() }
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGPIPE)
+        #expect(errors.isEmpty, "\(String(decoding: errors, as: UTF8.self))")
+    }
 }
