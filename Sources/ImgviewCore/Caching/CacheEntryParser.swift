@@ -246,6 +246,7 @@ struct CacheEntryParser {
     private mutating func integer() -> Int? {
         skipSpace()
         let negative = consume(UInt8(ascii: "-"))
+        let firstDigit = index
         var value = 0
         var digits = 0
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
@@ -256,7 +257,8 @@ struct CacheEntryParser {
             digits += 1
             index += 1
         }
-        guard digits > 0 else { return nil }
+        // JSON has no leading zeros ("042"): JSONDecoder refuses them, so the fast reader does too.
+        guard digits > 0, digits == 1 || bytes[firstDigit] != UInt8(ascii: "0") else { return nil }
         if index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
