@@ -295,7 +295,14 @@ public final class DiskCache: Sendable {
 
     /// An entry from its metadata file's bytes: the fast parser, else `JSONDecoder` (see `CacheEntryParser`).
     static func decodeEntry(_ bytes: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
-        CacheEntryParser.parse(bytes) ?? (try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes)))
+        if let entry = CacheEntryParser.parse(bytes) { return entry }
+        guard var entry = try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes)) else { return nil }
+        // Foundation also reads fractions of a second ("17:54:2.9Z"), which the cache never writes;
+        // dropping them keeps an entry the same when it is written back (found by the fuzzer).
+        for keyPath in [\CacheEntry.fetchedAt, \.lastAccessedAt, \.freshUntil] {
+            entry[keyPath: keyPath] = Date(timeIntervalSince1970: entry[keyPath: keyPath].timeIntervalSince1970.rounded(.down))
+        }
+        return entry
     }
 
     static func decodeEntry(_ data: Data) -> CacheEntry? {
