@@ -44,6 +44,14 @@ struct CachePolicyTests {
         #expect(freshness.verdict(headers: ["Expires": "0"], now: now) == .store(freshUntil: now))
     }
 
+    /// Found by the http-metadata fuzz target: this Expires value made Foundation's DateFormatter stop the process.
+    @Test func datesThatAreNotPrintableASCIIAreNoDates() {
+        #expect(HTTPDate.date(from: "Thu, 01 Dec 1994 16:00:00\u{5B8}MT\u{0B}Datate: \u{FFFD}") == nil)
+        #expect(HTTPDate.date(from: "Thu, 01 Dec 1994 16:00:00 GMT") == Date(timeIntervalSince1970: 786_297_600))
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(Freshness().verdict(headers: ["Expires": "Thu, 01 Dec 1994 16:00:00\u{5B8}MT"], now: now) == .store(freshUntil: now))
+    }
+
     /// max-age and Age are delta-seconds: digits only, capped at 2³¹ (RFC 9111 §1.2.2); anything else is stale.
     @Test func freshnessReadsOnlyDeltaSeconds() {
         let now = Date(timeIntervalSince1970: 1_000_000)

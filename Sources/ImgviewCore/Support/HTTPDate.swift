@@ -24,6 +24,10 @@ public enum HTTPDate {
     /// The date in a header value, or nil when it is in none of the three forms.
     public static func date(from text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // HTTP dates are short printable ASCII. Foundation's DateFormatter stops the process on
+        // some other text ("Incorrect range CFRange", found by the fuzzer in an Expires header),
+        // so nothing else reaches it.
+        guard trimmed.utf8.count <= 64, trimmed.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return nil }
         for format in formats {
             if let date = formatter(format).date(from: trimmed) { return date }
         }
