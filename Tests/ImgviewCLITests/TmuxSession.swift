@@ -100,8 +100,21 @@ final class TmuxSession: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
+            // The calling thread has most signals blocked (threads libdispatch starts do), and a
+            // child inherits that mask: a tmux server that cannot see SIGTERM ignores kill-server
+            // and lives on with its browser. Start it with no signal blocked and default actions.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            var all = sigset_t()
+            sigemptyset(&none)
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
             guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
