@@ -3,9 +3,7 @@
 #
 #   scripts/sanitize.sh address|thread
 #
-# Each sanitizer builds into its own folder (.build-address, .build-thread). The thread
-# sanitizer reports data races in imgview's own code; races it reports inside Foundation or
-# libdispatch, which are not built with it, are listed in scripts/tsan-suppressions.txt with why.
+# Each sanitizer builds into its own folder (.build-address, .build-thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,5 +20,5 @@ swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 # stays out of the sanitizer's way.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1"
-export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:suppressions=$PWD/scripts/tsan-suppressions.txt"
+export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1"
 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --no-parallel

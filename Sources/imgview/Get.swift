@@ -75,7 +75,7 @@ extension Imgview {
 
             // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
-            let catcher = SignalCatcher { work.cancel() }
+            let catcher = SignalCatcher { _ in work.cancel() }
             let failures = await work.value
             catcher.stop()
             if let number = catcher.caught {

@@ -33,7 +33,7 @@ extension Imgview {
             StandardError.print(
                 "imgview: serving \(folder.entries.count) image\(folder.entries.count == 1 ? "" : "s") from \(TerminalText.sanitized(folder.directory.path)) at \(server.url(for: "/catalog.json").absoluteString) (Ctrl-C stops)"
             )
-            let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM])
+            let signal = await SignalCatcher.wait(for: [SIGINT, SIGTERM])
             await server.stop()
             StandardError.print("imgview: stopped (\(signal == SIGINT ? "interrupt" : "terminate"))")
         }

@@ -404,7 +404,7 @@ struct CacheCommandTests {
             async let downloaderOut = readToEnd(stdout)
             async let downloaderErr = readToEnd(stderr)
             let temporary = setup.cache.appendingPathComponent("v1/tmp")
-            try await eventuallyTrue { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
+            try await waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
             #expect(downloader.isRunning)
 
             let ls = try await setup.run(["cache", "ls"])
@@ -483,17 +483,5 @@ struct CacheCommandTests {
             #expect(stats.stdout.contains("hits\t4\n"))
             #expect(stats.stdout.contains("misses\t4\n"))
         }
-    }
-}
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func eventuallyTrue(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

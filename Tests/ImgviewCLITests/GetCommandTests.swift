@@ -181,15 +181,3 @@ struct GetCommandTests {
         #expect(both.status == ImgviewCore.ExitStatus.usage.rawValue)
     }
 }
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
