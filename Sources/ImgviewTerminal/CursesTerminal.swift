@@ -87,8 +87,10 @@ public final class CursesTerminal {
     public func draw(_ frame: ScreenFrame) {
         guard isActive else { return }
         let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
-        if previous == nil { didResetThisFrame = false }
-        if previous == nil { werase(imgview_stdscr()) }
+        if previous == nil {
+            didResetThisFrame = false
+            werase(imgview_stdscr())
+        }
         for row in 0..<frame.rows {
             for column in 0..<frame.columns {
                 let cell = frame[column, row]

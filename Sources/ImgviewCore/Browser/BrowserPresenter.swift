@@ -170,7 +170,7 @@ public final class BrowserPresenter {
                 guard mine == generation else { return }
                 if let ready = usablePrepared(for: url) {
                     present(
-                        ready, details: ready.details(source: ready.source, fetchTime: ready.fetchTime, now: configuration.now()),
+                        ready, details: ready.details(now: configuration.now()),
                         generation: mine)
                 } else {
                     await load(url, policy: policy, generation: mine)
@@ -210,7 +210,7 @@ public final class BrowserPresenter {
             guard mine == generation else { return }
             prepared.set(ready, for: url, cost: ready.cost)
             present(
-                ready, details: ready.details(source: ready.source, fetchTime: ready.fetchTime, now: configuration.now()), generation: mine)
+                ready, details: ready.details(now: configuration.now()), generation: mine)
         } catch {
             // Bytes the decoder refuses are not worth keeping on disk: the next visit fetches them again.
             if error is ImageDecodingError, !url.isFileURL { try? configuration.diskCache?.remove(url) }

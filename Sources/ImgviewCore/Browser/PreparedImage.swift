@@ -23,6 +23,11 @@ struct PreparedImage: Sendable {
             && (pixels.height >= minimum.height || pixels.height >= full.height)
     }
 
+    /// The metadata pane's facts as this image was fetched.
+    func details(now: Date) -> ImageDetails {
+        details(source: source, fetchTime: fetchTime, now: now)
+    }
+
     func details(source: ImageResponse.Source, fetchTime: Duration, now: Date) -> ImageDetails {
         let upright = decoded.header.uprightSize
         return ImageDetails(

@@ -47,3 +47,12 @@ public struct CacheEntry: Sendable, Codable, Equatable {
     /// Whether the server gave a validator, so a stale entry can be revalidated rather than refetched.
     public var canRevalidate: Bool { etag != nil || lastModified != nil }
 }
+
+extension Sequence<CacheEntry> {
+    /// Bytes by blob: entries with the same content share one blob, counted once.
+    var blobSizes: [String: Int64] {
+        var sizes: [String: Int64] = [:]
+        for entry in self { sizes[entry.sha256] = entry.byteCount }
+        return sizes
+    }
+}

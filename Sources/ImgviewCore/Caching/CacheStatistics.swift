@@ -13,9 +13,7 @@ public struct CacheStatistics: Sendable, Equatable {
 
     public init(entries: [CacheEntry], counters: CacheCounters, limit: Int64) {
         self.entries = entries.count
-        var sizes: [String: Int64] = [:]
-        for entry in entries { sizes[entry.sha256] = entry.byteCount }
-        bytes = sizes.values.reduce(0, +)
+        bytes = entries.blobSizes.values.reduce(0, +)
         self.limit = limit
         self.counters = counters
         oldest = entries.min { $0.fetchedAt < $1.fetchedAt }

@@ -41,7 +41,7 @@ extension DiskCache {
                 report.entries.append(entry)
             }
             report.entryCount = report.entries.count
-            removeUnreferencedBlobs(into: &report, removedEntries: report.entries)
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries, referenced: Set(entries().map(\.sha256)))
             return (report, notCached)
         }
     }
@@ -51,21 +51,23 @@ extension DiskCache {
     public func prune(_ selection: PruneSelection) throws -> RemovalReport {
         try withLock {
             var report = RemovalReport()
-            report.entries = selection.victims(among: entries(), now: now())
-            for entry in report.entries { unlink(entryURL(for: entry.url).path) }
+            let all = entries()
+            report.entries = selection.victims(among: all, now: now())
+            let removed = Set(report.entries.filter { unlink(entryURL(for: $0.url).path) == 0 }.map(\.url))
             report.entryCount = report.entries.count
-            removeUnreferencedBlobs(into: &report, removedEntries: report.entries)
+            // What stays referenced is what was read minus what went: no second read of every entry.
+            let referenced = Set(all.lazy.filter { !removed.contains($0.url) }.map(\.sha256))
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries, referenced: referenced)
             removeAbandonedFiles(into: &report)
             addToCounters(CacheCounters(evictions: Int64(report.entryCount)))
             return report
         }
     }
 
-    /// Deletes blobs no entry on disk references; under the lock, where no writer is between
-    /// renaming a blob into place and writing its entry. Blobs of `removedEntries` count as freed
-    /// by them, the others as unreferenced.
-    private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry]) {
-        let referenced = Set(entries().map(\.sha256))
+    /// Deletes blobs whose hash is not in `referenced` (those of the entries on disk); under the
+    /// lock, where no writer is between renaming a blob into place and writing its entry. Blobs of
+    /// `removedEntries` count as freed by them, the others as unreferenced.
+    private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry], referenced: Set<String>) {
         let removed = Set(removedEntries.map(\.sha256))
         for (hash, size) in blobSizes() where !referenced.contains(hash) {
             guard unlink(blobURL(sha256: hash).path) == 0 else { continue }
@@ -86,13 +88,15 @@ extension DiskCache {
         }
     }
 
+    /// Paths of downloads in `tmp/` whose process is gone.
+    func abandonedDownloads() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []).filter(TemporaryFile.isAbandoned)
+            .map { temporaryFolder.appendingPathComponent($0).path }
+    }
+
     /// Paths of temporary files whose process is gone.
     func abandonedFiles() -> [String] {
-        var paths: [String] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
-        where TemporaryFile.isAbandoned(name) {
-            paths.append(temporaryFolder.appendingPathComponent(name).path)
-        }
+        var paths = abandonedDownloads()
         for folder in [entriesFolder, root] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where AtomicFile.isAbandoned(name) {
                 paths.append(folder.appendingPathComponent(name).path)

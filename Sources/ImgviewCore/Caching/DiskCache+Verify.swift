@@ -78,9 +78,7 @@ extension DiskCache {
             suspects += entries.map(Suspect.missingBlob)
         }
         suspects += abandonedFiles().map { Suspect.abandonedFile(path: $0) }
-        if let data = try? Data(contentsOf: countersFile), (try? Self.decoder.decode(CacheCounters.self, from: data)) == nil {
-            suspects.append(.unreadableCounters)
-        }
+        if case .some(nil) = storedCounters() { suspects.append(.unreadableCounters) }
         return suspects
     }
 
@@ -122,8 +120,7 @@ extension DiskCache {
                     problems.append(CacheProblem(kind: .abandonedFile, path: relative(path), detail: "left by a process that is gone"))
                 }
             case .unreadableCounters:
-                guard let data = try? Data(contentsOf: countersFile), (try? Self.decoder.decode(CacheCounters.self, from: data)) == nil
-                else { continue }
+                guard case .some(nil) = storedCounters() else { continue }
                 if unlink(countersFile.path) == 0 {
                     problems.append(
                         CacheProblem(

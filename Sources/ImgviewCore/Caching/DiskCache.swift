@@ -114,8 +114,13 @@ public final class DiskCache: Sendable {
     ///
     /// Read without the lock: the file is only ever replaced whole, by a rename.
     public func counters() -> CacheCounters {
-        guard let data = try? Data(contentsOf: countersFile) else { return .zero }
-        return (try? Self.decoder.decode(CacheCounters.self, from: data)) ?? .zero
+        (storedCounters() ?? nil) ?? .zero
+    }
+
+    /// The counters file: nil when there is none, `.some(nil)` when it cannot be read as counters.
+    func storedCounters() -> CacheCounters?? {
+        guard let data = try? Data(contentsOf: countersFile) else { return nil }
+        return .some(try? Self.decoder.decode(CacheCounters.self, from: data))
     }
 
     // MARK: Writing
@@ -173,11 +178,10 @@ public final class DiskCache: Sendable {
     }
 
     /// Records that `entry` was served from disk: its last use, and a hit in the counters; best effort.
-    ///
-    /// `dimensions` fills in the pixel size of an entry written before imgview recorded it.
-    public func recordHit(_ entry: CacheEntry, dimensions: ImageDimensions? = nil) {
+    public func recordHit(_ entry: CacheEntry) {
         var used = entry
-        if used.dimensions == nil { used.dimensions = dimensions }
+        // Entries from before pixel sizes were recorded get theirs on first use (read before the lock).
+        if used.dimensions == nil { used.dimensions = ImageDimensions.read(fileAt: blobURL(for: entry)) }
         touch(used, counting: CacheCounters(hits: 1))
     }
 
@@ -229,10 +233,7 @@ public final class DiskCache: Sendable {
     /// Removes abandoned downloads and unreferenced blobs, then least recently used entries while over the limit.
     /// Runs under the lock; returns how many entries it evicted.
     private func enforceLimit(keeping sha256: String) throws -> Int {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
-        where TemporaryFile.isAbandoned(name) {
-            unlink(temporaryFolder.appendingPathComponent(name).path)
-        }
+        for path in abandonedDownloads() { unlink(path) }
         var sizes = blobSizes()
         var total = sizes.values.reduce(0, +)
         guard total > sizeLimit else { return 0 }

@@ -27,8 +27,7 @@ public struct PruneSelection: Sendable, Equatable {
             remaining.removeAll { $0.lastAccessedAt < cutoff }
         }
         guard let maxSize else { return victims }
-        var sizes: [String: Int64] = [:]
-        for entry in remaining { sizes[entry.sha256] = entry.byteCount }
+        let sizes = remaining.blobSizes
         var total = sizes.values.reduce(0, +)
         var index = 0
         var gone: Set<String> = []

@@ -46,10 +46,9 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     }
 
     func receive(_ head: ResponseHead) throws {
-        let compressed = head.header("content-encoding") != nil
         // Only a successful body is worth writing; for errors the status is all we need.
         let keeping = (200..<300).contains(head.status)
-        let expected = compressed ? nil : head.expectedLength
+        let expected = head.uncompressedLength
         lock.withLock {
             self.head = head
             isKeeping = keeping

@@ -22,6 +22,10 @@ public struct ResponseHead: Sendable, Equatable {
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The body's length as it will be received: Content-Length, unless the body is compressed
+    /// (URLSession hands over the decompressed bytes, whose count the server did not say).
+    public var uncompressedLength: Int64? { header("content-encoding") == nil ? expectedLength : nil }
 }
 
 /// Receives a response as it arrives; throwing from either method aborts the transfer with that error.

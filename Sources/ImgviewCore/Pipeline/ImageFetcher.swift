@@ -32,9 +32,7 @@ struct ImageFetcher: Sendable {
         if let disk = countingDisk, let entry = disk.entry(for: url) {
             if configuration.isOffline || entry.isFresh(at: configuration.now()) {
                 if let response = try? readVerified(entry, request: request, source: .disk) {
-                    // Entries from before pixel sizes were recorded get theirs on first use.
-                    let dimensions = entry.dimensions == nil ? ImageDimensions.read(fileAt: disk.blobURL(for: entry)) : nil
-                    disk.recordHit(entry, dimensions: dimensions)
+                    disk.recordHit(entry)
                     return response
                 }
                 // The blob is gone or its bytes changed on disk: drop the entry and fetch again.
@@ -145,7 +143,7 @@ struct ImageFetcher: Sendable {
         default:
             throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head.header("retry-after"))
         }
-        if let expected = head.expectedLength, head.header("content-encoding") == nil, writer.received < expected {
+        if let expected = head.uncompressedLength, writer.received < expected {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
         }
         do {
@@ -218,9 +216,7 @@ struct ImageFetcher: Sendable {
     /// Words for what went wrong in a transfer.
     private func translate(_ error: any Error, url: URL, writer: BlobWriter) -> any Error {
         if error is CancellationError || error is ImagePipelineError { return error }
-        if let head = writer.head, let expected = head.expectedLength, head.header("content-encoding") == nil,
-            (200..<300).contains(head.status), writer.received < expected
-        {
+        if let head = writer.head, let expected = head.uncompressedLength, (200..<300).contains(head.status), writer.received < expected {
             return ImagePipelineError.truncated(url, received: writer.received, expected: expected)
         }
         guard let urlError = error as? URLError else {
