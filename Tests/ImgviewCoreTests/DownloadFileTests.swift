@@ -14,7 +14,7 @@ struct DownloadFileTests {
     @Test func bodiesWrittenInBlocksKeepEveryByteAndTheirHash() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let body = fakePNG(size: 2 * BlobWriter.blockSize + 12_345, seed: 9)
+        let body = fakePNG(size: 2 * HashingFileWriter.blockSize + 12_345, seed: 9)
         let reports = Locked<[Int64]>([])
         let writer = BlobWriter(
             file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30,
@@ -40,6 +40,38 @@ struct DownloadFileTests {
         #expect(received == received.sorted())
         // Reported in steps, not once per chunk.
         #expect(received.count < body.count / Int(BlobWriter.progressStep) + 3)
+    }
+
+    /// Bytes handed over in place (the libcurl loader's way) end up the same as chunks of `Data`.
+    @Test func bytesReceivedInPlaceAreWrittenAndHashedLikeData() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = fakePNG(size: 3 * HashingFileWriter.blockSize + 777, seed: 3)
+        let writer = BlobWriter(file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30, progress: nil)
+        try writer.receive(ResponseHead(status: 200, headers: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
+        try body.withUnsafeBytes { bytes in
+            for start in stride(from: 0, to: bytes.count, by: 16_384) {
+                try writer.receive(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 16_384)]))
+            }
+        }
+        try writer.finish()
+        #expect(try Data(contentsOf: writer.file.url) == body)
+        #expect(writer.digest() == SHA256.hash(data: body).hexString)
+    }
+
+    /// A write that fails (here: a full disk, the file swapped for /dev/full) stops the body at the next full block.
+    @Test func aFailedWriteStopsTheBody() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try TemporaryFile(in: folder)
+        let writer = BlobWriter(file: file, url: URL(string: "http://h/a.png")!, limit: 1 << 30, progress: nil)
+        try writer.receive(ResponseHead(status: 200, headers: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
+        let full = open("/dev/full", O_WRONLY)
+        #expect(full >= 0 && dup2(full, file.descriptor) == file.descriptor)
+        close(full)
+        #expect(throws: FileSystemError.self) {
+            try writer.receive(fakePNG(size: HashingFileWriter.blockSize + 1))
+        }
     }
 
     @Test func aLinkedOutputSharesTheSourceAndNeverClobbers() throws {

@@ -1,18 +1,15 @@
-import Crypto
 import Foundation
 
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
 ///
-/// Chunks arrive on the loader's delegate queue 16 KB at a time (libcurl's largest write). They are
-/// gathered into one block and hashed and written a block at a time: a write per chunk cost
-/// 6,000 system calls per 100 MB, and a delegate queue that falls behind makes URLSession queue
-/// every later chunk in memory (see DECISIONS.md, "Downloads: bodies gathered into 1 MB blocks").
+/// Chunks arrive on the loader's thread 16 KB at a time (libcurl's largest write). They are
+/// gathered into 1 MB blocks that a `HashingFileWriter` hashes and writes on another thread while
+/// the next block fills: a write per chunk cost 6,000 system calls per 100 MB (see DECISIONS.md,
+/// "Downloads: bodies gathered into 1 MB blocks").
 final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Bytes received so far and the total when known; called on the loader's queue.
     typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
-    /// How many bytes are gathered before they are hashed and written.
-    static let blockSize = 1 << 20
     /// Progress is reported each time this many more bytes arrived (and at the end), not per chunk.
     static let progressStep: Int64 = 64 << 10
 
@@ -21,7 +18,8 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private let url: URL
     private let limit: Int64
     private let progress: Progress?
-    private var hasher = SHA256()
+    private let blocks: HashingFileWriter
+    private var sha256: String?
     private(set) var head: ResponseHead?
     private(set) var received: Int64 = 0
     /// The body's first bytes, to tell its format.
@@ -31,6 +29,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// The total to show in progress: Content-Length, unless the body is compressed.
     private var expectedForProgress: Int64?
     private var reported: Int64 = 0
+    /// The block being filled, taken from `blocks`.
     private var block: UnsafeMutableRawBufferPointer?
     private var blockFill = 0
 
@@ -39,9 +38,11 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
         self.url = url
         self.limit = limit
         self.progress = progress
+        self.blocks = HashingFileWriter(file: file)
     }
 
     deinit {
+        // A block taken but never handed back (the transfer failed part way) is ours to free.
         block?.deallocate()
     }
 
@@ -62,11 +63,15 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     }
 
     func receive(_ chunk: Data) throws {
+        try chunk.withUnsafeBytes { try receive(bytes: $0) }
+    }
+
+    func receive(bytes chunk: UnsafeRawBufferPointer) throws {
         let report = try lock.withLock { () throws -> (Int64, Int64?)? in
             guard isKeeping else { return nil }
             received += Int64(chunk.count)
             guard received <= limit else { throw ImagePipelineError.tooLarge(url, limit: limit) }
-            if prefix.count < 16 { prefix.append(chunk.prefix(16 - prefix.count)) }
+            if prefix.count < 16 { prefix.append(contentsOf: chunk.prefix(16 - prefix.count)) }
             try append(chunk)
             guard received - reported >= Self.progressStep || received == expectedForProgress else { return nil }
             reported = received
@@ -79,6 +84,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     func finish() throws {
         let report = try lock.withLock { () throws -> (Int64, Int64?)? in
             try flush()
+            sha256 = blocks.finish()
             try file.finish()
             guard isKeeping, received != reported else { return nil }
             reported = received
@@ -89,32 +95,30 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
 
     /// The body's SHA-256, once the transfer is over and `finish` returned.
     func digest() -> String {
-        lock.withLock { hasher.finalize().hexString }
+        lock.withLock { sha256 ?? "" }
     }
 
-    /// Copies `chunk` into the block, hashing and writing the block each time it fills. Runs under the lock.
-    private func append(_ chunk: Data) throws {
-        let block = self.block ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 16)
-        self.block = block
-        try chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < bytes.count {
-                let count = min(bytes.count - offset, block.count - blockFill)
-                UnsafeMutableRawBufferPointer(rebasing: block[blockFill..<(blockFill + count)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
-                blockFill += count
-                offset += count
-                if blockFill == block.count { try flush() }
-            }
+    /// Copies `bytes` into blocks, handing each to the writer as it fills. Runs under the lock.
+    private func append(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let block = self.block ?? blocks.takeBlock()
+            self.block = block
+            let count = min(bytes.count - offset, block.count - blockFill)
+            UnsafeMutableRawBufferPointer(rebasing: block[blockFill..<(blockFill + count)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+            blockFill += count
+            offset += count
+            if blockFill == block.count { try flush() }
         }
     }
 
-    /// Hashes and writes the gathered bytes. Runs under the lock.
+    /// Writes the gathered bytes and has them hashed. Runs under the lock.
     private func flush() throws {
-        guard let block, blockFill > 0 else { return }
-        let bytes = UnsafeRawBufferPointer(rebasing: block[0..<blockFill])
+        guard let block else { return }
+        self.block = nil
+        let count = blockFill
         blockFill = 0
-        hasher.update(bufferPointer: bytes)
-        try file.write(bytes)
+        try blocks.write(block, count: count)
     }
 }

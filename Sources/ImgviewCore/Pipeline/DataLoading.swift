@@ -32,6 +32,15 @@ public struct ResponseHead: Sendable, Equatable {
 public protocol TransferSink: AnyObject, Sendable {
     func receive(_ head: ResponseHead) throws
     func receive(_ chunk: Data) throws
+    /// The same as `receive(_ chunk: Data)` for bytes that are valid only during the call, from a
+    /// loader that owns its buffers; saves a copy per chunk.
+    func receive(bytes chunk: UnsafeRawBufferPointer) throws
+}
+
+extension TransferSink {
+    public func receive(bytes chunk: UnsafeRawBufferPointer) throws {
+        try receive(Data(chunk))
+    }
 }
 
 /// Sends a request and streams the response body into a sink.
