@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The catalog, the pipeline, the caches, the renderer and the presenter.
         .target(
@@ -29,6 +30,8 @@ let package = Package(
         ),
         // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
+        // HTTP(S) through libcurl directly: the only importer of CCurl.
+        .target(name: "ImgviewCurl", dependencies: ["ImgviewCore", "CCurl"]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(name: "ImgviewTerminal", dependencies: ["ImgviewCore", "CNCurses"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
@@ -43,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "imgview",
             dependencies: [
-                "ImgviewCore", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal",
+                "ImgviewCore", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,7 +56,8 @@ let package = Package(
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
-        .testTarget(name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl"], exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
             resources: [.copy("Fixtures")]),

@@ -38,7 +38,7 @@ struct ServiceOptions: ParsableArguments {
     ) throws -> ImageService {
         let disk = try DiskCache(directory: global.cacheDirectoryURL)
         let configuration = ImageService.Configuration(
-            dataLoader: URLSessionDataLoader(idleTimeout: idleTimeout),
+            dataLoader: try HTTPClient.fromEnvironment().makeLoader(idleTimeout: idleTimeout),
             diskCache: disk,
             memoryCache: MemoryCache(costLimit: keepsImagesInMemory ? 256 << 20 : 0, countLimit: 200),
             retry: RetryPolicy(maxRetries: retries),

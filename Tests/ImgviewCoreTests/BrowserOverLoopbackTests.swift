@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewCurl
 import ImgviewServer
 import Testing
 
@@ -20,7 +21,7 @@ struct BrowserOverLoopbackTests {
             AppImage(name: "slow", url: server.url(for: "/slow.png")), AppImage(name: "fast", url: server.url(for: "/fast.png")),
         ]
         let service = ImageService(
-            configuration: .init(dataLoader: URLSessionDataLoader(idleTimeout: 5), diskCache: try DiskCache(directory: folder)))
+            configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: try DiskCache(directory: folder)))
         let view = SpyBrowserView()
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewCurl
 import ImgviewServer
 import Testing
 
@@ -13,7 +14,7 @@ struct CacheCountersTests {
         let disk = try DiskCache(directory: folder, sizeLimit: sizeLimit, now: { [date] in date.now })
         return ImageService(
             configuration: .init(
-                dataLoader: URLSessionDataLoader(idleTimeout: 5), diskCache: disk, retry: RetryPolicy(maxRetries: 0),
+                dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, retry: RetryPolicy(maxRetries: 0),
                 isOffline: offline, now: { [date] in date.now }))
     }
 

@@ -9,11 +9,14 @@ import Testing
 struct ImageServiceTests {
     let date = ManualDate()
 
-    func makeService(cache folder: URL?, sizeLimit: Int64 = 1 << 30, retries: Int = 0, offline: Bool = false) throws -> ImageService {
+    /// - Parameter loader: libcurl, as `imgview` fetches, unless a test runs over both loaders.
+    func makeService(
+        cache folder: URL?, sizeLimit: Int64 = 1 << 30, retries: Int = 0, offline: Bool = false, loader: LoaderKind = .curl
+    ) throws -> ImageService {
         let disk = try folder.map { try DiskCache(directory: $0, sizeLimit: sizeLimit, now: { [date] in date.now }) }
         return ImageService(
             configuration: .init(
-                dataLoader: URLSessionDataLoader(idleTimeout: 5), diskCache: disk,
+                dataLoader: loader.make(idleTimeout: 5), diskCache: disk,
                 retry: RetryPolicy(maxRetries: retries, baseDelay: .milliseconds(10)), isOffline: offline,
                 now: { [date] in date.now }))
     }
@@ -22,11 +25,12 @@ struct ImageServiceTests {
         try await withLoopbackServer(body)
     }
 
-    @Test func concurrentRequestsShareOneTransfer() async throws {
+    @Test(arguments: LoaderKind.allCases)
+    func concurrentRequestsShareOneTransfer(loader: LoaderKind) async throws {
         try await withServer { server, folder in
             let image = fakePNG(size: 50_000)
             server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.delay(.milliseconds(300))])
-            let service = try makeService(cache: folder)
+            let service = try makeService(cache: folder, loader: loader)
             async let first = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
             async let second = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
             let (a, b) = try await (first, second)
@@ -36,13 +40,14 @@ struct ImageServiceTests {
         }
     }
 
-    @Test func cancellingOneWaiterLeavesTheOtherAlone() async throws {
+    @Test(arguments: LoaderKind.allCases)
+    func cancellingOneWaiterLeavesTheOtherAlone(loader: LoaderKind) async throws {
         try await withServer { server, folder in
             let image = fakePNG(size: 20_000)
             server.publish(
                 .data(image, contentType: "image/png"), at: "/a.png", faults: [.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(30))]
             )
-            let service = try makeService(cache: folder)
+            let service = try makeService(cache: folder, loader: loader)
             let url = server.url(for: "/a.png")
             let leaving = Task { try await service.image(for: ImageRequest(url: url)) }
             let staying = Task { try await service.image(for: ImageRequest(url: url)) }
@@ -55,12 +60,13 @@ struct ImageServiceTests {
         }
     }
 
-    @Test func cancellingEveryWaiterClosesTheConnection() async throws {
+    @Test(arguments: LoaderKind.allCases)
+    func cancellingEveryWaiterClosesTheConnection(loader: LoaderKind) async throws {
         try await withServer { server, folder in
             server.publish(
                 .data(fakePNG(size: 200_000), contentType: "image/png"), at: "/a.png",
                 faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(20))])
-            let service = try makeService(cache: folder)
+            let service = try makeService(cache: folder, loader: loader)
             let url = server.url(for: "/a.png")
             let one = Task { try await service.image(for: ImageRequest(url: url)) }
             let two = Task { try await service.image(for: ImageRequest(url: url)) }
@@ -77,7 +83,8 @@ struct ImageServiceTests {
         }
     }
 
-    @Test @MainActor func aSupersededRequestNeverDelivers() async throws {
+    @Test(arguments: LoaderKind.allCases)
+    @MainActor func aSupersededRequestNeverDelivers(loader: LoaderKind) async throws {
         let server = try await LoopbackServer.start()
         defer { Task { await server.stop() } }
         let old = fakePNG(size: 1000, seed: 1)
@@ -85,7 +92,7 @@ struct ImageServiceTests {
         // The older request is answered last.
         server.publish(.data(old, contentType: "image/png"), at: "/old.png", faults: [.delay(.milliseconds(400))])
         server.publish(.data(new, contentType: "image/png"), at: "/new.png")
-        let service = try makeService(cache: nil)
+        let service = try makeService(cache: nil, loader: loader)
         let latest = LatestImageTask(service: service)
         var delivered: [Data] = []
         latest.load(ImageRequest(url: server.url(for: "/old.png"))) { delivered.append(try! $0.get().data()) }
@@ -97,7 +104,8 @@ struct ImageServiceTests {
         #expect(delivered == [new])
     }
 
-    @Test func aCachedImageMakesNoRequestThenRevalidatesWith304() async throws {
+    @Test(arguments: LoaderKind.allCases)
+    func aCachedImageMakesNoRequestThenRevalidatesWith304(loader: LoaderKind) async throws {
         try await withServer { server, folder in
             let image = fakePNG(size: 30_000)
             server.publish(
@@ -105,19 +113,19 @@ struct ImageServiceTests {
                     image, contentType: "image/png", lastModified: Date(timeIntervalSince1970: 1_700_000_000), cacheControl: "max-age=60"),
                 at: "/a.png")
             let url = server.url(for: "/a.png")
-            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let first = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
             #expect(first.source == .network)
             #expect(first.isCached)
 
             // A new process (new service, empty memory) reads from disk: no request.
-            let second = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let second = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
             #expect(second.source == .disk)
             #expect(try second.data() == image)
             #expect(server.requests(for: "/a.png").count == 1)
 
             // After max-age, one conditional request, answered 304 without a body.
             date.advance(by: 61)
-            let third = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let third = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
             #expect(third.source == .revalidated)
             #expect(try third.data() == image)
             let requests = server.requests(for: "/a.png")
@@ -126,7 +134,7 @@ struct ImageServiceTests {
             #expect(requests[1].status == 304)
             #expect(requests[1].bodyBytesSent == 0)
             // The 304 renewed freshness: no request now.
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            _ = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
             #expect(server.requests(for: "/a.png").count == 2)
         }
     }
