@@ -7,6 +7,7 @@ extension Imgview {
     /// `imgview` / `imgview browse`: the ncurses browser over the catalog.
     struct Browse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Browse the catalog in the terminal (the default command).",
             discussion: """
                 One tab per catalog image; the selected one is fetched through the caches and shown \

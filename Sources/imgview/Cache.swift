@@ -5,6 +5,7 @@ extension Imgview {
     /// `imgview cache`: inspection and upkeep of the disk cache.
     struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cache",
             abstract: "Inspect and tidy the disk cache.",
             discussion: """
                 The cache folder (--cache-dir) holds v1/entries/<sha256 of URL>.json, one per cached \

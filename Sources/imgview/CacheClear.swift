@@ -6,6 +6,7 @@ extension Imgview.Cache {
     /// `imgview cache clear`: removes everything, or the named images.
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Remove every entry from the cache, or only the named images.",
             discussion: """
                 Prints each entry removed and what was freed. Every name is checked before anything is \

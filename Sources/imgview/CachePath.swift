@@ -5,6 +5,7 @@ extension Imgview.Cache {
     /// `imgview cache path`: where the cache is, for scripts and curious users.
     struct Path: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "path",
             abstract: "Print the cache folder (which may not exist yet).",
             discussion: "The folder comes from --cache-dir, else IMGVIEW_CACHE_DIR, else $XDG_CACHE_HOME/imgview or ~/.cache/imgview.")
 

@@ -6,6 +6,7 @@ extension Imgview.Cache {
     /// `imgview cache prune`: removes old entries, or enough of the least recently used to fit a size.
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Remove entries unused for a while, or the least recently used down to a size.",
             discussion: """
                 --older-than goes by last use, not download: an image used every day stays. With both \

@@ -6,6 +6,7 @@ extension Imgview.Cache {
     /// `imgview cache stats`: how full the cache is and how it has answered.
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Show the cache's size against its limit, its counters, and its oldest and newest entry.",
             discussion: """
                 Hits are requests served from disk without the network, revalidations stale entries \

@@ -6,6 +6,7 @@ extension Imgview.Cache {
     /// `imgview cache verify`: rehashes every blob; removes what is damaged or orphaned.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Rehash every blob; remove damaged and orphaned entries, blobs and files.",
             discussion: """
                 Finds blobs whose bytes no longer match their SHA-256, entries whose blob is missing, \

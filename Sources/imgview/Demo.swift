@@ -9,6 +9,7 @@ extension Imgview {
     /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Serve the bundled images on 127.0.0.1 and browse them through the full pipeline.",
             discussion: """
                 Needs no internet: the images in Assets/ are served over HTTP on loopback, the \

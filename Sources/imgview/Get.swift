@@ -6,6 +6,7 @@ extension Imgview {
     /// `imgview get`: downloads images through the caches, like `curl -O`.
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Download images through the cache into the current folder (like curl -O).",
             discussion: """
                 Each image is saved under its URL's file name and the path is printed. The file \

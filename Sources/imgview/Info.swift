@@ -7,6 +7,7 @@ extension Imgview {
     /// `imgview info`: what an image is, from its header, without decoding the pixels.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show an image's format, pixel size, byte count, SHA-256, orientation and source.")
 
         @OptionGroup var global: GlobalOptions

@@ -6,6 +6,7 @@ extension Imgview {
     /// `imgview list`: the catalog's images.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the catalog: name, title, URL and whether each image is cached.",
             discussion: """
                 CACHED is fresh, stale (cached, but to be revalidated before use) or no. With --json, \

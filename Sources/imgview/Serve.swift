@@ -7,6 +7,7 @@ extension Imgview {
     /// `imgview serve`: a folder of images over HTTP on loopback.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve a folder of images over HTTP on 127.0.0.1 and print a catalog for it.",
             discussion: """
                 The catalog is printed to stdout and also served at /catalog.json, so either can be \

@@ -7,6 +7,7 @@ extension Imgview {
     /// `imgview show`: prints a text preview of one image to stdout.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a text preview of an image, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
