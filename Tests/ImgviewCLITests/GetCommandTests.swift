@@ -56,6 +56,26 @@ struct GetCommandTests {
         }
     }
 
+    /// libcurl fetches unless IMGVIEW_HTTP picks URLSession; anything else is a usage error before any request.
+    @Test func theHTTPClientCanBeChosenAndAWrongOneIsRefused() async throws {
+        try await withSetup { setup in
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let viaURLSession = try await ImgviewProcess.run(
+                ["get", url, "-o", "session.jpg"], environment: setup.environment.merging(["IMGVIEW_HTTP": "urlsession"]) { $1 },
+                directory: setup.folder)
+            #expect(viaURLSession.status == 0, "\(viaURLSession.stderr)")
+            #expect(try Data(contentsOf: setup.folder.appendingPathComponent("session.jpg")) == Self.image)
+
+            let wrong = try await ImgviewProcess.run(
+                ["get", url, "-o", "wrong.jpg", "--force"], environment: setup.environment.merging(["IMGVIEW_HTTP": "wget"]) { $1 },
+                directory: setup.folder)
+            #expect(wrong.status == 2)
+            #expect(wrong.stderr == "imgview: IMGVIEW_HTTP must be curl or urlsession, not wget\n")
+            #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 1)
+            #expect(setup.files() == ["session.jpg"])
+        }
+    }
+
     /// The output is a hard link to the cache's blob (no second copy), which eviction does not disturb.
     @Test func theOutputIsLinkedToTheCacheBlobAndOutlivesIt() async throws {
         try await withSetup { setup in

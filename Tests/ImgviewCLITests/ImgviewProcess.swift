@@ -35,6 +35,7 @@ struct ImgviewProcess {
         var env = ProcessInfo.processInfo.environment
         env["IMGVIEW_CATALOG"] = nil
         env["IMGVIEW_OFFLINE"] = nil
+        env["IMGVIEW_HTTP"] = nil
         env["NO_COLOR"] = nil
         env["IMGVIEW_CACHE_DIR"] =
             FileManager.default.temporaryDirectory

@@ -120,7 +120,8 @@ struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func errorStatusesAreHeadsNotErrors(kind: LoaderKind) async throws {
         try await withLoopbackServer { server, _ in
-            server.publish(.data(fakePNG(size: 100), contentType: "image/png"), at: "/a.png", faults: [.status(503, headers: ["Retry-After": "7"])])
+            server.publish(
+                .data(fakePNG(size: 100), contentType: "image/png"), at: "/a.png", faults: [.status(503, headers: ["Retry-After": "7"])])
             let head = try await kind.make().load(URLRequest(url: server.url(for: "/a.png")), into: CollectingSink())
             #expect(head.status == 503)
             #expect(head.header("retry-after") == "7")
