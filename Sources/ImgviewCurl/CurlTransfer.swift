@@ -29,6 +29,12 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastActivity = DispatchTime.now()
     /// The easy handle while `run` uses it, for the callbacks to read the response's status.
     private var easy: UnsafeMutableRawPointer?
+    /// libcurl's words for a failure (CURLOPT_ERRORBUFFER); it writes there while `run` runs.
+    private let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        return buffer
+    }()
 
     /// Set by `cancel()` from any thread; the multi handle is there while the transfer runs, to wake it.
     private struct Control {
@@ -37,10 +43,17 @@ final class CurlTransfer: @unchecked Sendable {
     }
     private let control = Locked(Control())
 
+    /// The longest idle timeout honoured (a year): `--connect-timeout inf` means "never", not a crash.
+    static let longestIdleTimeout: TimeInterval = 365 * 24 * 3600
+
     init(request: URLRequest, sink: any TransferSink, idleTimeout: TimeInterval) {
         self.request = request
         self.sink = sink
-        self.idleTimeout = idleTimeout
+        self.idleTimeout = min(max(idleTimeout, 0.001), Self.longestIdleTimeout)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
     }
 
     /// Stops the transfer as soon as its thread wakes, which this makes it do at once.
@@ -63,6 +76,8 @@ final class CurlTransfer: @unchecked Sendable {
         easy = handle.easy
         defer { easy = nil }
         configure(handle.easy, url: url, headers: headerList)
+        imgview_curl_set_pointer(handle.easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        defer { imgview_curl_set_pointer(handle.easy, CURLOPT_ERRORBUFFER, nil) }
 
         let proceed = control.withLock { control -> Bool in
             guard !control.isCancelled else { return false }
@@ -93,12 +108,18 @@ final class CurlTransfer: @unchecked Sendable {
             if idle >= idleNanoseconds { return .failure(URLError(.timedOut)) }
             // Sleeps until the socket has data, libcurl's own timer is due, or cancel() wakes it.
             let wait = min((idleNanoseconds - idle) / 1_000_000 + 1, 1000)
-            curl_multi_poll(handle.multi, nil, 0, Int32(wait), nil)
+            let polled = curl_multi_poll(handle.multi, nil, 0, Int32(wait), nil)
+            guard polled == CURLM_OK else {
+                return .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(polled))]))
+            }
         }
         if let sinkError { return .failure(sinkError) }
         if isCancelled { return .failure(CancellationError()) }
         guard result == CURLE_OK else {
-            return .failure(URLError(curl: result, detail: nil))
+            var osError = 0
+            imgview_curl_get_long(handle.easy, CURLINFO_OS_ERRNO, &osError)
+            let detail = String(cString: errorBuffer)
+            return .failure(URLError(curl: result, osError: Int32(osError), detail: detail))
         }
         do {
             return .success(try deliverHead(handle.easy))
@@ -153,6 +174,16 @@ final class CurlTransfer: @unchecked Sendable {
         return head
     }
 
+    /// Whether the headers just ended are the last libcurl will read: not an interim 1xx, and not a
+    /// redirect it is about to follow (the statuses libcurl follows, with a Location; past the
+    /// redirect limit it fails instead).
+    private func isFinalResponse(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var status = 0
+        imgview_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        if status < 200 { return false }
+        return !([300, 301, 302, 303, 307, 308].contains(status) && headers["location"] != nil)
+    }
+
     /// Body bytes from libcurl; returning less than it gave aborts the transfer.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now()
@@ -160,6 +191,8 @@ final class CurlTransfer: @unchecked Sendable {
         do {
             _ = try deliverHead(easy)
             try sink.receive(bytes: bytes)
+            // A sink slow to take the bytes (a busy disk) is not the server going quiet.
+            lastActivity = DispatchTime.now()
             return bytes.count
         } catch {
             sinkError = error
@@ -167,13 +200,23 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// One header line of any response on the way (redirects and 1xx included): a status line starts afresh.
+    /// One header line of any response on the way (redirects and 1xx included): a status line starts
+    /// afresh, and the blank line that ends the final response's headers hands them to the sink, so a
+    /// body that then fails is known to be a body cut short.
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now()
         guard !isCancelled else { return 0 }
         let line = String(decoding: bytes, as: UTF8.self)
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        if trimmed.isEmpty {
+            guard let easy, isFinalResponse(easy) else { return bytes.count }
+            do {
+                _ = try deliverHead(easy)
+            } catch {
+                sinkError = error
+                return 0
+            }
+        } else if line.hasPrefix("HTTP/") {
             headers = [:]
             lastHeaderName = nil
         } else if line.first == " " || line.first == "\t", let name = lastHeaderName {

@@ -79,6 +79,7 @@ extension Imgview {
             let catcher = SignalCatcher { _ in work.cancel() }
             let failures = await work.value
             catcher.stop()
+            defer { service.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
             if let number = catcher.caught {
                 await service.cancelAll()
                 display.clear()

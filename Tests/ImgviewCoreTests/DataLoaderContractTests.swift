@@ -164,6 +164,22 @@ struct DataLoaderContractTests {
         }
     }
 
+    /// The head arrives with the headers, before any body, so a body that then breaks off is known
+    /// to be one cut short (ImageFetcher says "transfer cut short after 0 of 10000 bytes").
+    @Test(arguments: LoaderKind.allCases)
+    func theHeadArrivesEvenWhenNoBodyFollows(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            server.publish(.data(fakePNG(size: 10_000), contentType: "image/png"), at: "/a.png", faults: [.truncated(after: 0)])
+            let sink = CollectingSink()
+            await #expect(throws: URLError.self) {
+                try await kind.make().load(URLRequest(url: server.url(for: "/a.png")), into: sink)
+            }
+            #expect(sink.heads.map(\.status) == [200])
+            #expect(sink.heads.first?.expectedLength == 10_000)
+            #expect(sink.body.isEmpty)
+        }
+    }
+
     @Test(arguments: LoaderKind.allCases)
     func cancellingStopsTheTransferAndClosesTheConnection(kind: LoaderKind) async throws {
         try await withLoopbackServer { server, _ in
@@ -214,6 +230,17 @@ struct DataLoaderContractTests {
                 return try await group.reduce(into: [Int: Data]()) { $0[$1.0] = $1.1 }
             }
             for (index, image) in images.enumerated() { #expect(bodies[index] == image) }
+        }
+    }
+
+    /// `--connect-timeout inf` means no idle limit, not a crash converting it to nanoseconds.
+    @Test func curlTakesAnEndlessIdleTimeout() async throws {
+        try await withLoopbackServer { server, _ in
+            let image = fakePNG(size: 1000)
+            server.publish(.data(image, contentType: "image/png"), at: "/a.png")
+            let sink = CollectingSink()
+            _ = try await CurlDataLoader(idleTimeout: .infinity).load(URLRequest(url: server.url(for: "/a.png")), into: sink)
+            #expect(sink.body == image)
         }
     }
 

@@ -88,6 +88,19 @@ extension DiskCache {
         }
     }
 
+    /// Removes this process's own files from `tmp/`, for a command about to exit.
+    ///
+    /// Each is removed when its owner goes, but `exit` runs no deinit: a response still referenced
+    /// somewhere (a coalesced task's result, a loader thread not yet finished) would leave its file
+    /// for the next upkeep to find.
+    public func removeTemporaryFilesOfThisProcess() {
+        let prefix = "\(getpid())-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".part") {
+            unlink(temporaryFolder.appendingPathComponent(name).path)
+        }
+    }
+
     /// Paths of downloads in `tmp/` whose process is gone.
     func abandonedDownloads() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []).filter(TemporaryFile.isAbandoned)
