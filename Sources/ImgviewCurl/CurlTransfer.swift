@@ -99,9 +99,7 @@ final class CurlTransfer: @unchecked Sendable {
         var result = CURLE_OK
         while true {
             let status = curl_multi_perform(handle.multi, &running)
-            guard status == CURLM_OK else {
-                return .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(status))]))
-            }
+            guard status == CURLM_OK else { return .failure(URLError(curlMulti: status)) }
             if imgview_curl_multi_next_done(handle.multi, &result) == 1 { break }
             if isCancelled { return .failure(CancellationError()) }
             let idle = DispatchTime.now().uptimeNanoseconds &- lastActivity.uptimeNanoseconds
@@ -109,9 +107,7 @@ final class CurlTransfer: @unchecked Sendable {
             // Sleeps until the socket has data, libcurl's own timer is due, or cancel() wakes it.
             let wait = min((idleNanoseconds - idle) / 1_000_000 + 1, 1000)
             let polled = curl_multi_poll(handle.multi, nil, 0, Int32(wait), nil)
-            guard polled == CURLM_OK else {
-                return .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(polled))]))
-            }
+            guard polled == CURLM_OK else { return .failure(URLError(curlMulti: polled)) }
         }
         if let sinkError { return .failure(sinkError) }
         if isCancelled { return .failure(CancellationError()) }

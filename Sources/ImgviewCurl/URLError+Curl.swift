@@ -53,4 +53,9 @@ extension URLError {
             self.init(.unknown, userInfo: userInfo)
         }
     }
+
+    /// A failure of the multi handle itself (not of the transfer), in libcurl's words.
+    init(curlMulti code: CURLMcode) {
+        self.init(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(code))])
+    }
 }
