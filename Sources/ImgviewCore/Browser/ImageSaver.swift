@@ -11,11 +11,10 @@ public struct ImageSaver: Sendable {
         self.folder = folder
     }
 
-    /// Writes `bytes` under `preferredName` or the first free variant of it; returns where.
-    public func save(_ bytes: [UInt8], preferredName: String) throws -> URL {
+    /// Writes `data` under `preferredName` or the first free variant of it; returns where.
+    public func save(_ data: Data, preferredName: String) throws -> URL {
         let stem = (preferredName as NSString).deletingPathExtension
         let ext = (preferredName as NSString).pathExtension
-        let data = Data(bytes)
         for attempt in 0..<1000 {
             let name = attempt == 0 ? preferredName : "\(stem)-\(attempt)\(ext.isEmpty ? "" : "." + ext)"
             let destination = folder.appendingPathComponent(name)
