@@ -8,6 +8,8 @@ struct ImgviewProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// stdout as bytes, for output that is not text (`get -o -`).
+        var stdoutData = Data()
         /// stderr without trailing newline, for one-line error checks.
         var errorLine: String { stderr.trimmingCharacters(in: .newlines) }
     }
@@ -80,10 +82,10 @@ struct ImgviewProcess {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
+        let output = await out
         return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self), stdoutData: output)
     }
 }
 
