@@ -28,7 +28,7 @@ extension Imgview {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                StandardOutput.write(try encoder.encode(info))
+                StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
                 StandardOutput.write("\n")
                 return
             }

@@ -46,12 +46,13 @@ struct ImgviewProcess {
         return env
     }
 
-    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
+    /// Starts `imgview` (or `executable`, a wrapper such as strace) with `arguments`, an isolated cache
+    /// and no inherited catalog.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil
     ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = Self.environment(environment)
         if let directory { process.currentDirectoryURL = directory }
@@ -66,9 +67,10 @@ struct ImgviewProcess {
 
     /// Runs `imgview` to completion (killing it after `timeout`) and returns what it printed.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Duration = .seconds(60)
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil,
+        timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory)
+        let (process, stdout, stderr) = try start(arguments, executable: executable, environment: environment, directory: directory)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)

@@ -17,12 +17,16 @@ extension DiskCache {
             for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
                 if entriesFolder.removeItem(name) { report.entryCount += 1 }
             }
-            for (hash, size) in blobSizes() where removeBlob(hash) {
-                report.freedBytes += size
-            }
-            // Whatever else stands among the shards is not the cache's: a link or a stray file.
-            for shard in blobsFolder.names() where (try? blobsFolder.subdirectory(shard)) == nil {
-                blobsFolder.removeItem(shard)
+            for shardName in blobsFolder.names() {
+                guard let shard = try? blobsFolder.subdirectory(shardName) else {
+                    // Not a folder (a link, a stray file): not the cache's, removed itself.
+                    blobsFolder.removeItem(shardName)
+                    continue
+                }
+                for name in shard.names() {
+                    let status = shard.status(of: name)
+                    if shard.removeItem(name), status?.type == .regular, !name.hasPrefix(".") { report.freedBytes += status?.size ?? 0 }
+                }
             }
             removeAbandonedFiles(into: &report)
             return report
