@@ -21,6 +21,11 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func run() async throws {
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
             let loaded = try await loadImageBytes(image, global: global, limits: network)
             let header = try loaded.droppedFromCacheOnFailure(global: global) { try ImageDecoder().inspect(loaded.bytes) }
             let info = ImageInfo(

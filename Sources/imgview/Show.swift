@@ -44,6 +44,11 @@ extension Imgview {
         }
 
         func run() async throws {
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
             let loaded = try await loadImageBytes(image, global: global, limits: network)
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
