@@ -19,7 +19,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSPNG", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -32,8 +32,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
+        // JPEG and PNG decoding: the only importer of CJPEG and CSPNG; no C type leaves it.
+        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(name: "ImgviewCurl", dependencies: ["ImgviewCore", "CCurl"]),
         // The browser on a real terminal: the only importer of CNCurses.

@@ -39,7 +39,7 @@ IMGVIEW_CONFIGS = ["imgview_ascii", "imgview_blocks_tc", "imgview_blocks_256"]
 SKIPPED_CONFIGS = {"jp2a_invert"}  # bench.py's polarity check, not a way anyone runs jp2a
 PEER_PACKAGES = [("chafa", "chafa"), ("jp2a", "jp2a"), ("timg", "timg"), ("catimg", "catimg"),
                  ("img2txt", "caca-utils"), ("hyperfine", "hyperfine"), ("curl", "curl"), ("tmux", "tmux"),
-                 ("TurboJPEG", "libturbojpeg0"), ("libspng", "libspng0")]
+                 ("libjpeg-turbo", "libjpeg62-turbo"), ("libspng", "libspng0")]
 
 
 def fail(message):

@@ -30,7 +30,7 @@ fi
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
 # (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
 scripts/install-packages.sh \
-  libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
+  libncurses-dev libjpeg62-turbo-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
   chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
 if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
   echo "bench: installing numpy and pillow (PyPI)" >&2

@@ -1,3 +1,4 @@
+import Foundation
 import ImgviewCore
 
 /// The decoder the application uses: sniffs the format from the bytes and hands them to
@@ -5,7 +6,7 @@ import ImgviewCore
 public struct ImageDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         switch try Self.format(of: bytes) {
         case .jpeg: try JPEGDecoder().inspect(bytes)
         case .png: try PNGDecoder().inspect(bytes)
@@ -13,16 +14,16 @@ public struct ImageDecoder: ImageDecoding {
         }
     }
 
-    public func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        switch try Self.format(of: bytes) {
-        case .jpeg: try JPEGDecoder().decode(bytes, request: request)
-        case .png: try PNGDecoder().decode(bytes, request: request)
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        switch header.format {
+        case .jpeg: try JPEGDecoder().decode(bytes, header: header, request: request)
+        case .png: try PNGDecoder().decode(bytes, header: header, request: request)
         case let other: throw .unsupportedFormat(other)
         }
     }
 
     /// The sniffed format; names and content types are never trusted.
-    static func format(of bytes: [UInt8]) throws(ImageDecodingError) -> ImageFormat {
+    static func format(of bytes: Data) throws(ImageDecodingError) -> ImageFormat {
         if bytes.isEmpty { throw .empty }
         guard let format = ImageFormat.sniff(bytes) else { throw .notAnImage }
         return format

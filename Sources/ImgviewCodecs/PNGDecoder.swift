@@ -1,4 +1,5 @@
 import CSPNG
+import Foundation
 import ImgviewCore
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
@@ -9,14 +10,14 @@ import ImgviewCore
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
-        try withContext(bytes) { context throws(ImageDecodingError) in try header(context, bytes: bytes) }
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        let (width, height) = try withContext(bytes) { context throws(ImageDecodingError) in try storedSize(context) }
+        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: ExifReader.orientation(in: bytes))
     }
 
-    public func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         try withContext(bytes) { context throws(ImageDecodingError) in
-            let header = try header(context, bytes: bytes)
-            let (width, height) = (header.storedWidth, header.storedHeight)
+            let (width, height) = try storedSize(context)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
                 throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
             }
@@ -34,8 +35,13 @@ public struct PNGDecoder: ImageDecoding {
             let rowLength = width * 4
             var rowsDecoded = 0
             var failure: Int32 = 0
+            var cancelled = false
             output.withUnsafeMutableBufferPointer { buffer in
                 while true {
+                    if request.cancellation.isCancelled {
+                        cancelled = true
+                        return
+                    }
                     var info = spng_row_info()
                     var status = spng_get_row_info(context, &info)
                     if status == 0 {
@@ -48,6 +54,7 @@ public struct PNGDecoder: ImageDecoding {
                     rowsDecoded += 1
                 }
             }
+            if cancelled { throw .cancelled }
             var warning: String?
             if failure != 0 {
                 if rowsDecoded == 0 {
@@ -61,27 +68,31 @@ public struct PNGDecoder: ImageDecoding {
         }
     }
 
-    private func withContext<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+    private func withContext<T>(_ bytes: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         guard let context = spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }
         defer { spng_ctx_free(context) }
         // libspng refuses chunks above these sizes itself; the pixel limit is checked by us.
         try check(spng_set_chunk_limits(context, 64 << 20, 64 << 20))
         try check(spng_set_image_limits(context, UInt32(Int32.max), UInt32(Int32.max)))
-        return try bytes.withUnsafeBufferPointer { buffer throws(ImageDecodingError) -> T in
+        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { buffer in
             // libspng reads from the pointer only while the context lives, inside this closure.
-            try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
-            return try body(context)
+            do throws(ImageDecodingError) {
+                try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
+                return .success(try body(context))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try result.get()
     }
 
-    private func header(_ context: OpaquePointer, bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    /// The size as stored, from IHDR.
+    private func storedSize(_ context: OpaquePointer) throws(ImageDecodingError) -> (width: Int, height: Int) {
         var ihdr = spng_ihdr()
         let status = spng_get_ihdr(context, &ihdr)
         if Self.isEndOfData(status) { throw .truncated(.png) }
         try check(status)
-        return ImageHeader(
-            format: .png, storedWidth: Int(ihdr.width), storedHeight: Int(ihdr.height),
-            orientation: ExifReader.orientation(in: bytes))
+        return (Int(ihdr.width), Int(ihdr.height))
     }
 
     private func check(_ status: Int32) throws(ImageDecodingError) {

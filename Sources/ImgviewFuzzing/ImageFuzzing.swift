@@ -1,3 +1,4 @@
+import Foundation
 import ImgviewCodecs
 import ImgviewCore
 
@@ -12,9 +13,10 @@ enum ImageFuzzing {
         PreviewRenderer(options: RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)),
     ]
 
-    static func run(_ bytes: [UInt8]) {
+    static func run(_ raw: [UInt8]) {
+        let bytes = Data(raw)
         let format = ImageFormat.sniff(bytes)
-        let dimensions = ImageDimensions.read(bytes)
+        let dimensions = ImageDimensions.read(raw)
         if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
         _ = ExifReader.orientation(in: bytes)
 
@@ -29,7 +31,7 @@ enum ImageFuzzing {
         let request = DecodeRequest(minimumSize: (width: 48, height: 32), maxPixelCount: maxPixelCount)
         let image: DecodedImage
         do {
-            image = try decoder.decode(bytes, request: request)
+            image = try decoder.decode(bytes, header: header, request: request)
         } catch {
             TerminalSafety.requireSafe(error.message, "decode error")
             if case .tooLarge = error {

@@ -57,11 +57,11 @@ extension Imgview {
 
             StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
             var rows: [[String]] = []
-            var previews: [(AppImage, [UInt8])] = []
+            var previews: [(AppImage, Data)] = []
             for pass in ["first", "second"] {
                 for image in catalog.images {
                     let response = try await service.image(for: ImageRequest(url: image.url))
-                    if pass == "second" { previews.append((image, [UInt8](try response.data()))) }
+                    if pass == "second" { previews.append((image, try response.data())) }
                     rows.append([
                         pass, image.name, "\(response.entry.format.displayName)", ByteCount.format(response.entry.byteCount),
                         response.source.displayName, String(format: "%.1f ms", response.elapsed.milliseconds),

@@ -11,7 +11,7 @@ import ImgviewCore
 
 /// The bytes of the image a command was pointed at, and where they came from.
 struct LoadedImage: Sendable {
-    var bytes: [UInt8]
+    var bytes: Data
     /// The path or URL, unsanitised; sanitise before printing.
     var source: String
     var url: URL?
@@ -56,7 +56,7 @@ private func load(_ url: URL, global: GlobalOptions, limits: ServiceOptions) asy
         cacheState = "not cached"
     }
     return LoadedImage(
-        bytes: [UInt8](data), source: url.absoluteString, url: url, origin: response.source.rawValue, cacheState: cacheState)
+        bytes: data, source: url.absoluteString, url: url, origin: response.source.rawValue, cacheState: cacheState)
 }
 
 /// Reads a whole file straight into an array: no intermediate `Data` copy of a large photo.
@@ -85,7 +85,7 @@ private func readFile(atPath path: String) throws -> LoadedImage {
     }
     if failure != 0 { throw ImageArgumentError.unreadable(path, String(cString: strerror(failure))) }
     return LoadedImage(
-        bytes: bytes, source: path, url: URL(fileURLWithPath: path), origin: "file", cacheState: "not cached")
+        bytes: Data(bytes), source: path, url: URL(fileURLWithPath: path), origin: "file", cacheState: "not cached")
 }
 
 /// Why an argument could not be turned into bytes.

@@ -65,7 +65,7 @@ extension Imgview {
 
         /// Decodes at the smallest scale the preview needs and renders it to text.
         static func preview(
-            of bytes: [UInt8], options: RenderOptions, maxPixelCount: Int, warn: (String) -> Void
+            of bytes: Data, options: RenderOptions, maxPixelCount: Int, warn: (String) -> Void
         ) throws -> String {
             let decoder = ImageDecoder()
             let header = try decoder.inspect(bytes)
@@ -74,7 +74,7 @@ extension Imgview {
             let request = DecodeRequest(
                 minimumSize: renderer.minimumDecodeSize(width: upright.width, height: upright.height),
                 maxPixelCount: maxPixelCount)
-            let decoded = try decoder.decode(bytes, request: request)
+            let decoded = try decoder.decode(bytes, header: header, request: request)
             if let warning = decoded.warning { warn(warning) }
             return AnsiPrinter().text(for: renderer.render(decoded.pixels))
         }

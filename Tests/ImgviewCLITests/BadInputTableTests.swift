@@ -150,14 +150,17 @@ struct BadInputTableTests {
             return (result, Expectation(status: 7, message: "imgview: \(context.hopper): larger than the download limit of 10 kB"))
         },
         BadInput(label: "corrupt image") { context in
-            context.publish(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("garbage, not a JPEG at all".utf8), at: "/corrupt.jpg")
+            // A whole file (APP0, then garbage where the frame should start, then EOI), not a short one.
+            context.publish(
+                Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00]) + Data("garbage, not a JPEG at all".utf8) + Data([0xFF, 0xD9]),
+                at: "/corrupt.jpg")
             let result = try await context.run(["show", context.url("/corrupt.jpg"), "--size", "10x5"])
             return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
         },
         BadInput(label: "truncated image") { context in
             context.publish(hopperBytes.prefix(300), at: "/cut.jpg")
             let result = try await context.run(["info", context.url("/cut.jpg")])
-            return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
+            return (result, Expectation(status: 7, message: "imgview: truncated JPEG image: the data ends before any pixel"))
         },
         BadInput(label: "image whose declared size would need gigabytes") { context in
             context.publish(bomb, at: "/bomb.png", contentType: "image/png")

@@ -1,3 +1,4 @@
+import Foundation
 import ImgviewCodecs
 import ImgviewCore
 import Testing
@@ -6,7 +7,7 @@ import Testing
 struct BadImageTests {
     let decoder = ImageDecoder()
 
-    func error(decoding bytes: [UInt8], request: DecodeRequest = DecodeRequest()) -> ImageDecodingError? {
+    func error(decoding bytes: Data, request: DecodeRequest = DecodeRequest()) -> ImageDecodingError? {
         do {
             _ = try decoder.decode(bytes, request: request)
             return nil
@@ -18,17 +19,17 @@ struct BadImageTests {
     }
 
     @Test func emptyDataIsRefused() {
-        #expect(error(decoding: []) == .empty)
+        #expect(error(decoding: Data()) == .empty)
     }
 
     @Test func textIsNotAnImage() {
-        #expect(error(decoding: Array("<html>not found</html>".utf8)) == .notAnImage)
+        #expect(error(decoding: Data("<html>not found</html>".utf8)) == .notAnImage)
     }
 
     @Test func recognisedButUnsupportedFormatsSaySo() {
-        #expect(error(decoding: Array("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8)) == .unsupportedFormat(.gif))
-        #expect(error(decoding: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .unsupportedFormat(.webp))
-        #expect(error(decoding: Array("BM\0\0\0\0\0\0\0\0".utf8)) == .unsupportedFormat(.bmp))
+        #expect(error(decoding: Data("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8)) == .unsupportedFormat(.gif))
+        #expect(error(decoding: Data("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .unsupportedFormat(.webp))
+        #expect(error(decoding: Data("BM\0\0\0\0\0\0\0\0".utf8)) == .unsupportedFormat(.bmp))
         #expect(ImageDecodingError.unsupportedFormat(.gif).message.contains("unsupported format"))
     }
 
@@ -49,22 +50,22 @@ struct BadImageTests {
 
     @Test func truncatedJPEGShowsWhatDecodedWithAWarning() throws {
         let bytes = try Fixture.bytes("photo.jpg")
-        let image = try decoder.decode(Array(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
+        let image = try decoder.decode(Data(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
         #expect(image.pixels.width == 128 && image.pixels.height == 96)
         #expect(image.warning?.contains("truncated") == true)
-        // The first rows decoded from real data, not TurboJPEG's grey fill.
+        // The first rows decoded from real data, not libjpeg's grey fill.
         let top = image.pixels.pixel(x: 100, y: 2)
         #expect(!(top.0 == top.1 && top.1 == top.2))
     }
 
     @Test func jpegCutInsideItsHeaderIsAnError() throws {
         let bytes = try Fixture.bytes("photo.jpg")
-        #expect(error(decoding: Array(bytes.prefix(40))) != nil)
+        #expect(error(decoding: Data(bytes.prefix(40))) != nil)
     }
 
     @Test func truncatedPNGShowsTheRowsThatArrivedWithAWarning() throws {
         let bytes = try Fixture.bytes("photo.png")
-        let image = try decoder.decode(Array(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
+        let image = try decoder.decode(Data(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
         #expect(image.warning?.contains("truncated") == true)
         #expect(image.pixels.pixel(x: 10, y: 1).3 == 255, "early rows are real")
         #expect(image.pixels.pixel(x: 10, y: 95).3 == 0, "missing rows are transparent, so they show the background")
@@ -72,7 +73,7 @@ struct BadImageTests {
 
     @Test func pngCutBeforeAnyRowIsTruncated() throws {
         let bytes = try Fixture.bytes("photo.png")
-        #expect(error(decoding: Array(bytes.prefix(20))) == .truncated(.png))
+        #expect(error(decoding: Data(bytes.prefix(20))) == .truncated(.png))
     }
 
     @Test func pngWithADamagedHeaderIsCorrupt() throws {
@@ -85,7 +86,20 @@ struct BadImageTests {
     }
 
     @Test func inspectRefusesWhatDecodeRefuses() {
-        #expect(throws: ImageDecodingError.notAnImage) { try decoder.inspect(Array("hello".utf8)) }
-        #expect(throws: ImageDecodingError.empty) { try decoder.inspect([]) }
+        #expect(throws: ImageDecodingError.notAnImage) { try decoder.inspect(Data("hello".utf8)) }
+        #expect(throws: ImageDecodingError.empty) { try decoder.inspect(Data()) }
+    }
+}
+
+@Suite("Cancelled decodes")
+struct CancelledDecodeTests {
+    @Test(arguments: ["photo.jpg", "photo.png"])
+    func aDecodeNobodyWaitsForStopsBeforeItsFirstRow(name: String) throws {
+        let flag = CancellationFlag()
+        flag.cancel()
+        #expect(throws: ImageDecodingError.cancelled) {
+            try ImageDecoder().decode(try Fixture.bytes(name), request: DecodeRequest(cancellation: flag))
+        }
+        #expect(ImageDecodingError.cancelled.exitStatus == .interrupted)
     }
 }

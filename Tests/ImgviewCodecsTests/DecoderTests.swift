@@ -65,7 +65,7 @@ struct DecoderTests {
     }
 
     @Test func jpegDecodesAtTheSmallestCoveringScale() throws {
-        // photo.jpg is 128×96; TurboJPEG offers 1/8, 1/4, 3/8, ...
+        // photo.jpg is 128×96; libjpeg scales by 1/8, 2/8, 3/8, ...
         #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (16, 12))).pixels.width == 16)
         #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (17, 12))).pixels.width == 32)
         #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (40, 10))).pixels.width == 48)

@@ -4,7 +4,7 @@ import Foundation
 enum Fixture {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+    static func bytes(_ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
     }
 }

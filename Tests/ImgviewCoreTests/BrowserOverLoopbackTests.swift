@@ -45,16 +45,16 @@ struct BrowserOverLoopbackTests {
 
 /// The stub decoder, reading only the stub header at the start of a longer body.
 struct TrailingBytesStubDecoder: ImageDecoding {
-    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         try StubDecoder().inspect(Self.header(of: bytes))
     }
 
-    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        try StubDecoder().decode(Self.header(of: bytes), request: request)
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try StubDecoder().decode(Self.header(of: bytes), header: header, request: request)
     }
 
-    private static func header(of bytes: [UInt8]) -> [UInt8] {
-        Array(bytes.prefix { $0 != 0 })
+    private static func header(of bytes: Data) -> Data {
+        Data(bytes.prefix { $0 != 0 })
     }
 }
 

@@ -115,20 +115,20 @@ func makeResponse(url: URL, bytes: Data, source: ImageResponse.Source, fetchedAt
 
 /// Decodes "images" made by `stubImage`: a width, a height and a grey level, or fails on request.
 struct StubDecoder: ImageDecoding {
-    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         let (width, height, _) = try Self.parse(bytes)
         return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
     }
 
-    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height, grey) = try Self.parse(bytes)
         return DecodedImage(
             header: try inspect(bytes), pixels: PixelBuffer(width: width, height: height, filledWith: (grey, grey, grey, 255)))
     }
 
-    private static func parse(_ bytes: [UInt8]) throws(ImageDecodingError) -> (Int, Int, UInt8) {
+    private static func parse(_ bytes: Data) throws(ImageDecodingError) -> (Int, Int, UInt8) {
         guard bytes.count >= 13, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw .notAnImage }
-        let fields = String(decoding: bytes[8...], as: UTF8.self).split(separator: ",")
+        let fields = String(decoding: bytes.dropFirst(8), as: UTF8.self).split(separator: ",")
         guard fields.count == 3, let width = Int(fields[0]), let height = Int(fields[1]), let grey = UInt8(fields[2]) else {
             throw .corrupt(.png, detail: "stub image is malformed")
         }

@@ -204,7 +204,7 @@ public final class BrowserPresenter {
                     fetchTime: response.elapsed, decoded: earlier.decoded, decodeTime: earlier.decodeTime)
             } else {
                 ready = try await Task.detached(priority: .userInitiated) {
-                    try maker.prepare(response, bytes: [UInt8](try response.data()), for: options)
+                    try maker.prepare(response, bytes: try response.data(), for: options)
                 }.value
             }
             guard mine == generation else { return }
@@ -314,7 +314,7 @@ public final class BrowserPresenter {
                 let outcome = try? await {
                     let response = try await loader.image(for: ImageRequest(url: url), progress: { gate.report($0, $1) })
                     return try await Task.detached(priority: .low) {
-                        let ready = try maker.prepare(response, bytes: [UInt8](try response.data()), for: options)
+                        let ready = try maker.prepare(response, bytes: try response.data(), for: options)
                         return (ready, maker.render(ready, options: options))
                     }.value
                 }()

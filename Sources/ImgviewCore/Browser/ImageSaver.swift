@@ -11,9 +11,8 @@ public struct ImageSaver: Sendable {
         self.folder = folder
     }
 
-    /// Writes `bytes` under `preferredName` or the first free variant of it; returns where.
-    public func save(_ bytes: [UInt8], preferredName: String) throws -> URL {
-        let data = Data(bytes)
+    /// Writes `data` under `preferredName` or the first free variant of it; returns where.
+    public func save(_ data: Data, preferredName: String) throws -> URL {
         for attempt in 0..<1000 {
             let destination = folder.appendingPathComponent(OutputNaming.numbered(preferredName, attempt))
             do {

@@ -4,7 +4,7 @@ import Foundation
 /// or switching modes renders again without fetching or decoding again.
 struct PreparedImage: Sendable {
     let url: URL
-    let bytes: [UInt8]
+    let bytes: Data
     let entry: CacheEntry
     let isCached: Bool
     let source: ImageResponse.Source
@@ -43,7 +43,7 @@ struct PreviewMaker: Sendable {
     let maxPixelCount: Int
 
     /// Decodes at the smallest scale that still covers a preview filling `options`' box in any mode.
-    func prepare(_ response: ImageResponse, bytes: [UInt8], for options: RenderOptions) throws -> PreparedImage {
+    func prepare(_ response: ImageResponse, bytes: Data, for options: RenderOptions) throws -> PreparedImage {
         let started = ContinuousClock.now
         let decoded = try decode(bytes, for: options)
         return PreparedImage(
@@ -72,9 +72,9 @@ struct PreviewMaker: Sendable {
         return PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
     }
 
-    private func decode(_ bytes: [UInt8], for options: RenderOptions) throws -> DecodedImage {
+    private func decode(_ bytes: Data, for options: RenderOptions) throws -> DecodedImage {
         let header = try decoder.inspect(bytes)
         return try decoder.decode(
-            bytes, request: DecodeRequest(minimumSize: minimumSize(of: header, for: options), maxPixelCount: maxPixelCount))
+            bytes, header: header, request: DecodeRequest(minimumSize: minimumSize(of: header, for: options), maxPixelCount: maxPixelCount))
     }
 }

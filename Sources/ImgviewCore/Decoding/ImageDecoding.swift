@@ -1,14 +1,24 @@
+import Foundation
+
 /// Turns the bytes of an image file into upright pixels; implemented by the codecs module.
 ///
 /// Implementations sniff the format from the bytes, refuse a declared size above
-/// `request.maxPixelCount` before allocating anything large, and may decode at a reduced
-/// scale as long as the result still covers `request.minimumSize`.
-/// Decoding is synchronous, heavy work: call it off any actor that must stay responsive.
+/// `request.maxPixelCount` before allocating anything large, may decode at a reduced scale as
+/// long as the result still covers `request.minimumSize`, and stop with `.cancelled` between
+/// rows or scans once `request.cancellation` is set.
+/// Decoding is synchronous, heavy work: the preview pipeline runs it on its worker threads.
 public protocol ImageDecoding: Sendable {
     /// The format, stored size and orientation, read from the header only.
-    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader
-    /// The pixels, orientation applied.
-    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader
+    /// The pixels, orientation applied; `header` is what `inspect` read from these same bytes.
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+}
+
+extension ImageDecoding {
+    /// Reads the header, then decodes: for callers that have not inspected the bytes yet.
+    public func decode(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try decode(bytes, header: inspect(bytes), request: request)
+    }
 }
 
 /// What a caller needs from a decode: how many pixels it will use, and how many it will allow.
@@ -20,10 +30,16 @@ public struct DecodeRequest: Sendable, Equatable {
     public var minimumSize: (width: Int, height: Int)?
     /// Images whose header declares more pixels than this are refused before decoding.
     public var maxPixelCount: Int
+    /// Set when nobody waits for the pixels any more; checked between rows or scans.
+    public var cancellation: CancellationFlag
 
-    public init(minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount) {
+    public init(
+        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
+        cancellation: CancellationFlag = CancellationFlag()
+    ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
+        self.cancellation = cancellation
     }
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {

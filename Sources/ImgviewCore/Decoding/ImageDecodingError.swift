@@ -1,4 +1,4 @@
-/// Why bytes could not become pixels; every case is a one-line message and exit status 7.
+/// Why bytes could not become pixels; every case but `cancelled` is a one-line message and exit status 7.
 public enum ImageDecodingError: UserFacingError, Equatable {
     /// Zero bytes.
     case empty
@@ -12,6 +12,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case corrupt(ImageFormat, detail: String)
     /// The data ended before any pixel could be decoded.
     case truncated(ImageFormat)
+    /// Nobody waited for the pixels any more; the decode stopped part way.
+    case cancelled
 
     public var message: String {
         switch self {
@@ -27,10 +29,12 @@ public enum ImageDecodingError: UserFacingError, Equatable {
             "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
         case .truncated(let format):
             "truncated \(format.displayName) image: the data ends before any pixel"
+        case .cancelled:
+            "cancelled"
         }
     }
 
-    public var exitStatus: ExitStatus { .badImage }
+    public var exitStatus: ExitStatus { self == .cancelled ? .interrupted : .badImage }
 
     private static func megapixels(_ count: Int) -> String {
         let tenths = (count + 50_000) / 100_000

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// What `imgview info` reports about one image: its header, size on disk, digest and origin.
 public struct ImageInfo: Sendable, Equatable, Encodable {
@@ -17,7 +18,7 @@ public struct ImageInfo: Sendable, Equatable, Encodable {
     /// The cache's view of the image, or "not cached" when no cache took part.
     public var cacheState: String
 
-    public init(header: ImageHeader, bytes: [UInt8], source: String, origin: String, cacheState: String) {
+    public init(header: ImageHeader, bytes: Data, source: String, origin: String, cacheState: String) {
         format = header.format.displayName
         (width, height) = header.uprightSize
         storedWidth = header.storedWidth
@@ -31,7 +32,7 @@ public struct ImageInfo: Sendable, Equatable, Encodable {
     }
 
     /// The lowercase hex SHA-256 of `bytes`.
-    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+    public static func sha256Hex<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
         SHA256.hash(data: bytes).map { byte in
             let digits = String(byte, radix: 16)
             return byte < 16 ? "0" + digits : digits

@@ -1,0 +1,101 @@
+// The libjpeg API of libjpeg-turbo (libjpeg62-turbo-dev), with what Swift cannot do itself:
+// libjpeg reports a fatal error by calling `error_exit`, which must not return, so each call
+// that can fail goes through a wrapper here that sets a jump point first and returns -1
+// when the error handler jumps back to it. Swift never sees setjmp/longjmp.
+#include <stddef.h>
+#include <stdio.h>
+#include <setjmp.h>
+#include <string.h>
+#include <jpeglib.h>
+
+/// The error manager: libjpeg's, a jump point, the first fatal message and the first warning.
+typedef struct imgview_jpeg_errors {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    char warning[JMSG_LENGTH_MAX];
+    int warnings;
+} imgview_jpeg_errors;
+
+static void imgview_jpeg_error_exit(j_common_ptr info) {
+    imgview_jpeg_errors *errors = (imgview_jpeg_errors *)info->err;
+    (*info->err->format_message)(info, errors->message);
+    longjmp(errors->jump, 1);
+}
+
+static void imgview_jpeg_emit_message(j_common_ptr info, int level) {
+    // Negative levels are warnings (corrupt or missing data); others are trace messages.
+    if (level >= 0) return;
+    imgview_jpeg_errors *errors = (imgview_jpeg_errors *)info->err;
+    if (errors->warnings == 0) (*info->err->format_message)(info, errors->warning);
+    errors->warnings += 1;
+}
+
+static void imgview_jpeg_output_message(j_common_ptr info) {
+    // libjpeg would print to stderr; messages are kept in `imgview_jpeg_errors` instead.
+    (void)info;
+}
+
+/// Creates a decompressor reporting into `errors`; -1 if libjpeg could not start.
+static inline int imgview_jpeg_create(j_decompress_ptr info, imgview_jpeg_errors *errors) {
+    memset(errors, 0, sizeof(*errors));
+    info->err = jpeg_std_error(&errors->manager);
+    errors->manager.error_exit = imgview_jpeg_error_exit;
+    errors->manager.emit_message = imgview_jpeg_emit_message;
+    errors->manager.output_message = imgview_jpeg_output_message;
+    if (setjmp(errors->jump)) return -1;
+    jpeg_create_decompress(info);
+    return 0;
+}
+
+static inline int imgview_jpeg_mem_src(j_decompress_ptr info, const unsigned char *buffer, unsigned long size) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    jpeg_mem_src(info, buffer, size);
+    return 0;
+}
+
+static inline int imgview_jpeg_read_header(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_read_header(info, TRUE);
+}
+
+static inline int imgview_jpeg_calc_output_dimensions(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    jpeg_calc_output_dimensions(info);
+    return 0;
+}
+
+static inline int imgview_jpeg_start_decompress(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_start_decompress(info);
+}
+
+/// Reads up to `count` rows into `rows`; the number read, or -1.
+static inline int imgview_jpeg_read_scanlines(j_decompress_ptr info, JSAMPARRAY rows, unsigned int count) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return (int)jpeg_read_scanlines(info, rows, count);
+}
+
+static inline int imgview_jpeg_finish_decompress(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_finish_decompress(info);
+}
+
+static inline int imgview_jpeg_start_output(j_decompress_ptr info, int scan) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_start_output(info, scan);
+}
+
+static inline int imgview_jpeg_finish_output(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_finish_output(info);
+}
+
+static inline int imgview_jpeg_consume_input(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_consume_input(info);
+}
+
+static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
+    jpeg_destroy_decompress(info);
+}
