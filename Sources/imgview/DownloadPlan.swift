@@ -66,7 +66,8 @@ struct DownloadPlan: Sendable {
         switch target {
         case .file(let file): file
         case .standardOutput: nil
-        case .folder(let folder): OutputNaming.fileName(for: reference.url).map { folder.appendingPathComponent(names.claim($0, for: reference.url)) }
+        case .folder(let folder):
+            OutputNaming.fileName(for: reference.url).map { folder.appendingPathComponent(names.claim($0, for: reference.url)) }
         }
     }
 

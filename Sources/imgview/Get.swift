@@ -31,7 +31,9 @@ extension Imgview {
         @Flag(help: "Download every image of the catalog.")
         var all = false
 
-        @Option(name: .customShort("o"), help: ArgumentHelp("Save the (single) image as this file ('-' for standard output).", valueName: "file"))
+        @Option(
+            name: .customShort("o"),
+            help: ArgumentHelp("Save the (single) image as this file ('-' for standard output).", valueName: "file"))
         var output: String?
 
         @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))

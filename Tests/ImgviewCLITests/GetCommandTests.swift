@@ -91,7 +91,9 @@ struct GetCommandTests {
             let second = setup.folder.appendingPathComponent("copy.jpg")
             let entry = try #require(setup.cachedEntries().first)
             let blob = try DiskCache(directory: URL(fileURLWithPath: setup.cache)).blobURL(for: entry)
-            let inodes = try [first, second, blob].map { try FileManager.default.attributesOfItem(atPath: $0.path)[.systemFileNumber] as? Int }
+            let inodes = try [first, second, blob].map {
+                try FileManager.default.attributesOfItem(atPath: $0.path)[.systemFileNumber] as? Int
+            }
             #expect(Set(inodes).count == 3, "\(inodes)")
 
             // The blob is damaged in place: the outputs keep their bytes, and the next get fetches again.
@@ -123,7 +125,9 @@ struct GetCommandTests {
         try await withSetup { setup in
             let other = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/09_cups_progressive.jpg"))
             setup.server.publish(.data(other, contentType: "image/jpeg"), at: "/elsewhere/hopper.jpg")
-            let urls = [setup.server.url(for: "/photos/hopper.jpg").absoluteString, setup.server.url(for: "/elsewhere/hopper.jpg").absoluteString]
+            let urls = [
+                setup.server.url(for: "/photos/hopper.jpg").absoluteString, setup.server.url(for: "/elsewhere/hopper.jpg").absoluteString,
+            ]
             for run in 0..<2 {
                 let result = try await setup.get(urls + ["--jobs", "2"])
                 #expect(result.status == 0, "run \(run): \(result.stderr)")

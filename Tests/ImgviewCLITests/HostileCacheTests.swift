@@ -100,8 +100,10 @@ struct HostileCacheTests {
             }
 
             // Each of the cache's own folders a link to a folder outside that looks like one of them.
-            let folders = ["entries": "\(String(repeating: "a", count: 64)).json", "blobs": "ab/ab\(String(repeating: "1", count: 62))",
-                           "tmp": "4194305-\(UUID().uuidString).part"]
+            let folders = [
+                "entries": "\(String(repeating: "a", count: 64)).json", "blobs": "ab/ab\(String(repeating: "1", count: 62))",
+                "tmp": "4194305-\(UUID().uuidString).part",
+            ]
             for (folder, inside) in folders {
                 _ = try bait.file("\(folder)/\(inside)")
                 try FileManager.default.removeItem(at: setup.path("v1/\(folder)"))
@@ -114,7 +116,9 @@ struct HostileCacheTests {
             for folder in folders.keys {
                 var isDirectory: ObjCBool = false
                 #expect(FileManager.default.destinationOfSymbolicLinkSafely(setup.path("v1/\(folder)")) == nil)
-                #expect(FileManager.default.fileExists(atPath: setup.path("v1/\(folder)").path, isDirectory: &isDirectory) && isDirectory.boolValue)
+                #expect(
+                    FileManager.default.fileExists(atPath: setup.path("v1/\(folder)").path, isDirectory: &isDirectory)
+                        && isDirectory.boolValue)
             }
             // And the cache works again.
             #expect(try await setup.run(["get", setup.url, "-o", "second.jpg"]).status == 0)
@@ -149,7 +153,8 @@ struct HostileCacheTests {
     @Test func aFolderWhereAnEntryBelongsHeals() async throws {
         try await withSetup { setup in
             #expect(try await setup.run(["cache", "ls"]).status == 0)
-            try FileManager.default.createDirectory(at: setup.path("v1/entries/\(setup.entryName())/inner"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: setup.path("v1/entries/\(setup.entryName())/inner"), withIntermediateDirectories: true)
             let result = try await setup.run(["get", setup.url])
             #expect(result.status == 0, "\(result.stderr)")
             let cache = try DiskCache(directory: setup.cache)
@@ -203,8 +208,11 @@ struct HostileCacheTests {
             #expect(try await setup.run(["get", setup.url, "-o", "first.jpg"]).status == 0)
             let log = setup.folder.appendingPathComponent("strace.log")
             let result = try await ImgviewProcess.run(
-                ["-f", "-qq", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range,flock", "-o", log.path, ImgviewProcess.binary.path, "get",
-                 setup.url, "-o", "second.jpg"],
+                [
+                    "-f", "-qq", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range,flock", "-o", log.path, ImgviewProcess.binary.path,
+                    "get",
+                    setup.url, "-o", "second.jpg",
+                ],
                 executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: setup.environment, directory: setup.folder)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 1)

@@ -45,8 +45,10 @@ struct HugeImageTests {
         let file = folder.appendingPathComponent("huge.png")
         try Self.hugePNG(rows: 40).write(to: file)
         let result = try await ImgviewProcess.run(
-            ["-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", ImgviewProcess.binary.path, "show", file.path, "--max-megapixels", "10000",
-             "--size", "40x12", "--mode", "ascii"],
+            [
+                "-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", ImgviewProcess.binary.path, "show", file.path, "--max-megapixels", "10000",
+                "--size", "40x12", "--mode", "ascii",
+            ],
             executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("damaged or truncated PNG"))

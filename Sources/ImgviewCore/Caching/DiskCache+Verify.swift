@@ -47,7 +47,8 @@ extension DiskCache {
         for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             switch readEntry(named: name) {
             case .gone: continue
-            case .notAFile: suspects.append(.notAFile(folder: entriesFolder, relativePath: "v1/entries/" + name, name: name, expectsFolder: false))
+            case .notAFile:
+                suspects.append(.notAFile(folder: entriesFolder, relativePath: "v1/entries/" + name, name: name, expectsFolder: false))
             case .unreadable(let reason): suspects.append(.unreadableEntry(name: name, reason: reason))
             case .entry(let entry):
                 report.entries += 1
@@ -135,7 +136,8 @@ extension DiskCache {
             case .orphanedBlob(let shardName, let name):
                 guard !referenced.contains(name), let shard = try? blobsFolder.subdirectory(shardName) else { continue }
                 if shard.removeItem(name) {
-                    problems.append(CacheProblem(kind: .orphanedBlob, path: "v1/blobs/\(shardName)/\(name)", detail: "no entry references it"))
+                    problems.append(
+                        CacheProblem(kind: .orphanedBlob, path: "v1/blobs/\(shardName)/\(name)", detail: "no entry references it"))
                 }
             case .notAFile(let folder, let relativePath, let name, let expectsFolder):
                 guard let status = folder.status(of: name) else { continue }
@@ -151,7 +153,8 @@ extension DiskCache {
                 guard case .some(nil) = storedCounters() else { continue }
                 if root.removeItem(Self.countersName) {
                     problems.append(
-                        CacheProblem(kind: .unreadableCounters, path: "v1/" + Self.countersName, detail: "not valid; counting starts again"))
+                        CacheProblem(kind: .unreadableCounters, path: "v1/" + Self.countersName, detail: "not valid; counting starts again")
+                    )
                 }
             }
         }

@@ -118,7 +118,7 @@ public final class DiskCache: Sendable {
             do {
                 count = try file.read(into: buffer)
             } catch {
-                    throw FileSystemError(operation: "read", path: blobURL(for: entry).path, errno: Errno.code(of: error))
+                throw FileSystemError(operation: "read", path: blobURL(for: entry).path, errno: Errno.code(of: error))
             }
             if count == 0 { break }
             data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -132,7 +132,8 @@ public final class DiskCache: Sendable {
     public func openBlob(of entry: CacheEntry) throws -> TemporaryFile {
         let file: TemporaryFile
         do {
-            file = try TemporaryFile(linking: entry.sha256, in: blobsFolder.subdirectory(Self.shard(of: entry.sha256)), into: temporaryFolder)
+            file = try TemporaryFile(
+                linking: entry.sha256, in: blobsFolder.subdirectory(Self.shard(of: entry.sha256)), into: temporaryFolder)
         } catch {
             throw FileSystemError(operation: "read", path: blobURL(for: entry).path, errno: error.rawValue)
         }

@@ -25,7 +25,9 @@ public enum AtomicFile {
 
     /// The first half of `write`: `data` written (and fsynced unless `sync` is false) under a
     /// temporary name beside `name`, for the caller to `commit` (rename into place) or `discard`.
-    public static func stage(_ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil) throws
+    public static func stage(
+        _ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil
+    ) throws
         -> StagedFile
     {
         let temporary = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"

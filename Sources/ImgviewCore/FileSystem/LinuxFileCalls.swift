@@ -37,9 +37,10 @@ enum LinuxFileCalls {
     }
 
     /// glibc's `copy_file_range`, which Swift's Glibc module does not declare.
-    private typealias CopyFileRange = @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-    ) -> Int
+    private typealias CopyFileRange =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+        ) -> Int
     private static let copyFileRange: CopyFileRange? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range").map {
         unsafeBitCast($0, to: CopyFileRange.self)
     }
