@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -26,7 +27,10 @@ let package = Package(
         // The catalog, the pipeline, the caches, the renderer and the presenter.
         .target(
             name: "ImgviewCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // JPEG and PNG decoding: the only importer of CJPEG and CSPNG; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG"]),

@@ -20,12 +20,17 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func run() async throws {
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
             let url = try await imageURL(for: image, global: global)
             let info = try await network.makePipeline(global: global).facts(for: ImageRequest(url: url))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                StandardOutput.write(try encoder.encode(info))
+                StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
                 StandardOutput.write("\n")
                 return
             }

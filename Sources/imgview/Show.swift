@@ -43,6 +43,11 @@ extension Imgview {
         }
 
         func run() async throws {
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
             let url = try await imageURL(for: image, global: global)
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)

@@ -233,6 +233,21 @@ struct BadInputTableTests {
             let result = try await interrupted(context, signal: SIGTERM)
             return (result, Expectation(status: 143, message: "imgview: interrupted"))
         },
+        BadInput(label: "SIGHUP while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGHUP, command: "show")
+            return (result, Expectation(status: 129, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGINT while info downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGINT, command: "info")
+            return (result, Expectation(status: 130, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGTERM while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGTERM, command: "show")
+            return (result, Expectation(status: 143, message: "imgview: interrupted"))
+        },
         BadInput(label: "kill -9 in the middle of a download") { context in
             context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
             let killed = try await interrupted(context, signal: SIGKILL)
@@ -266,10 +281,11 @@ struct BadInputTableTests {
         },
     ]
 
-    /// Starts a `get` of the slow hopper, sends `signal` once part of the body arrived, and waits for the end.
-    static func interrupted(_ context: Context, signal: Int32) async throws -> ImgviewProcess.Result {
+    /// Starts `command` (`get`, `show`, `info`) on the slow hopper, sends `signal` once part of the
+    /// body arrived, and waits for the end.
+    static func interrupted(_ context: Context, signal: Int32, command: String = "get") async throws -> ImgviewProcess.Result {
         let (process, stdout, stderr) = try ImgviewProcess.start(
-            ["get", context.hopper], environment: context.environment, directory: context.folder)
+            [command, context.hopper], environment: context.environment, directory: context.folder)
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
         try await eventually { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }

@@ -193,7 +193,7 @@ struct CacheCommandTests {
             #expect(lines.contains { $0.hasPrefix("oldest\t") && $0.hasSuffix("\t\(setup.url("/hopper.jpg"))") })
 
             let human = try await ImgviewProcess.runOnTerminal(["cache", "stats"], columns: 100, environment: setup.environment)
-            #expect(human.stdout.contains("size           \(ByteCount.format(Int64(Self.hopper.count + Self.cat.count))) of 1.1 GB"))
+            #expect(human.stdout.contains("size           \(ByteCount.formatBinary(Int64(Self.hopper.count + Self.cat.count))) of 1 GiB"))
             #expect(human.stdout.contains("misses         3"))
         }
     }

@@ -65,6 +65,21 @@ struct DecoderTests {
         #expect(header.uprightSize == (16, 12))
     }
 
+    /// PNG rows go through a downscaler: a reduced size comes out directly, the same for an
+    /// interlaced file as for a plain one, with the picture intact.
+    @Test(arguments: ["rgb.png", "interlaced.png"])
+    func pngDecodesReducedWithMemoryForTheOutputOnly(name: String) throws {
+        let image = try decode(name, request: DecodeRequest(minimumSize: (8, 6)))
+        #expect(image.pixels.width == 8 && image.pixels.height == 6)
+        let plain = try decode("rgb.png", request: DecodeRequest(minimumSize: (8, 6)))
+        #expect(image.pixels == plain.pixels)
+        let red = image.pixels.pixel(x: 1, y: 1)
+        let green = image.pixels.pixel(x: 6, y: 1)
+        let blue = image.pixels.pixel(x: 2, y: 4)
+        #expect(red.0 > 200 && red.1 < 60 && green.1 > 200 && green.0 < 60 && blue.2 > 200 && blue.0 < 60)
+        #expect(try decode(name, request: DecodeRequest(minimumSize: (5, 4))).pixels.width == 6, "a factor of 3 still covers 5")
+    }
+
     @Test func jpegDecodesAtTheSmallestCoveringScale() throws {
         // photo.jpg is 128×96; libjpeg scales by 1/8, 2/8, 3/8, ...
         #expect(try decode("photo.jpg", request: DecodeRequest(minimumSize: (16, 12))).pixels.width == 16)
