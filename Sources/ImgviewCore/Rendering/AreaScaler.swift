@@ -10,9 +10,11 @@ public struct AreaScaler: Sendable {
         self.background = background
     }
 
-    public func scale(_ pixels: PixelBuffer, toWidth width: Int, height: Int) -> LinearImage {
-        let horizontal = Self.contributions(source: pixels.width, destination: width)
-        let vertical = Self.contributions(source: pixels.height, destination: height)
+    /// Scales `region` of `pixels` (all of them when nil), in pixels and fractions of them, to `width × height`.
+    public func scale(_ pixels: PixelBuffer, region: Viewport.Region? = nil, toWidth width: Int, height: Int) -> LinearImage {
+        let area = region ?? Viewport.Region(x: 0, y: 0, width: Double(pixels.width), height: Double(pixels.height))
+        let horizontal = Self.contributions(source: pixels.width, from: area.x, length: area.width, destination: width)
+        let vertical = Self.contributions(source: pixels.height, from: area.y, length: area.height, destination: height)
         let background = background.linear
         let toLinear = SRGB.toLinear
         var output = [Float](repeating: 0, count: width * height * 3)
@@ -66,12 +68,15 @@ public struct AreaScaler: Sendable {
         var weights: [Float]
     }
 
-    static func contributions(source: Int, destination: Int) -> Contributions {
+    /// The contributions for `destination` samples spread over `length` source samples from `origin`
+    /// (a part of a row or column of `source` samples, for a zoomed view).
+    static func contributions(source: Int, from origin: Double = 0, length: Double? = nil, destination: Int) -> Contributions {
         var result = Contributions(ranges: [], sources: [], weights: [])
-        let ratio = Double(source) / Double(destination)
+        let origin = min(max(0, origin), Double(source))
+        let ratio = min(length ?? Double(source), Double(source) - origin) / Double(destination)
         for index in 0..<destination {
-            let start = Double(index) * ratio
-            let end = min(Double(source), Double(index + 1) * ratio)
+            let start = origin + Double(index) * ratio
+            let end = min(Double(source), origin + Double(index + 1) * ratio)
             let first = result.sources.count
             var position = Int(start)
             while Double(position) < end, position < source {

@@ -14,10 +14,12 @@ public struct RenderOptions: Sendable, Hashable {
     /// Colourless ASCII draws light where glyphs are; on a light-on-dark terminal that is
     /// the image's bright parts.
     public var lightOnDark: Bool
+    /// Which part of the image to show: all of it, or a closer look (zoom and pan).
+    public var viewport: Viewport
 
     public init(
         columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
-        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true
+        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit
     ) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -26,14 +28,25 @@ public struct RenderOptions: Sendable, Hashable {
         self.cellAspect = cellAspect
         self.background = background
         self.lightOnDark = lightOnDark
+        self.viewport = viewport
+    }
+
+    /// The box's width divided by its height, as they look on screen.
+    public var boxAspect: Double {
+        Double(columns) / (Double(rows) * cellAspect)
     }
 
     /// The largest grid inside the box that keeps an image of `width × height` pixels in proportion.
     public func fittedGrid(width: Int, height: Int) -> (columns: Int, rows: Int) {
-        let neededColumns = Double(width) / Double(height) * Double(rows) * cellAspect
+        fittedGrid(width: Double(width), height: Double(height))
+    }
+
+    /// The same for a size in fractions of pixels: the visible part of a zoomed view.
+    public func fittedGrid(width: Double, height: Double) -> (columns: Int, rows: Int) {
+        let neededColumns = width / height * Double(rows) * cellAspect
         if neededColumns <= Double(columns) {
             return (max(1, Int(neededColumns.rounded())), rows)
         }
-        return (columns, max(1, Int((Double(columns) * Double(height) / Double(width) / cellAspect).rounded())))
+        return (columns, max(1, Int((Double(columns) * height / width / cellAspect).rounded())))
     }
 }
