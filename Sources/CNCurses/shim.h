@@ -38,3 +38,17 @@ static inline const char *imgview_terminfo_string(const char *name) {
     char *value = tigetstr(name);
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
+
+// Keys for navigation, prompts and the pan keys (Shift+arrows: KEY_SR and KEY_SF are Shift+↑ and Shift+↓).
+static inline int imgview_key_home(void) { return KEY_HOME; }
+static inline int imgview_key_end(void) { return KEY_END; }
+static inline int imgview_key_ppage(void) { return KEY_PPAGE; }
+static inline int imgview_key_npage(void) { return KEY_NPAGE; }
+static inline int imgview_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int imgview_key_dc(void) { return KEY_DC; }
+static inline int imgview_key_enter(void) { return KEY_ENTER; }
+static inline int imgview_key_sleft(void) { return KEY_SLEFT; }
+static inline int imgview_key_sright(void) { return KEY_SRIGHT; }
+static inline int imgview_key_sr(void) { return KEY_SR; }
+static inline int imgview_key_sf(void) { return KEY_SF; }
+static inline int imgview_key_mouse(void) { return KEY_MOUSE; }

@@ -26,6 +26,8 @@ public final class CursesTerminal {
     /// Set when the pairs were reset mid-frame: cells drawn before then must be drawn again.
     private var pairsWereReset = false
     private var isActive = true
+    /// Mouse reports arrive as keys; this picks them out.
+    private var mouseDecoder = MouseInputDecoder()
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
@@ -61,6 +63,10 @@ public final class CursesTerminal {
         }
         colorMode = colors
         TerminalRestorer.installCrashHandlers()
+        // ncurses would decode a report itself only where terminfo names the SGR encoding: leave
+        // them all to MouseInputDecoder, which reads them the same way on every terminal.
+        keyok(imgview_key_mouse(), false)
+        writeToTerminal(MouseInputDecoder.enableSequence)
     }
 
     /// Whether stdin and stdout are a terminal the browser can take over.
@@ -115,44 +121,101 @@ public final class CursesTerminal {
         return ioctl(STDIN_FILENO, UInt(FIONREAD), &pending) != 0 || pending == 0
     }
 
-    /// Every key waiting to be read, without blocking.
+    /// Every key and mouse event waiting to be read, without blocking.
     public func readKeys() -> [TerminalInput] {
         var inputs: [TerminalInput] = []
         var value: wint_t = 0
+        func add(_ key: BrowserKey) {
+            for output in mouseDecoder.feed(key) {
+                switch output {
+                case .key(let key): inputs.append(.key(key))
+                case .mouse(let event): inputs.append(.mouse(event))
+                }
+            }
+        }
         while isActive {
             let kind = wget_wch(imgview_stdscr(), &value)
             if kind == ERR { break }
             if kind == imgview_key_code_yes() {
-                switch Int32(value) {
-                case imgview_key_left(): inputs.append(.key(.left))
-                case imgview_key_right(): inputs.append(.key(.right))
-                case imgview_key_up(): inputs.append(.key(.up))
-                case imgview_key_down(): inputs.append(.key(.down))
-                case imgview_key_btab(): inputs.append(.key(.backTab))
-                case imgview_key_resize():
+                if Int32(value) == imgview_key_resize() {
                     lastFrame = nil
                     inputs.append(.resized(size))
-                default: break
+                } else if let key = Self.functionKey(Int32(value)) {
+                    add(key)
                 }
                 continue
             }
             switch value {
-            case 3: inputs.append(.key(.interrupt))
-            case 9: inputs.append(.key(.tab))
-            case 27: inputs.append(.key(.escape))
+            case 3: add(.interrupt)
+            case 9: add(.tab)
+            case 10, 13: add(.enter)
+            case 8, 127: add(.backspace)
+            case 26: add(.suspend)
+            case 27: add(.escape)
             default:
                 if let scalar = Unicode.Scalar(UInt32(value)), !TerminalText.isUnsafe(scalar) {
-                    inputs.append(.key(.character(Character(scalar))))
+                    add(.character(Character(scalar)))
                 }
             }
         }
+        for output in mouseDecoder.endOfInput() {
+            if case .key(let key) = output { inputs.append(.key(key)) }
+        }
         return inputs
+    }
+
+    /// The key an ncurses function-key code stands for, if the browser uses it.
+    private static func functionKey(_ code: Int32) -> BrowserKey? {
+        switch code {
+        case imgview_key_left(): .left
+        case imgview_key_right(): .right
+        case imgview_key_up(): .up
+        case imgview_key_down(): .down
+        case imgview_key_sleft(): .shiftLeft
+        case imgview_key_sright(): .shiftRight
+        case imgview_key_sr(): .shiftUp
+        case imgview_key_sf(): .shiftDown
+        case imgview_key_home(): .home
+        case imgview_key_end(): .end
+        case imgview_key_ppage(): .pageUp
+        case imgview_key_npage(): .pageDown
+        case imgview_key_btab(): .backTab
+        case imgview_key_backspace(): .backspace
+        case imgview_key_dc(): .delete
+        case imgview_key_enter(): .enter
+        default: nil
+        }
+    }
+
+    /// Ctrl-Z: gives the terminal back and stops the process as the shell's job control expects;
+    /// returns once `fg` (SIGCONT) resumes it, with the browser's modes back. Draw a whole frame next.
+    public func suspend() {
+        guard isActive else { return }
+        writeToTerminal(MouseInputDecoder.disableSequence)
+        endwin()
+        // The default action stops the process; everything after this runs on SIGCONT.
+        let previous = signal(SIGTSTP, SIG_DFL)
+        kill(0, SIGTSTP)
+        signal(SIGTSTP, previous)
+        // The first refresh after endwin puts ncurses' modes back; the frame is drawn whole.
+        wrefresh(imgview_stdscr())
+        lastFrame = nil
+        writeToTerminal(MouseInputDecoder.enableSequence)
+    }
+
+    /// Writes `text` straight to the terminal, after whatever ncurses has queued.
+    private func writeToTerminal(_ text: String) {
+        // Every stdio stream, ncurses' own included, so the bytes land after what it has queued.
+        fflush(nil)
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// Gives the terminal back as it was: normal screen, cursor, modes.
     public func end() {
         guard isActive else { return }
         isActive = false
+        writeToTerminal(MouseInputDecoder.disableSequence)
         endwin()
         TerminalRestorer.uninstallCrashHandlers()
     }
@@ -230,6 +293,7 @@ public final class CursesTerminal {
 /// Something the terminal reported.
 public enum TerminalInput: Sendable, Equatable {
     case key(BrowserKey)
+    case mouse(MouseEvent)
     case resized(TerminalSize)
 }
 

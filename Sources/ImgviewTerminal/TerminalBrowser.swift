@@ -88,16 +88,26 @@ public final class TerminalBrowser: BrowserView {
         }
         emptyWakeups = 0
         for input in terminal.readKeys() {
+            guard let presenter else { return }
+            let goesOn: Bool
             switch input {
+            case .key(.suspend):
+                terminal.suspend()
+                redraw()
+                continue
             case .key(let key):
-                guard let command = BrowserCommand(key: key), let presenter else { continue }
-                frameLog?.keyPressed(command)
-                if !presenter.handle(command) {
-                    end(.quit)
-                    return
-                }
+                if let command = BrowserCommand(key: key) { frameLog?.keyPressed(command) }
+                goesOn = presenter.handle(key: key)
+            case .mouse(let event):
+                if let command = BrowserCommand(mouse: event, on: presenter.state) { frameLog?.keyPressed(command) }
+                goesOn = presenter.handle(mouse: event)
             case .resized(let size):
                 resized(size)
+                continue
+            }
+            if !goesOn {
+                end(.quit)
+                return
             }
         }
     }
@@ -146,11 +156,14 @@ public final class TerminalBrowser: BrowserView {
 }
 
 /// Appends, for each tab switch, the milliseconds from the key to the first frame showing the
-/// selected image's preview: what `bench/bench_tui.py` reads (env `IMGVIEW_FRAME_LOG`).
+/// selected image's preview, and once, when the first preview is on screen, a line
+/// `first-preview <seconds since 1970>`: what `bench/bench_tui.py` and `bench/bench_browse.py`
+/// read (env `IMGVIEW_FRAME_LOG`).
 @MainActor
 final class FrameLog {
     private let handle: FileHandle
     private var pending: (command: BrowserCommand, at: ContinuousClock.Instant)?
+    private var hasShownAPreview = false
 
     init?(path: String) {
         guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
@@ -162,13 +175,18 @@ final class FrameLog {
 
     func keyPressed(_ command: BrowserCommand) {
         switch command {
-        case .next, .previous, .jump: pending = (command, .now)
+        case .next, .previous, .jump, .first, .last, .pageForward, .pageBack: pending = (command, .now)
         default: pending = nil
         }
     }
 
     func frameDrawn(_ state: BrowserState) {
-        guard let pending, case .loaded(let shown) = state.phase, shown.preview != nil else { return }
+        guard case .loaded(let shown) = state.phase, shown.preview != nil else { return }
+        if !hasShownAPreview {
+            hasShownAPreview = true
+            handle.write(Data(String(format: "first-preview %.6f\n", Date().timeIntervalSince1970).utf8))
+        }
+        guard let pending else { return }
         let elapsed = pending.at.duration(to: .now)
         self.pending = nil
         handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.facts.source.rawValue).utf8))

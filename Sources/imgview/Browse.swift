@@ -4,23 +4,37 @@ import ImgviewCore
 import ImgviewTerminal
 
 extension Imgview {
-    /// `imgview` / `imgview browse`: the ncurses browser over the catalog.
+    /// `imgview` / `imgview browse [PATH|DIR|URL|NAME…]`: the ncurses browser over the catalog, or
+    /// over the images named on the command line.
     struct Browse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "browse",
-            abstract: "Browse the catalog in the terminal (the default command).",
+            abstract: "Browse images in the terminal: files, folders, URLs, or the catalog (the default command).",
             discussion: """
-                One tab per catalog image; the selected one is fetched through the caches and shown \
-                as a text preview beside its metadata. Keys: ←/→ h/l Tab/Shift-Tab move between \
-                tabs, 1-9 jump, r reloads bypassing the caches, x stops a transfer, d saves the image \
-                into the working folder (never over an existing file), m switches blocks/ASCII, c \
-                lists the disk cache, ? shows help, q or Esc quits.
+                With no arguments, one tab per catalog image. With arguments, one tab per image they \
+                name: files, the images in folders (told by their first bytes, not their names; in \
+                natural order, 2 before 10; --recursive for subfolders), http(s) URLs, catalog names. \
+                Local files are read where they are, never copied into the cache. The selected image \
+                is fetched through the caches and shown as a text preview beside its metadata.
+                Keys: ←/→ h/l Tab/Shift-Tab move between tabs, Home/End first and last, PgUp/PgDn a \
+                strip of tabs, 1-9 (more digits for 10 on) go to a tab, / finds a tab by name, f gives \
+                the preview the whole width, + and - zoom, H J K L (Shift+arrows) pan, 0 back to fit, \
+                r reloads bypassing the caches, x stops a transfer, d saves the image into the working \
+                folder (never over an existing file), m switches blocks/ASCII, c lists the disk cache \
+                (Del removes an entry), Ctrl-Z suspends, ? shows help, q or Esc quits. The mouse \
+                selects tabs, the wheel moves between them, a click on a key hint does what the key does.
                 Needs a terminal; without one, use `imgview show` or `imgview get`.
                 """)
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
+
+        @Argument(help: ArgumentHelp("Files, folders, URLs or catalog names to browse instead of the catalog.", valueName: "image"))
+        var images: [String] = []
+
+        @Flag(name: .shortAndLong, help: "Also list the images in the folders' subfolders.")
+        var recursive = false
 
         @Option(help: ArgumentHelp("ascii or blocks (default: blocks when the terminal has colours).", valueName: "mode"))
         var mode: RenderMode?
@@ -30,20 +44,40 @@ extension Imgview {
 
         func validate() throws {
             guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            if images.contains("-") {
+                throw ValidationError("the browser reads keys from standard input, so it cannot read an image there; use 'imgview show -'")
+            }
         }
 
         func run() async throws {
             // Say so before doing any work that needs the network.
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
-            if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
-            // Only the first page: a paged catalog loads the next one when the user reaches its end.
-            let catalog = try await CatalogLoader().loadFirstPage(from: global.catalogSource)
-            if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
+            let (catalog, moreTabs) = try await tabs()
             let service = try network.makeService(global: global)
             let status = try await BrowserLauncher.run(
-                catalog: catalog, service: service, mode: mode, cellAspect: cellAspect, maxPixelCount: decoding.maxPixelCount,
-                offline: global.isOffline)
+                catalog: catalog, moreTabs: moreTabs, service: service, mode: mode, cellAspect: cellAspect,
+                maxPixelCount: decoding.maxPixelCount, offline: global.isOffline)
             if status != 0 { throw ExitCode(status) }
+        }
+
+        /// The tabs to open with, and the rest of a listing still under way.
+        private func tabs() async throws -> (Catalog, AsyncStream<[AppImage]>?) {
+            guard !images.isEmpty else {
+                if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
+                // Only the first page: a paged catalog loads the next one when the user reaches its end.
+                let catalog = try await CatalogLoader().loadFirstPage(from: global.catalogSource)
+                if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
+                return (catalog, nil)
+            }
+            let catalog = CatalogOnce(global: global)
+            let sources = try await BrowseSource.resolve(images) { try await catalog.value() }
+            // The first images are enough to open with; a big folder goes on being read behind the browser.
+            let (first, rest) = await BackgroundListing.start(ImageListing(sources: sources, recursive: recursive))
+            if first.isEmpty {
+                if sources.count == 1, case .file(let url) = sources[0] { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+                throw NoImagesError(arguments: images)
+            }
+            return (Catalog(images: first, origin: .commandLine), rest)
         }
     }
 }

@@ -11,14 +11,14 @@ enum BrowserLauncher {
     /// has succeeded, so those errors print as plain lines.
     @MainActor
     static func run(
-        catalog: Catalog, service: ImageService, mode: RenderMode?, cellAspect: Double,
+        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, service: ImageService, mode: RenderMode?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool
     ) async throws -> Int32 {
         let terminal = try CursesTerminal()
         let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
-            pipeline: pipeline, diskCache: service.configuration.diskCache, catalogPaging: CatalogLoader(),
+            pipeline: pipeline, diskCache: service.configuration.diskCache, catalogPaging: CatalogLoader(), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,

@@ -78,13 +78,21 @@ struct BrowserScreenTests {
         #expect(!BrowserScreen.isAnimated(loading))
     }
 
-    @Test func aFailureShowsItsMessageAndTheKeysStayInTheStatusLine() {
+    @Test func aFailureIsOneLineInTheStatusLine() {
         var failed = state(names: ["image0"])
-        failed.phase = .failed("http://example.org/a.jpg: HTTP 500 (internal server error)")
-        let text = BrowserScreen(state: failed).compose().text
+        let message = "http://example.org/a.jpg: HTTP 500 (internal server error), and a reason long enough to wrap in a pane"
+        failed.phase = .failed(message)
+        let frame = BrowserScreen(state: failed).compose()
+        let text = frame.text
         #expect(text.contains("could not show image0"))
-        #expect(text.contains("HTTP 500 (internal server error)"))
-        #expect(text.split(separator: "\n").last?.contains("q quit") == true)
+        #expect(text.contains("status  failed"))
+        // Once, on the last row, in red: not wrapped over the side pane.
+        #expect(frame.text(ofRow: 29).hasPrefix(" http://example.org/a.jpg: HTTP 500 (internal server error), and"))
+        #expect(text.components(separatedBy: "HTTP 500").count == 2)
+        #expect(frame[1, 29].foreground == .indexed(9))
+        // A key brings the hints back.
+        failed.phase = .idle
+        #expect(BrowserScreen(state: failed).compose().text(ofRow: 29).contains("q quit"))
     }
 
     @Test func untrustedTextCannotReachTheTerminalAsEscapes() {

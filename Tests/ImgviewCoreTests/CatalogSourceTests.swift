@@ -25,6 +25,8 @@ struct CatalogSourceTests {
         let error = await #expect(throws: CatalogError.self) {
             try await CatalogLoader().loadFirstPage(from: .file(URL(fileURLWithPath: "/tmp")))
         }
-        #expect(error?.message == "catalog /tmp: cannot be read: is a directory")
+        #expect(
+            error?.message
+                == "catalog /tmp: cannot be read: is a folder, not a catalog file (to browse the images in it: imgview /tmp)")
     }
 }

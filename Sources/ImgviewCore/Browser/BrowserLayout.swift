@@ -1,24 +1,28 @@
 /// Where each part of the browser screen goes for a terminal size.
 ///
 /// Row 0 is the tab strip, the last row the status line; between them the preview box on the
-/// left and the metadata box on the right. Both the presenter (to render previews for the
+/// left and the metadata box on the right, or the preview box alone across the whole width. Both the presenter (to render previews for the
 /// pane) and the screen composer use it, so they always agree.
 public struct BrowserLayout: Sendable, Equatable {
     /// Smaller than this, the screen shows a message instead of panes.
     public static let minimumSize = TerminalSize(columns: 50, rows: 12)
 
     public let size: TerminalSize
+    /// Whether the metadata box is shown beside the preview.
+    public let showsMetadata: Bool
     public var fits: Bool {
         size.columns >= Self.minimumSize.columns && size.rows >= Self.minimumSize.rows
     }
 
-    public init(size: TerminalSize) {
+    public init(size: TerminalSize, showsMetadata: Bool = true) {
         self.size = size
+        self.showsMetadata = showsMetadata
     }
 
-    /// The metadata box's width: wide enough for a URL to mean something, never most of the screen.
+    /// The metadata box's width: wide enough for a URL to mean something, never most of the screen;
+    /// none when it is hidden.
     public var metadataWidth: Int {
-        min(48, max(28, size.columns * 3 / 10))
+        showsMetadata ? min(48, max(28, size.columns * 3 / 10)) : 0
     }
 
     /// The boxes sit between the tab strip and the status line.

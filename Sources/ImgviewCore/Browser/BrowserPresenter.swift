@@ -17,6 +17,8 @@ public final class BrowserPresenter {
         public var diskCache: DiskCache?
         /// Loads the next page of a paged remote catalog.
         public var catalogPaging: (any CatalogPaging)?
+        /// Tabs still being listed when the browser opens (the rest of a big folder), in batches.
+        public var moreTabs: AsyncStream<[AppImage]>?
         /// Where `d` saves images.
         public var saveFolder: URL
         public var cellAspect: Double
@@ -26,12 +28,14 @@ public final class BrowserPresenter {
         public var now: @Sendable () -> Date
 
         public init(
-            pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil, saveFolder: URL,
-            cellAspect: Double = 2, neighbourhood: Int = 1, now: @escaping @Sendable () -> Date = Date.init
+            pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
+            moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
+            now: @escaping @Sendable () -> Date = Date.init
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
             self.catalogPaging = catalogPaging
+            self.moreTabs = moreTabs
             self.saveFolder = saveFolder
             self.cellAspect = cellAspect
             self.neighbourhood = neighbourhood
@@ -39,16 +43,18 @@ public final class BrowserPresenter {
         }
     }
 
-    public private(set) var state: BrowserState
+    public internal(set) var state: BrowserState
     public weak var view: (any BrowserView)?
     /// What the view was last given: a selection changes the state in steps, and the view sees
     /// only where they end.
     private var displayed: BrowserState?
 
-    private let configuration: Configuration
-    private var catalog: Catalog
+    let configuration: Configuration
+    var catalog: Catalog
     private var visitedPages: Set<URL> = []
     private var pageTask: Task<Void, Never>?
+    /// Receives the tabs of a listing still under way.
+    var listingTask: Task<Void, Never>?
     /// The task whose answer the screen waits for: the selected tab's, for the pane as it is.
     private var current: PreviewTask?
     /// Live tasks by tab URL: the selected tab's and its neighbours'.
@@ -68,6 +74,7 @@ public final class BrowserPresenter {
 
     /// Shows the first tab.
     public func start() {
+        if let moreTabs = configuration.moreTabs { receive(moreTabs) }
         commit(state)
         select(state.selectedIndex, policy: .useCache)
     }
@@ -76,10 +83,12 @@ public final class BrowserPresenter {
     @discardableResult
     public func handle(_ command: BrowserCommand) -> Bool {
         if state.overlay != nil, command != .quit {
-            // A panel is open: any key closes it, and only that.
-            update { $0.overlay = nil }
+            // A panel is open: its own keys work in it, any other closes it, and only that.
+            if !handleInPanel(command) { update { $0.overlay = nil } }
             return true
         }
+        // What the status line said is old news once the user does something else.
+        if state.notice != nil { update { $0.notice = nil } }
         switch command {
         case .quit, .dismiss:
             return false
@@ -89,6 +98,14 @@ public final class BrowserPresenter {
             select(state.selectedIndex - 1, policy: .useCache)
         case .jump(let index):
             if index != state.selectedIndex { select(index, policy: .useCache) }
+        case .first, .last, .pageForward, .pageBack:
+            navigate(command)
+        case .find:
+            openPrompt(.find)
+        case .lineUp, .lineDown, .remove:
+            break
+        case .toggleFullWidth, .zoomIn, .zoomOut, .zoomFit, .pan:
+            changeView(command)
         case .reload:
             select(state.selectedIndex, policy: .reload)
         case .stop:
@@ -111,12 +128,15 @@ public final class BrowserPresenter {
     public func resize(to size: TerminalSize) {
         guard size != state.terminalSize else { return }
         update { $0.terminalSize = size }
+        // The same view in the new box: kept inside the image, within the zoom the new box allows.
+        if !state.viewport.isFit { keepViewInBounds() }
         requestSelected(policy: .useCache)
     }
 
     /// Stops everything under way; the presenter is done.
     public func shutDown() {
         pageTask?.cancel()
+        listingTask?.cancel()
         for task in tasks.values { task.cancel() }
         for task in superseded { task.cancel() }
         tasks = [:]
@@ -126,9 +146,10 @@ public final class BrowserPresenter {
 
     // MARK: Selecting
 
-    private func select(_ index: Int, policy: ImageRequest.CachePolicy) {
+    func select(_ index: Int, policy: ImageRequest.CachePolicy) {
         guard state.images.indices.contains(index) else { return }
         var next = state
+        if index != next.selectedIndex { next.viewport = .fit }
         next.selectedIndex = index
         next.notice = nil
         state = next
@@ -140,9 +161,9 @@ public final class BrowserPresenter {
 
     /// Asks for the selected tab's preview for the pane as it is now, and shows it when it comes:
     /// at once if the pipeline has it in memory.
-    private func requestSelected(policy: ImageRequest.CachePolicy) {
+    func requestSelected(policy: ImageRequest.CachePolicy) {
         guard let image = state.selectedImage else { return }
-        if !BrowserLayout(size: state.terminalSize).fits, policy == .useCache, case .loaded(let shown) = state.phase,
+        if !state.layout.fits, policy == .useCache, case .loaded(let shown) = state.phase,
             shown.facts.url == image.url
         {
             // Nothing to draw a preview in: what is known stays until the terminal grows again.
@@ -225,7 +246,7 @@ public final class BrowserPresenter {
     private func show(_ result: Result<PreviewResponse, any Error>) {
         switch result {
         case .success(let response):
-            let preview = BrowserLayout(size: state.terminalSize).fits ? response.preview : nil
+            let preview = state.layout.fits ? response.preview : nil
             update { $0.phase = .loaded(ShownImage(facts: response.facts, preview: preview, warning: response.warning)) }
         case .failure(let error):
             update { $0.phase = .failed(Self.message(for: error)) }
@@ -238,8 +259,9 @@ public final class BrowserPresenter {
     private func settle() {
         for task in superseded { task.cancel() }
         superseded = []
-        guard BrowserLayout(size: state.terminalSize).fits else { return }
-        let options = renderOptions()
+        guard state.layout.fits else { return }
+        // A neighbour is shown whole when the user gets there.
+        let options = renderOptions(viewport: .fit)
         for index in neighbours(of: state.selectedIndex) {
             let url = state.images[index].url
             let request = PreviewRequest(url: url, options: options)
@@ -289,7 +311,8 @@ public final class BrowserPresenter {
 
     /// Whether the preview of the tab at `index` for the pane as it is now is in memory (for tests).
     func hasPreview(at index: Int) -> Bool {
-        configuration.pipeline.cachedPreview(for: PreviewRequest(url: state.images[index].url, options: renderOptions())) != nil
+        configuration.pipeline.cachedPreview(for: PreviewRequest(url: state.images[index].url, options: renderOptions(viewport: .fit)))
+            != nil
     }
 
     // MARK: Paging
@@ -390,26 +413,28 @@ public final class BrowserPresenter {
 
     // MARK: Helpers
 
-    private func update(_ change: (inout BrowserState) -> Void) {
+    func update(_ change: (inout BrowserState) -> Void) {
         var next = state
         change(&next)
         commit(next)
     }
 
-    private func commit(_ next: BrowserState) {
+    func commit(_ next: BrowserState) {
         state = next
         guard next != displayed else { return }
         displayed = next
         view?.display(next)
     }
 
-    /// The pane's box; when the terminal is too small to show one, a box the preview can be
-    /// made for meanwhile (the facts pane is hidden too, so only the facts matter).
-    private func renderOptions() -> RenderOptions {
-        let layout = BrowserLayout(size: state.terminalSize)
+    /// The pane's box, and the part of the image it shows (the state's view unless told); when the
+    /// terminal is too small to show a pane, a box the preview can be made for meanwhile (the
+    /// facts pane is hidden too, so only the facts matter).
+    func renderOptions(viewport: Viewport? = nil) -> RenderOptions {
+        let layout = state.layout
         let area = layout.fits ? layout.previewArea : Rectangle(column: 0, row: 0, width: 80, height: 24)
         return RenderOptions(
-            columns: area.width, rows: area.height, mode: state.mode, colors: state.colors, cellAspect: configuration.cellAspect)
+            columns: area.width, rows: area.height, mode: state.mode, colors: state.colors, cellAspect: configuration.cellAspect,
+            viewport: viewport ?? state.viewport)
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {

@@ -6,18 +6,24 @@ public struct BrowserScreen: Sendable {
     /// Frames of the loading spinner; the view advances `spinnerFrame` while something loads.
     public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    /// The keys, as the status line and the help overlay list them.
-    public static let keyHelp = "←/→ tab  1-9 jump  r reload  x stop  d save  m mode  c cache  ? help  q quit"
-
+    /// The keys, as the help overlay lists them (the status line shows `StatusHints`).
     public static let helpLines: [(String, String)] = [
-        ("← → h l", "previous / next tab"),
+        ("← → h l", "previous / next tab (also the mouse wheel)"),
         ("Tab S-Tab", "next / previous tab"),
-        ("1 … 9", "jump to tab 1 … 9"),
+        ("Home End", "first / last tab"),
+        ("PgUp PgDn", "a strip's width of tabs back / forward"),
+        ("1 … 9", "go to tab 1 … 9; more digits for tab 10 on"),
+        ("/", "find a tab by name (Enter keeps, Esc goes back)"),
+        ("f", "preview across the whole width / with facts"),
+        ("+ -", "zoom in / out around the centre"),
+        ("H J K L", "pan a zoomed view (also Shift+arrows)"),
+        ("0", "back to the whole image"),
         ("r", "reload, bypassing the caches"),
         ("x", "stop loading"),
         ("d", "save the image to the working folder"),
         ("m", "switch preview: blocks / ascii"),
-        ("c", "show what the disk cache holds"),
+        ("c", "the disk cache (↑ ↓ select, Del removes)"),
+        ("Ctrl-Z", "suspend (fg comes back)"),
         ("?", "show or hide this help"),
         ("q Esc", "quit (Esc closes a panel first)"),
     ]
@@ -43,14 +49,14 @@ public struct BrowserScreen: Sendable {
     public func compose() -> ScreenFrame {
         let size = state.terminalSize
         var frame = ScreenFrame(columns: size.columns, rows: size.rows)
-        let layout = BrowserLayout(size: size)
+        let layout = state.layout
         guard layout.fits else {
             drawTooSmall(into: &frame)
             return frame
         }
         drawTabStrip(into: &frame)
         drawPreview(into: &frame, layout: layout)
-        drawMetadata(into: &frame, layout: layout)
+        if layout.showsMetadata { drawMetadata(into: &frame, layout: layout) }
         drawStatusLine(into: &frame, layout: layout)
         switch state.overlay {
         case .help: drawHelp(into: &frame, layout: layout)
@@ -78,14 +84,13 @@ public struct BrowserScreen: Sendable {
 
     private func drawTabStrip(into frame: inout ScreenFrame) {
         let width = frame.columns
-        var column = frame.put(" imgview ", column: 0, row: 0, style: .bold)
-        column = frame.put("─ ", column: column, row: 0, style: .dim)
-        let count = state.images.count
-        var right = "\(count)\(state.hasMorePages ? "+" : "") image\(count == 1 && !state.hasMorePages ? "" : "s") "
-        if state.isLoadingMorePages { right = "\(spinnerCharacter) " + right }
+        let placement = TabStripPlacement(state: state, columns: width, spinner: spinnerCharacter)
+        let titleEnd = frame.put(TabStripPlacement.title, column: 0, row: 0, style: .bold)
+        let column = frame.put(TabStripPlacement.titleRule, column: titleEnd, row: 0, style: .dim)
+        let right = placement.count
         let rightWidth = DisplayWidth.of(right)
-        let stripWidth = max(0, width - column - rightWidth - 1)
-        let strip = TabStrip(names: state.images.map(\.name), selected: state.selectedIndex, width: stripWidth)
+        let stripWidth = placement.width
+        let strip = placement.strip
         if strip.hiddenBefore { frame.put("‹", column: column, row: 0, style: .bold) }
         for tab in strip.tabs {
             frame.put(
@@ -98,7 +103,10 @@ public struct BrowserScreen: Sendable {
 
     private func drawPreview(into frame: inout ScreenFrame, layout: BrowserLayout) {
         let box = layout.previewBox
-        frame.box(column: box.column, row: box.row, width: box.width, height: box.height, title: "preview · \(state.mode.rawValue)")
+        var title = "preview · \(state.mode.rawValue)"
+        if !layout.showsMetadata, let image = state.selectedImage { title += " · \(image.name)" }
+        if !state.viewport.isFit { title += " · ×\(StatusHints.zoomText(state.viewport.zoom))" }
+        frame.box(column: box.column, row: box.row, width: box.width, height: box.height, title: title)
         let area = layout.previewArea
         switch state.phase {
         case .idle:
@@ -115,10 +123,9 @@ public struct BrowserScreen: Sendable {
             } else {
                 centre(["rendering…"], in: area, into: &frame, style: .dim)
             }
-        case .failed(let message):
-            centre(
-                ["could not show \(state.selectedImage?.name ?? "image")"] + wrap(message, width: area.width - 2) + ["", "r tries again"],
-                in: area, into: &frame, style: .bold)
+        case .failed:
+            // The reason is in the status line, on one line.
+            centre(["could not show \(state.selectedImage?.name ?? "image")", "", "r tries again"], in: area, into: &frame, style: .bold)
         case .cancelled:
             centre(["stopped", "r loads it again"], in: area, into: &frame, style: .dim)
         }
@@ -152,11 +159,8 @@ public struct BrowserScreen: Sendable {
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
             if let warning = shown.warning { rows.append(("warning", warning)) }
-        case .failed(let message):
+        case .failed:
             rows.append(("status", "failed"))
-            for (offset, line) in wrap(message, width: valueWidth).enumerated() {
-                rows.append((offset == 0 ? "error" : "", line))
-            }
         case .cancelled:
             rows.append(("status", "stopped"))
         }
@@ -172,20 +176,47 @@ public struct BrowserScreen: Sendable {
 
     private func drawStatusLine(into frame: inout ScreenFrame, layout: BrowserLayout) {
         let row = layout.statusRow
-        var right = ""
-        if case .loading = state.phase {
-            right = "\(spinnerCharacter) \(state.phase.percent.map { "\($0)%" } ?? "loading") "
-        }
+        let right = Self.statusRight(state, spinner: spinnerCharacter)
         let rightWidth = DisplayWidth.of(right)
-        let leftWidth = max(0, frame.columns - rightWidth - 2)
-        if let notice = state.notice {
+        let leftWidth = Self.statusTextWidth(state)
+        let red: TerminalColor = state.colors != .none ? .indexed(9) : .default
+        if let prompt = state.prompt {
+            let column = frame.put(
+                " " + DisplayWidth.truncated(TerminalText.sanitized(prompt.line), to: leftWidth), column: 0, row: row, style: .bold)
+            // Where the next character goes, since the terminal's own cursor is hidden.
+            if DisplayWidth.of(prompt.text) < leftWidth, prompt.kind == .find, !prompt.hasNoMatch {
+                frame.put(" ", column: column, row: row, style: .reverse)
+            }
+        } else if let notice = state.notice {
             frame.put(
                 " " + DisplayWidth.truncated(notice.text, to: leftWidth), column: 0, row: row, style: notice.isError ? [.bold] : [],
-                foreground: notice.isError && state.colors != .none ? .indexed(9) : .default)
+                foreground: notice.isError ? red : .default)
+        } else if case .failed(let message) = state.phase {
+            frame.put(
+                " " + DisplayWidth.truncated(TerminalText.sanitized(message), to: leftWidth), column: 0, row: row, style: .bold,
+                foreground: red)
         } else {
-            frame.put(" " + DisplayWidth.truncated(Self.keyHelp, to: leftWidth), column: 0, row: row, style: .dim)
+            frame.put(DisplayWidth.truncated(StatusHints(state: state).text, to: leftWidth + 1), column: 0, row: row, style: .dim)
         }
         frame.put(right, column: frame.columns - rightWidth, row: row, style: .bold)
+    }
+
+    /// Whether the status line shows the key hints (nothing else takes it: a prompt, a notice, an error).
+    public static func statusShowsHints(_ state: BrowserState) -> Bool {
+        if state.prompt != nil || state.notice != nil { return false }
+        if case .failed = state.phase { return false }
+        return true
+    }
+
+    /// How many columns the status line's left part may use (after its leading space).
+    public static func statusTextWidth(_ state: BrowserState) -> Int {
+        max(0, state.terminalSize.columns - DisplayWidth.of(statusRight(state, spinner: spinner[0])) - 2)
+    }
+
+    /// The status line's right end: progress while loading.
+    private static func statusRight(_ state: BrowserState, spinner: Character) -> String {
+        guard case .loading = state.phase else { return "" }
+        return "\(spinner) \(state.phase.percent.map { "\($0)%" } ?? "loading") "
     }
 
     private func drawHelp(into frame: inout ScreenFrame, layout: BrowserLayout) {
@@ -194,19 +225,38 @@ public struct BrowserScreen: Sendable {
     }
 
     private func drawCache(_ overview: CacheOverview, into frame: inout ScreenFrame, layout: BrowserLayout) {
-        var lines = [
+        let heading = [
             "\(overview.rows.count) entr\(overview.rows.count == 1 ? "y" : "ies"), \(ByteCount.format(overview.totalBytes)) of \(ByteCount.format(overview.limitBytes))",
             DisplayWidth.elidedMiddle(TerminalText.sanitized(overview.directory), to: layout.size.columns - 10), "",
         ]
-        for row in overview.rows {
-            let name = (row.name ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0)
+        let footer = ["", overview.rows.isEmpty ? "any key closes this panel" : "↑ ↓ PgUp PgDn select  Del removes  Esc closes"]
+        let lines = overview.rows.map { row in
+            let name = TerminalText.sanitized(row.name ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0)
             let bytes = ByteCount.format(row.byteCount).padding(toLength: 9, withPad: " ", startingAt: 0)
             let format = row.format.displayName.padding(toLength: 5, withPad: " ", startingAt: 0)
             let fresh = (row.isFresh ? "fresh" : "stale").padding(toLength: 6, withPad: " ", startingAt: 0)
-            lines.append(name + " " + bytes + format + " " + fresh + TerminalText.sanitized(row.url.absoluteString))
+            return name + " " + bytes + format + " " + fresh + TerminalText.sanitized(row.url.absoluteString)
         }
-        if overview.rows.isEmpty { lines.append("the cache is empty") }
-        panel(title: "disk cache", lines: lines + ["", "any key closes this panel"], into: &frame, layout: layout)
+        guard !lines.isEmpty else {
+            panel(title: "disk cache", lines: heading + ["the cache is empty"] + footer, into: &frame, layout: layout)
+            return
+        }
+        // The rows scroll so the selected one shows; the heading and the footer stay.
+        let room = max(1, Self.cacheRowsShown(in: layout))
+        let selected = min(max(0, overview.selectedRow), lines.count - 1)
+        let top = min(max(0, selected - room / 2), max(0, lines.count - room))
+        let shown = Array(lines[top..<min(lines.count, top + room)])
+        var scrolled = heading + shown
+        if lines.count > room { scrolled[heading.count - 1] = "rows \(top + 1)–\(top + shown.count) of \(lines.count)" }
+        panel(
+            title: "disk cache", lines: scrolled + footer, into: &frame, layout: layout,
+            highlighted: heading.count + selected - top)
+    }
+
+    /// How many cache rows the panel has room for at this size.
+    public static func cacheRowsShown(in layout: BrowserLayout) -> Int {
+        // The panel's border (2), the heading (3) and the footer (2).
+        layout.size.rows - 2 - 2 - 3 - 2
     }
 
     // MARK: Pieces
@@ -215,8 +265,8 @@ public struct BrowserScreen: Sendable {
         Self.spinner[spinnerFrame % Self.spinner.count]
     }
 
-    /// A bordered panel over the middle of the screen, cleared underneath.
-    private func panel(title: String, lines: [String], into frame: inout ScreenFrame, layout: BrowserLayout) {
+    /// A bordered panel over the middle of the screen, cleared underneath; `highlighted` is a line drawn in reverse.
+    private func panel(title: String, lines: [String], into frame: inout ScreenFrame, layout: BrowserLayout, highlighted: Int? = nil) {
         let size = layout.size
         let width = min(size.columns - 4, max(40, (lines.map(DisplayWidth.of).max() ?? 0) + 4))
         let height = min(size.rows - 2, lines.count + 2)
@@ -229,8 +279,10 @@ public struct BrowserScreen: Sendable {
             shown[last] = "… \(lines.count - height + 3) more"
         }
         for (offset, line) in shown.enumerated() {
-            frame.put(
-                DisplayWidth.truncated(line, to: width - 4), column: column + 2, row: top + 1 + offset, limit: column + width - 1)
+            let text = DisplayWidth.truncated(line, to: width - 4)
+            let style: TextStyle = offset == highlighted ? .reverse : []
+            if offset == highlighted { frame.fill(" ", column: column + 1, row: top + 1 + offset, count: width - 2, style: style) }
+            frame.put(text, column: column + 2, row: top + 1 + offset, style: style, limit: column + width - 1)
         }
     }
 
@@ -253,32 +305,6 @@ public struct BrowserScreen: Sendable {
             for x in 0..<columns { cells.append(grid[x, y]) }
         }
         return CellGrid(columns: max(columns, 0), rows: max(rows, 0), cells: cells)
-    }
-
-    /// `text` broken into lines of at most `width` columns, at spaces where it can.
-    private func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 4 else { return [DisplayWidth.truncated(text, to: max(0, width))] }
-        var lines: [String] = []
-        var line = ""
-        for word in TerminalText.sanitized(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
-            var word = word
-            while DisplayWidth.of(word) > width {
-                if !line.isEmpty { lines.append(line); line = "" }
-                let head = String(word.prefix(width))
-                lines.append(head)
-                word = String(word.dropFirst(head.count))
-            }
-            if line.isEmpty {
-                line = word
-            } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(word) <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = word
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return Array(lines.prefix(6))
     }
 
     private func cacheText(_ state: CacheStatus) -> String {

@@ -17,6 +17,12 @@ public struct BrowserState: Sendable, Equatable {
     /// The last thing to tell the user (saved a file, an error), until the next action.
     public var notice: Notice?
     public var overlay: Overlay?
+    /// Which part of the selected image the preview shows (zoom and pan); back to fit on another tab.
+    public var viewport: Viewport = .fit
+    /// Whether the preview takes the whole width, the metadata pane hidden (`f`).
+    public var isFullWidth = false
+    /// A search or a tab number being typed in the status line.
+    public var prompt: BrowserPrompt?
 
     public init(
         images: [AppImage], selectedIndex: Int = 0, hasMorePages: Bool = false, terminalSize: TerminalSize,
@@ -34,6 +40,11 @@ public struct BrowserState: Sendable, Equatable {
 
     public var selectedImage: AppImage? {
         images.indices.contains(selectedIndex) ? images[selectedIndex] : nil
+    }
+
+    /// Where each part of the screen goes in this state.
+    public var layout: BrowserLayout {
+        BrowserLayout(size: terminalSize, showsMetadata: !isFullWidth)
     }
 }
 
@@ -122,6 +133,8 @@ public struct CacheOverview: Sendable, Equatable {
 
     /// Most recently used first.
     public var rows: [Row]
+    /// The row the panel's cursor is on, which Del removes.
+    public var selectedRow = 0
     public var totalBytes: Int64
     public var limitBytes: Int64
     public var directory: String

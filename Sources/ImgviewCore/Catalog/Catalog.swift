@@ -54,10 +54,13 @@ public enum CatalogOrigin: Sendable, Equatable, CustomStringConvertible {
     case builtIn
     case file(String)
     case remote(URL)
+    /// The files, folders, URLs and names given to `imgview browse`.
+    case commandLine
 
     public var description: String {
         switch self {
         case .builtIn: "built-in catalog"
+        case .commandLine: "command line"
         case .file(let path): path
         case .remote(let url): url.absoluteString
         }

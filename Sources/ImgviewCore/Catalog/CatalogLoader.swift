@@ -62,7 +62,10 @@ public struct CatalogLoader: Sendable {
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             if attributes[.type] as? FileAttributeType == .typeDirectory {
-                throw CatalogError(origin: origin, problem: .unreadable("is a directory"))
+                // The user most likely wants the images in it: say how.
+                throw CatalogError(
+                    origin: origin,
+                    problem: .unreadable("is a folder, not a catalog file (to browse the images in it: imgview \(url.path))"))
             }
             if let size = attributes[.size] as? Int, size > Self.maxCatalogBytes {
                 throw CatalogError(origin: origin, problem: .tooLarge(Self.maxCatalogBytes))
