@@ -1,10 +1,13 @@
 import Foundation
 import ImgviewCore
 
-// How a command-line argument (a path, a file:// or http(s) URL, or a catalog name) becomes the
+// How a command-line argument (a path, a file:// or http(s) URL, a catalog name, or `-`) becomes the
 // URL the preview pipeline reads: local files and http(s) alike go through it.
 
-/// The URL of the image `argument` names (a URL, a catalog name or a file, as `get` reads it).
-func imageURL(for argument: String, global: GlobalOptions) async throws -> URL {
-    try await ImageReference.resolve(argument) { try await global.loadCatalog() }.url
+/// The URL of the image `argument` names (a URL, a catalog name or a file, as `get` reads it;
+/// `-` is standard input, supplied to the pipeline by `SuppliedImageLoader`).
+func imageURL(for argument: String, global: GlobalOptions, catalog: CatalogOnce? = nil) async throws -> URL {
+    if argument == "-" { return SuppliedImageLoader.standardInput }
+    let catalog = catalog ?? CatalogOnce(global: global)
+    return try await ImageReference.resolve(argument) { try await catalog.value() }.url
 }

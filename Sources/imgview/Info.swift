@@ -3,21 +3,31 @@ import Foundation
 import ImgviewCore
 
 extension Imgview {
-    /// `imgview info`: what an image is, from its header, without decoding the pixels.
+    /// `imgview info`: what images are, from their headers, without decoding the pixels.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show an image's format, pixel size, byte count, SHA-256, orientation and source.")
+            abstract: "Show images' format, pixel size, byte count, SHA-256, orientation and source.",
+            discussion: """
+                IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
+                Several images are described one after another, each under a line ==> IMAGE <== (with \
+                --json, as an array of objects); one that fails is one line on stderr and the others \
+                are still described (exit 1 when some failed).
+                """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A file, a file:// or http(s) URL, or a catalog name.")
-        var image: String
+        @Argument(help: ArgumentHelp("Files, file:// or http(s) URLs, catalog names, or - for standard input.", valueName: "image"))
+        var images: [String] = []
 
         @Flag(help: "Print the facts as one JSON object.")
         var json = false
 
         @OptionGroup(title: "Network Options") var network: ServiceOptions
+
+        func validate() throws {
+            try ImageArguments.validate(images)
+        }
 
         func run() async throws {
             let command = self
@@ -25,15 +35,34 @@ extension Imgview {
         }
 
         private func work() async throws {
-            let url = try await imageURL(for: image, global: global)
-            let info = try await network.makePipeline(global: global).facts(for: ImageRequest(url: url))
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
-                StandardOutput.write("\n")
-                return
+            let arguments = ImageArguments(images, global: global)
+            let pipeline = try network.makePipeline(global: global, supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Several images as a JSON array, written as each is known; one image as one object, as ever.
+            let array = json && images.count > 1
+            var written = 0
+            if array { StandardOutput.write("[") }
+            defer { if array { StandardOutput.write("]\n") } }
+            try await arguments.forEach { argument, url in
+                let info = try await pipeline.facts(for: ImageRequest(url: url))
+                if json {
+                    if array, written > 0 { StandardOutput.write(",\n") }
+                    StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
+                    if !array { StandardOutput.write("\n") }
+                } else {
+                    if images.count > 1 {
+                        if written > 0 { StandardOutput.write("\n") }
+                        StandardOutput.write("==> \(argument == "-" ? "standard input" : TerminalText.sanitized(argument)) <==\n")
+                    }
+                    StandardOutput.write(Self.text(for: info))
+                }
+                written += 1
             }
+        }
+
+        /// The facts as aligned lines.
+        private static func text(for info: ImageFacts) -> String {
             let sizeText =
                 info.orientation.swapsAxes
                 ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
@@ -50,8 +79,8 @@ extension Imgview {
             let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
                 value.map { [name, TerminalText.sanitized($0)] }
             }
-            StandardOutput.write(
-                (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
+            return (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n")
+                + "\n"
         }
     }
 }

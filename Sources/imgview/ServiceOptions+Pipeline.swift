@@ -1,16 +1,23 @@
+import Foundation
 import ImgviewCodecs
 import ImgviewCore
 
 extension ServiceOptions {
     /// The preview pipeline over the image service these options configure: what `show`,
     /// `info` and the browser ask for previews and facts.
-    func makePipeline(global: GlobalOptions, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount) throws -> PreviewPipeline {
-        Self.makePipeline(service: try makeService(global: global), maxPixelCount: maxPixelCount, offline: global.isOffline)
+    ///
+    /// - Parameter supplied: images whose bytes are in hand already (standard input's), by URL.
+    func makePipeline(
+        global: GlobalOptions, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, supplied: [URL: Data] = [:]
+    ) throws -> PreviewPipeline {
+        Self.makePipeline(
+            service: try makeService(global: global), maxPixelCount: maxPixelCount, offline: global.isOffline, supplied: supplied)
     }
 
     /// The preview pipeline over `service`, decoding with the codecs module.
-    static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool) -> PreviewPipeline {
-        PreviewPipeline(
-            configuration: .init(loader: service, decoder: ImageDecoder(), maxPixelCount: maxPixelCount, isOffline: offline))
+    static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool, supplied: [URL: Data] = [:]) -> PreviewPipeline {
+        let loader: any ImageLoading = supplied.isEmpty ? service : SuppliedImageLoader(supplied: supplied, wrapping: service)
+        return PreviewPipeline(
+            configuration: .init(loader: loader, decoder: ImageDecoder(), maxPixelCount: maxPixelCount, isOffline: offline))
     }
 }

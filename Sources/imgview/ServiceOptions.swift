@@ -22,6 +22,9 @@ struct ServiceOptions: ParsableArguments {
         guard ByteCount.parse(maxFileSize) != nil else { throw ValidationError("--max-filesize: not a size: \(maxFileSize)") }
     }
 
+    /// `--max-filesize` in bytes: the most a download, or standard input, may hold.
+    var maxFileSizeBytes: Int64 { ByteCount.parse(maxFileSize) ?? 512 << 20 }
+
     /// The pipeline configured by these options and the global ones.
     ///
     /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.

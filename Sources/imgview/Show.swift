@@ -3,22 +3,24 @@ import Foundation
 import ImgviewCore
 
 extension Imgview {
-    /// `imgview show`: prints a text preview of one image to stdout.
+    /// `imgview show`: prints a text preview of each image to stdout.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Print a text preview of an image, fitted to a box of cells.",
+            abstract: "Print a text preview of images, fitted to a box of cells.",
             discussion: """
-                IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
-                from the bytes; JPEG and PNG can be shown. The preview keeps the image's aspect \
-                inside the box (the terminal's size on a terminal, else 80x24).
+                IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
+                The format is told from the bytes; JPEG and PNG can be shown. The preview keeps the \
+                image's aspect inside the box (the terminal's size on a terminal, else 80x24).
                 Without --mode, blocks are used when colours are, ASCII otherwise.
+                Several images are printed one after another, each under a line ==> IMAGE <==; one \
+                that fails is one line on stderr and the others still print (exit 1 when some failed).
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A file, a file:// or http(s) URL, or a catalog name.")
-        var image: String
+        @Argument(help: ArgumentHelp("Files, file:// or http(s) URLs, catalog names, or - for standard input.", valueName: "image"))
+        var images: [String] = []
 
         @Option(help: ArgumentHelp("The box to fit in (default: the terminal, else 80x24).", valueName: "COLSxROWS"))
         var size: CellBox?
@@ -39,6 +41,7 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func validate() throws {
+            try ImageArguments.validate(images)
             guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
         }
 
@@ -48,18 +51,25 @@ extension Imgview {
         }
 
         private func work() async throws {
-            let url = try await imageURL(for: image, global: global)
+            let arguments = ImageArguments(images, global: global)
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
                 colors: colorMode, cellAspect: cellAspect, background: background)
-            let pipeline = try network.makePipeline(global: global, maxPixelCount: decoding.maxPixelCount)
-            let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
-            if let warning = response.warning {
-                StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
+            let pipeline = try network.makePipeline(
+                global: global, maxPixelCount: decoding.maxPixelCount,
+                supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
+            try await arguments.forEach { argument, url in
+                let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
+                if images.count > 1 {
+                    StandardOutput.write("==> \(argument == "-" ? "standard input" : TerminalText.sanitized(argument)) <==\n")
+                }
+                if let warning = response.warning {
+                    StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
+                }
+                StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
             }
-            StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
         }
     }
 }

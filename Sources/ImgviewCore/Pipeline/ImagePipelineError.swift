@@ -70,7 +70,10 @@ extension ImagePipelineError: UserFacingError {
     }
 
     /// A URL as the user knows it: a local file by its path.
-    private static func show(_ url: URL) -> String { TerminalText.sanitized(url.isFileURL ? url.path : url.absoluteString) }
+    private static func show(_ url: URL) -> String {
+        if url == SuppliedImageLoader.standardInput { return "standard input" }
+        return TerminalText.sanitized(url.isFileURL ? url.path : url.absoluteString)
+    }
 
     private static func phrase(_ status: Int) -> String {
         switch status {

@@ -12,6 +12,8 @@ public struct ImageResponse: Sendable {
         case revalidated
         /// A local file (file:// URL).
         case file
+        /// Read from standard input (`show -`).
+        case standardInput = "stdin"
 
         public var displayName: String {
             switch self {
@@ -20,6 +22,7 @@ public struct ImageResponse: Sendable {
             case .disk: "disk cache"
             case .revalidated: "disk cache, revalidated (304)"
             case .file: "local file"
+            case .standardInput: "standard input"
             }
         }
     }

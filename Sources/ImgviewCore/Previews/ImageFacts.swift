@@ -46,7 +46,8 @@ public struct ImageFacts: Sendable, Equatable {
 
     /// Where the bytes are, as a user named them: a path for a local file, else the URL.
     public var location: String {
-        url.isFileURL ? url.path : url.absoluteString
+        if url == SuppliedImageLoader.standardInput { return "standard input" }
+        return url.isFileURL ? url.path : url.absoluteString
     }
 }
 
