@@ -193,9 +193,17 @@ public final class CursesTerminal {
         guard isActive else { return }
         writeToTerminal(MouseInputDecoder.disableSequence)
         endwin()
-        // The default action stops the process; everything after this runs on SIGCONT.
+        // The default action stops the process (and the rest of its job, as the terminal's own
+        // Ctrl-Z would); everything after this runs on SIGCONT. Dispatch's threads block signals,
+        // so the thread that runs the main queue unblocks it for the moment.
         let previous = signal(SIGTSTP, SIG_DFL)
+        var stop = sigset_t()
+        var mask = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
         kill(0, SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
         signal(SIGTSTP, previous)
         // The first refresh after endwin puts ncurses' modes back; the frame is drawn whole.
         wrefresh(imgview_stdscr())
