@@ -64,7 +64,8 @@ def percentile(values, fraction):
 def read_log(path, start):
     with open(path) as log:
         lines = log.read().splitlines()[start:]
-    return [float(line.split()[0]) for line in lines if line.strip()]
+    # Switch lines start with the milliseconds; the one `first-preview` line is bench_browse.py's.
+    return [float(line.split()[0]) for line in lines if line[:1].isdigit()]
 
 
 def switch(count, pause):

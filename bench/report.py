@@ -3,7 +3,7 @@
 
 Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
-  get.json, cache.json, tui.json                            bench/bench_get.py, bench_cache.py, bench_tui.py --json
+  get.json, cache.json, tui.json, browse.json               bench/bench_get.py, bench_cache.py, bench_tui.py, bench_browse.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -308,12 +308,35 @@ def browser(results):
     return data, table(["what", "switches", "p50", "p95", "p99", "max"], rows), goals
 
 
+def browsing(results):
+    data = load_json(os.path.join(results, "browse.json"))
+    started, ends, homes = data["startup_ms"], data["end_ms"], data["home_ms"]
+    later = ends[1:] or ends
+    rows = [
+        [f"`imgview DIR`, {data['files']:,} files in DIR, to the first preview on screen", len(started),
+         f"{statistics.median(started):.0f} ms", f"{min(started):.0f} ms", f"{max(started):.0f} ms"],
+        [f"End in a {data['entries']:,}-entry catalog, the first (decodes the last image)", 1, f"{ends[0]:.1f} ms", "", ""],
+        [f"End in a {data['entries']:,}-entry catalog, again (in memory)", len(later), f"{statistics.median(later):.1f} ms",
+         f"{min(later):.1f} ms", f"{max(later):.1f} ms"],
+        ["Home, back to the first tab", len(homes), f"{statistics.median(homes):.1f} ms", f"{min(homes):.1f} ms",
+         f"{max(homes):.1f} ms"],
+    ]
+    goals = [
+        [f"browser: `imgview DIR` with {data['files']:,} files to the first preview ≤ {data['startup_goal_ms']} ms (median)",
+         f"{statistics.median(started):.0f} ms", verdict(statistics.median(started) <= data["startup_goal_ms"])],
+        [f"browser: End in a {data['entries']:,}-entry catalog ≤ {data['end_goal_ms']} ms (every press)",
+         f"{max(ends):.1f} ms", verdict(max(ends) <= data["end_goal_ms"])],
+    ]
+    return data, table(["what", "runs", "median", "best", "worst"], rows), goals
+
+
 def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
     get_data, get_table, get_goals, get_commands = downloads(results)
     cache_data, cache_table, cache_goals = cache(results)
     tui_data, tui_table, tui_goals = browser(results)
+    browse_data, browse_table, browse_goals = browsing(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -376,7 +399,7 @@ def write(results, output):
     add("")
     add("## Goals")
     add("")
-    add(table(["goal", "this run", "verdict"], previews.goals() + get_goals + cache_goals + tui_goals))
+    add(table(["goal", "this run", "verdict"], previews.goals() + get_goals + cache_goals + tui_goals + browse_goals))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")
@@ -457,6 +480,17 @@ def write(results, output):
     add("")
     add(f"Idle: {tui_data['idle_cpu_s']:.3f} s of CPU over {tui_data['idle_s']:.0f} s. Peak RSS of the demo after "
         f"visiting every image: {tui_data['peak_rss_mb']:.0f} MB.")
+    add("")
+    add("## Browser: a big folder, a big catalog")
+    add("")
+    add(f"`bench/bench_browse.py` starts `imgview DIR` in a fresh tmux pane, DIR holding {browse_data['files']:,} hard "
+        "links to one 61 kB JPEG, and takes the time from just before the pane's shell execs imgview to the frame "
+        "that first shows a preview (`first-preview` in `$IMGVIEW_FRAME_LOG`): listing and sorting the folder, "
+        "reading the first files' signatures, decoding and drawing; the rest of the folder is listed behind the "
+        f"browser. Then it opens a catalog of {browse_data['entries']:,} entries (file URLs) and sends End and Home "
+        "in turn, one every 300 ms; the figure is from reading the key to the frame that shows the tab's preview.")
+    add("")
+    add(browse_table)
     add("")
     add("## What the figures depend on")
     add("")

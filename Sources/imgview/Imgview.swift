@@ -11,8 +11,9 @@ struct Imgview: AsyncParsableCommand {
         commandName: "imgview",
         abstract: "Browse, download and preview images in the terminal.",
         discussion: """
-            Images come from a catalog: the built-in one (image0, image1), a JSON file, or an \
-            http(s) URL given with --catalog. Downloads go through a memory and a disk cache.
+            Images are files, folders and URLs named on the command line (imgview ~/Pictures), or \
+            come from a catalog: the built-in one (image0, image1), a JSON file, or an http(s) URL \
+            given with --catalog. Downloads go through a memory and a disk cache.
 
             EXIT CODES
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))

@@ -34,7 +34,7 @@ extension BrowserPresenter {
     func navigate(_ command: BrowserCommand) {
         let last = state.images.count - 1
         guard last >= 0 else { return }
-        let page = max(1, TabStripPlacement(state: state, columns: state.terminalSize.columns).strip.tabs.count)
+        var page: Int { max(1, TabStripPlacement(state: state, columns: state.terminalSize.columns).strip.tabs.count) }
         let target: Int
         switch command {
         case .first: target = 0

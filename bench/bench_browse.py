@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Browsing at scale, run for real in tmux: how long `imgview DIR` takes to show its first preview
+with 10,000 files in DIR, and how long End takes in a 5,000-entry catalog.
+
+Start-up: a folder of N hard links to one small JPEG (so the page cache, not the disk, is what is
+measured, and the folder costs no space). Each run starts `imgview DIR` in a fresh detached tmux
+pane; the pane's shell writes the time just before it execs imgview, and imgview appends
+`first-preview <time>` to $IMGVIEW_FRAME_LOG once the first preview is on screen (ncurses'
+refresh returned). The figure is the difference: exec, listing and sorting the folder, reading the
+first files' signatures, decoding and drawing.
+
+End: a catalog of M entries with file URLs (hard links to one small PNG), opened in tmux; once the
+first preview shows, End, Home, End… are sent, one every 300 ms. imgview logs the milliseconds from
+reading each key to the frame that shows the selected tab's preview. The first End decodes the last
+image; later ones find it in memory.
+
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+(`make bench` does, and runs this as it is).
+Usage: bench/bench_browse.py [--imgview PATH] [--files N] [--entries M] [--runs R] [--json FILE]
+Exit status: 1 when the browser could not be driven; a missed goal is reported, not an error.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOCKET = f"imgview-bench-browse-{os.getpid()}"
+STARTUP_GOAL_MS = 1000
+END_GOAL_MS = 100
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PHOTO = os.path.join(REPOSITORY, "Assets", "images", "01_grace_hopper.jpg")
+PICTURE = os.path.join(REPOSITORY, "Assets", "images", "03_chelsea_cat.png")
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "bench")
+
+
+def wait_for(predicate, what, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    sys.exit(f"timed out waiting for {what}; the screen shows:\n" + screen())
+
+
+def log_lines(path):
+    try:
+        with open(path) as log:
+            return log.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def start(command, columns=160, rows=45):
+    tmux("kill-server")
+    tmux("new-session", "-d", "-s", "bench", "-x", str(columns), "-y", str(rows), "sh", "-c", command + "; sleep 600")
+
+
+def environment(work, log):
+    return f"env TERM=tmux-256color LANG=C.UTF-8 IMGVIEW_CACHE_DIR={work}/cache IMGVIEW_FRAME_LOG={log}"
+
+
+def startup(imgview, work, files, runs):
+    folder = os.path.join(work, "folder")
+    os.makedirs(folder)
+    for index in range(1, files + 1):
+        os.link(PHOTO, os.path.join(folder, f"IMG_{index:05d}.jpg"))
+    times = []
+    for run in range(runs):
+        log = os.path.join(work, f"startup-{run}.log")
+        stamp = os.path.join(work, f"startup-{run}.t0")
+        start(f"date +%s.%N > {stamp}; exec {environment(work, log)} {imgview} {folder}")
+        wait_for(lambda: any(line.startswith("first-preview ") for line in log_lines(log)), "the first preview")
+        shown = float(next(line for line in log_lines(log) if line.startswith("first-preview ")).split()[1])
+        with open(stamp) as f:
+            began = float(f.read().strip())
+        times.append((shown - began) * 1000)
+        # The listing finishes behind the browser: the count is whole once it has.
+        wait_for(lambda: f"{files:,}".replace(",", "") + " images" in screen(), "the whole folder to be listed", timeout=120)
+        tmux("kill-server")
+    return times
+
+
+def end_key(imgview, work, entries, presses):
+    folder = os.path.join(work, "catalog")
+    os.makedirs(folder)
+    images = []
+    for index in range(1, entries + 1):
+        path = os.path.join(folder, f"p{index}.png")
+        os.link(PICTURE, path)
+        images.append({"name": f"photo{index}", "url": "file://" + path})
+    catalog = os.path.join(work, "catalog.json")
+    with open(catalog, "w") as f:
+        json.dump({"images": images}, f)
+    log = os.path.join(work, "end.log")
+    start(f"exec {environment(work, log)} {imgview} --catalog {catalog}")
+    wait_for(lambda: any(line.startswith("first-preview ") for line in log_lines(log)), "the first preview")
+    keys = ["End", "Home"]
+    for index in range(presses):
+        before = len(log_lines(log))
+        tmux("send-keys", "-t", "bench", keys[index % 2])
+        wait_for(lambda: len(log_lines(log)) > before, f"the frame after {keys[index % 2]}")
+        time.sleep(0.3)
+    tmux("kill-server")
+    switches = [float(line.split()[0]) for line in log_lines(log) if line[:1].isdigit()]
+    return switches[0::2], switches[1::2]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--entries", type=int, default=5_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
+    args = parser.parse_args()
+    if not os.access(args.imgview, os.X_OK):
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+    if shutil.which("tmux") is None:
+        sys.exit("bench_browse.py needs tmux (Debian: apt-get install tmux)")
+
+    work = tempfile.mkdtemp(prefix="imgview-bench-browse-")
+    try:
+        started = startup(args.imgview, work, args.files, args.runs)
+        ends, homes = end_key(args.imgview, work, args.entries, args.presses)
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"imgview DIR with {args.files:,} files, to the first preview on screen: "
+          f"median {statistics.median(started):.0f} ms, best {min(started):.0f} ms, worst {max(started):.0f} ms ({len(started)} runs)")
+    print(f"End in a {args.entries:,}-entry catalog: first {ends[0]:.1f} ms (decodes the last image), "
+          f"then median {statistics.median(ends[1:] or ends):.1f} ms, worst {max(ends):.1f} ms; "
+          f"Home median {statistics.median(homes):.1f} ms")
+    startup_met = statistics.median(started) <= STARTUP_GOAL_MS
+    end_met = max(ends) <= END_GOAL_MS
+    print(f"goal ≤ {STARTUP_GOAL_MS} ms to the first preview (median): {'met' if startup_met else 'NOT met'}")
+    print(f"goal ≤ {END_GOAL_MS} ms for End (every press, the first included): {'met' if end_met else 'NOT met'}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"files": args.files, "entries": args.entries, "startup_ms": started, "end_ms": ends, "home_ms": homes,
+                       "startup_goal_ms": STARTUP_GOAL_MS, "end_goal_ms": END_GOAL_MS}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
