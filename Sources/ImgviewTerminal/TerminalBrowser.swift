@@ -96,10 +96,12 @@ public final class TerminalBrowser: BrowserView {
                 redraw()
                 continue
             case .key(let key):
-                if let command = BrowserCommand(key: key) { frameLog?.keyPressed(command) }
+                if let command = BrowserCommand(key: key) { frameLog?.keyPressed(command, from: presenter.state.selectedIndex) }
                 goesOn = presenter.handle(key: key)
             case .mouse(let event):
-                if let command = BrowserCommand(mouse: event, on: presenter.state) { frameLog?.keyPressed(command) }
+                if let command = BrowserCommand(mouse: event, on: presenter.state) {
+                    frameLog?.keyPressed(command, from: presenter.state.selectedIndex)
+                }
                 goesOn = presenter.handle(mouse: event)
             case .resized(let size):
                 resized(size)
@@ -156,13 +158,14 @@ public final class TerminalBrowser: BrowserView {
 }
 
 /// Appends, for each tab switch, the milliseconds from the key to the first frame showing the
-/// selected image's preview, and once, when the first preview is on screen, a line
-/// `first-preview <seconds since 1970>`: what `bench/bench_tui.py` and `bench/bench_browse.py`
-/// read (env `IMGVIEW_FRAME_LOG`).
+/// selected image's preview (`12.345 memory`), before it `selected 0.456` when the switch drew a
+/// frame with the new tab selected but no preview yet, and once, when the first preview is on
+/// screen, `first-preview <seconds since 1970>`: what `bench/bench_tui.py` and
+/// `bench/bench_browse.py` read (env `IMGVIEW_FRAME_LOG`).
 @MainActor
 final class FrameLog {
     private let handle: FileHandle
-    private var pending: (command: BrowserCommand, at: ContinuousClock.Instant)?
+    private var pending: (command: BrowserCommand, at: ContinuousClock.Instant, from: Int, selectionDrawn: Bool)?
     private var hasShownAPreview = false
 
     init?(path: String) {
@@ -173,15 +176,22 @@ final class FrameLog {
         self.handle = handle
     }
 
-    func keyPressed(_ command: BrowserCommand) {
+    /// A key that may switch tabs, pressed while tab `index` was selected.
+    func keyPressed(_ command: BrowserCommand, from index: Int) {
         switch command {
-        case .next, .previous, .jump, .first, .last, .pageForward, .pageBack: pending = (command, .now)
+        case .next, .previous, .jump, .first, .last, .pageForward, .pageBack: pending = (command, .now, index, false)
         default: pending = nil
         }
     }
 
     func frameDrawn(_ state: BrowserState) {
-        guard case .loaded(let shown) = state.phase, shown.preview != nil else { return }
+        guard case .loaded(let shown) = state.phase, shown.preview != nil else {
+            if let switching = pending, !switching.selectionDrawn, state.selectedIndex != switching.from {
+                pending?.selectionDrawn = true
+                handle.write(Data(String(format: "selected %.3f\n", switching.at.duration(to: .now).seconds * 1000).utf8))
+            }
+            return
+        }
         if !hasShownAPreview {
             hasShownAPreview = true
             handle.write(Data(String(format: "first-preview %.6f\n", Date().timeIntervalSince1970).utf8))

@@ -21,7 +21,7 @@ public struct TabStripPlacement: Sendable, Equatable {
         if state.isLoadingMorePages { count = "\(spinner) " + count }
         self.count = count
         width = max(0, columns - column - DisplayWidth.of(count) - 1)
-        strip = TabStrip(names: state.images.map(\.name), selected: state.selectedIndex, width: width)
+        strip = TabStrip(names: state.images.lazy.map(\.name), selected: state.selectedIndex, width: width)
     }
 
     /// The tab drawn at `column` of row 0, if any.
