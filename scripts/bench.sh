@@ -80,7 +80,7 @@ step() {
   printf '%s s\n' "$elapsed" >&2
 }
 
-step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static'
+step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview'
 
 # Preview quality (every testdata image, once each) and speed (hyperfine, which spends at least
 # 3 s per configuration and image, so on the four large photographs only), at two sizes.

@@ -11,5 +11,9 @@ scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 configuration="${1:-debug}"
-swift build -c "$configuration" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
-swift build -c "$configuration" >/dev/null   # the exit code of the real build, without the noise above
+# A release build is the program only: the test-support target imports Swift Testing, which a
+# build linked with -static-stdlib (make bench) cannot find.
+scope=()
+if [ "$configuration" = release ]; then scope=(--product imgview); fi
+swift build -c "$configuration" "${scope[@]}" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
+swift build -c "$configuration" "${scope[@]}" >/dev/null   # the exit code of the real build, without the noise above

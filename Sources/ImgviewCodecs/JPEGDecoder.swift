@@ -9,7 +9,17 @@ import ImgviewCore
 /// what decoded (libjpeg fills the rest with grey) and comes back with a warning; see
 /// DECISIONS.md.
 public struct JPEGDecoder: ImageDecoding {
-    public init() {}
+    /// Whether a progressive file decoded at 1/8 scale may skip its AC scans (`JPEGDCDecoder`).
+    let skipsACScans: Bool
+
+    public init() {
+        skipsACScans = true
+    }
+
+    /// A decoder that always goes through libjpeg, to compare with (tests, benchmarks).
+    init(skipsACScans: Bool) {
+        self.skipsACScans = skipsACScans
+    }
 
     public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         let (width, height, _) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in try session.readHeader() }
@@ -25,6 +35,11 @@ public struct JPEGDecoder: ImageDecoding {
         // The minimum size is upright; the DCT scale applies to the stored image.
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         let eighths = Self.scaleInEighths(width: width, height: height, covering: minimum)
+        // A progressive file at 1/8 scale needs only its DC coefficients: most of the file is skipped.
+        if eighths == 1, skipsACScans, let fast = try JPEGDCDecoder.decode(bytes, cancellation: request.cancellation) {
+            let warning = fast.warning.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
+            return DecodedImage(header: header, pixels: header.orientation.apply(to: fast.pixels), warning: warning)
+        }
         let (stored, problem) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
             let isCMYK = try session.readHeader().isCMYK
             let pixels = try session.decodeRows(scaleInEighths: eighths, cmyk: isCMYK, cancellation: request.cancellation)

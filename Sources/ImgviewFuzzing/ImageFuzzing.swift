@@ -41,6 +41,13 @@ enum ImageFuzzing {
         }
         precondition(image.pixels.width * image.pixels.height <= maxPixelCount, "decoded past the pixel limit")
         if let warning = image.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+        // The smallest decode too: a progressive JPEG at 1/8 scale takes the DC-only path.
+        if let smallest = try? decoder.decode(
+            bytes, header: header, request: DecodeRequest(minimumSize: (1, 1), maxPixelCount: maxPixelCount))
+        {
+            precondition(smallest.pixels.width <= image.pixels.width, "a smaller decode came out larger")
+            if let warning = smallest.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+        }
         for renderer in renderers {
             let grid = renderer.render(image.pixels)
             precondition(grid.columns <= 24 && grid.rows <= 8, "preview larger than its box")
