@@ -22,6 +22,14 @@ public struct ImageDecoder: ImageDecoding {
         }
     }
 
+    public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        switch format {
+        case .jpeg: try? JPEGStreamDecoder(sizing: sizing)
+        case .png: PNGStreamDecoder(sizing: sizing)
+        default: nil
+        }
+    }
+
     /// The sniffed format; names and content types are never trusted.
     static func format(of bytes: Data) throws(ImageDecodingError) -> ImageFormat {
         if bytes.isEmpty { throw .empty }

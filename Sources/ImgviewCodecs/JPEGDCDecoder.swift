@@ -17,6 +17,8 @@ struct JPEGDCDecoder {
     struct Result {
         var pixels: PixelBuffer
         var warning: String?
+        /// DC scans decoded to their end (a prefix of the file may end inside the next one).
+        var completeScans: Int
     }
 
     private struct Component {
@@ -58,6 +60,7 @@ struct JPEGDCDecoder {
     private var restartInterval = 0
     private var adobeTransform: Int?
     private var warning: String?
+    private var completeScans = 0
 
     private init(data: UnsafeBufferPointer<UInt8>) {
         self.data = data
@@ -219,6 +222,7 @@ struct JPEGDCDecoder {
         var reader = BitReader(data: data, position: position)
         let complete = try decodeDC(scanComponents, refining: high != 0, shift: low, reader: &reader, cancellation: cancellation)
         position = reader.markerPosition()
+        if complete { completeScans += 1 }
         return complete
     }
 
@@ -342,7 +346,8 @@ struct JPEGDCDecoder {
                 }
             }
         }
-        return Result(pixels: PixelBuffer(width: outputWidth, height: outputHeight, bytes: bytes), warning: warning)
+        return Result(
+            pixels: PixelBuffer(width: outputWidth, height: outputHeight, bytes: bytes), warning: warning, completeScans: completeScans)
     }
 }
 

@@ -12,9 +12,16 @@ public protocol ImageDecoding: Sendable {
     func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader
     /// The pixels, orientation applied; `header` is what `inspect` read from these same bytes.
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+    /// A decoder for an image of `format` whose bytes are still arriving; nil when the format
+    /// shows nothing worth seeing before it is whole.
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)?
 }
 
 extension ImageDecoding {
+    public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        nil
+    }
+
     /// Reads the header, then decodes: for callers that have not inspected the bytes yet.
     public func decode(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         try decode(bytes, header: inspect(bytes), request: request)
