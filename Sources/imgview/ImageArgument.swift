@@ -29,7 +29,10 @@ extension LoadedImage {
         do {
             return try decoding()
         } catch {
-            if let url, !url.isFileURL, let cache = try? DiskCache(directory: global.cacheDirectoryURL) {
+            // A format imgview cannot preview is still an image worth keeping.
+            if (error as? ImageDecodingError)?.condemnsTheBytes != false, let url, !url.isFileURL,
+                let cache = try? DiskCache(directory: global.cacheDirectoryURL)
+            {
                 try? cache.remove(url)
             }
             throw error

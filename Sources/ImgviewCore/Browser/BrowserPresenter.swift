@@ -213,7 +213,7 @@ public final class BrowserPresenter {
                 ready, details: ready.details(now: configuration.now()), generation: mine)
         } catch {
             // Bytes the decoder refuses are not worth keeping on disk: the next visit fetches them again.
-            if error is ImageDecodingError, !url.isFileURL { try? configuration.diskCache?.remove(url) }
+            if (error as? ImageDecodingError)?.condemnsTheBytes == true, !url.isFileURL { try? configuration.diskCache?.remove(url) }
             guard mine == generation, !Self.isCancellation(error) else { return }
             update { $0.phase = .failed(Self.message(for: error)) }
         }
