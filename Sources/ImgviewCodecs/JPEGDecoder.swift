@@ -174,11 +174,7 @@ private final class JPEGSession {
 
     /// A message buffer as a string.
     private static func text<Buffer>(_ buffer: inout Buffer) -> String {
-        withUnsafeBytes(of: &buffer) { raw in
-            let characters = raw.bindMemory(to: UInt8.self)
-            let length = characters.firstIndex(of: 0) ?? characters.count
-            return String(decoding: characters[..<length], as: UTF8.self)
-        }
+        CText.string(&buffer)
     }
 
     /// Whether a libjpeg message says the data ran out.

@@ -58,6 +58,11 @@ public struct AnimationAssembler {
             AnimationFrame(pixels: header.orientation.apply(to: reduced), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
     }
 
+    /// "showing the frame that could be decoded", or "the 3 frames": for warnings about a file that broke off.
+    public var framesShown: String {
+        "showing the \(frames.count == 1 ? "frame" : "\(frames.count) frames") that could be decoded"
+    }
+
     /// The decoded image: the first frame as its pixels, the animation when more than one frame
     /// was kept. `problem` is why decoding stopped early (damage, truncation), if it did.
     /// Call only once a frame was appended.

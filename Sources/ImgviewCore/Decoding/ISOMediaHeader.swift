@@ -4,7 +4,7 @@
 /// inside the top-level `meta` box; an `irot` of a quarter or three quarters turns it. Every
 /// length and index comes from the file, so each read is bounds-checked and anything
 /// malformed means "unknown".
-enum ISOMediaHeader {
+public enum ISOMediaHeader {
     struct ItemSize: Equatable {
         var width: Int
         var height: Int
@@ -12,10 +12,14 @@ enum ISOMediaHeader {
         var quarterTurned: Bool
     }
 
-    /// A box: its four-character type and the range of its payload (after the header).
-    struct Box {
-        var type: String
-        var payload: Range<Int>
+    /// A box: its four-character type, where it starts, and the range of its payload (after the header).
+    public struct Box: Sendable, Equatable {
+        public var type: String
+        public var start: Int
+        /// Cut at the end of what was read when the box runs past it.
+        public var payload: Range<Int>
+        /// Where the box says it ends, which may be past the end of what was read.
+        public var declaredEnd: Int
     }
 
     /// The primary item's stored size, or nil when the boxes that say it are not in `bytes`.
@@ -49,7 +53,7 @@ enum ISOMediaHeader {
     }
 
     /// The boxes laid end to end in `range`; one that runs past its end comes last, its payload cut at the end.
-    static func boxes(in bytes: [UInt8], _ range: Range<Int>) -> [Box] {
+    public static func boxes(in bytes: [UInt8], _ range: Range<Int>) -> [Box] {
         var found: [Box] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound, found.count < 4096 {
@@ -67,7 +71,10 @@ enum ISOMediaHeader {
             guard size >= header else { break }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             // A box that runs past what was read is kept cut short, and is the last one.
-            found.append(Box(type: type, payload: (offset + header)..<min(offset + size, range.upperBound)))
+            found.append(
+                Box(
+                    type: type, start: offset, payload: (offset + header)..<min(offset + size, range.upperBound), declaredEnd: offset + size
+                ))
             offset += size
         }
         return found
