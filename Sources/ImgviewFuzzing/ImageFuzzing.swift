@@ -28,7 +28,8 @@ enum ImageFuzzing {
             return
         }
         precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
-        let request = DecodeRequest(minimumSize: (width: 48, height: 32), maxPixelCount: maxPixelCount)
+        let request = DecodeRequest(
+            minimumSize: (width: 48, height: 32), maxPixelCount: maxPixelCount, animationLimits: FormatFuzzing.limits)
         let image: DecodedImage
         do {
             image = try decoder.decode(bytes, header: header, request: request)
