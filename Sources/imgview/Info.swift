@@ -8,7 +8,7 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show an image's format, pixel size, byte count, SHA-256, orientation and source.")
+            abstract: "Show an image's format, pixel size, frames, byte count, SHA-256, orientation and source.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -22,9 +22,18 @@ extension Imgview {
 
         func run() async throws {
             let loaded = try await loadImageBytes(image, global: global, limits: network)
-            let header = try loaded.droppedFromCacheOnFailure(global: global) { try ImageDecoder().inspect(loaded.bytes) }
+            let (format, header) = try loaded.droppedFromCacheOnFailure(global: global) { () throws -> (ImageFormat, ImageHeader?) in
+                do {
+                    let header = try ImageDecoder().inspect(loaded.bytes)
+                    return (header.format, header)
+                } catch ImageDecodingError.unsupportedFormat(let format) {
+                    // Recognised, but its header says no size imgview can read: still worth describing.
+                    return (format, nil)
+                }
+            }
             let info = ImageInfo(
-                header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin, cacheState: loaded.cacheState)
+                format: format, header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin,
+                cacheState: loaded.cacheState)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -32,15 +41,20 @@ extension Imgview {
                 StandardOutput.write("\n")
                 return
             }
-            let sizeText =
-                header.orientation.swapsAxes
-                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
+            var sizeText = "unknown"
+            if let header {
+                sizeText =
+                    header.orientation.swapsAxes
+                    ? "\(header.uprightSize.width)×\(header.uprightSize.height) (stored \(header.storedWidth)×\(header.storedHeight))"
+                    : "\(header.storedWidth)×\(header.storedHeight)"
+            }
             let rows = [
-                ["format", info.format],
+                ["format", info.previewable ? info.format : "\(info.format) (recognised; imgview cannot preview it)"],
                 ["size", sizeText],
+                ["frames", info.framesText],
                 ["bytes", String(info.bytes)],
                 ["sha256", info.sha256],
-                ["orientation", header.orientation.exifDescription],
+                ["orientation", header?.orientation.exifDescription ?? "unknown"],
                 ["source", info.source],
                 ["origin", info.origin],
                 ["cache", info.cacheState],
