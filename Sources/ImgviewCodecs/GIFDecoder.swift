@@ -82,7 +82,7 @@ private final class GIFSession {
         // Zero is transparent: what no frame covers shows the background.
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         var saved: [UInt8]?  // the canvas before a "restore to previous" frame
-        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+        var control = Self.noControl
         var previous: (disposal: Int32, rect: FrameRect)?
 
         while true {
@@ -124,7 +124,7 @@ private final class GIFSession {
                 canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: .milliseconds(10 * Int(control.DelayTime))) }
                 if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
                 previous = (disposal, rect)
-                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+                control = Self.noControl  // a graphic control block applies to the next image only
             case TERMINATE_RECORD_TYPE:
                 return nil
             default:
@@ -132,6 +132,10 @@ private final class GIFSession {
             }
         }
     }
+
+    /// What a frame without a graphic control block gets: no disposal, no delay, no transparency.
+    private static let noControl = GraphicsControlBlock(
+        DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
 
     /// A frame's rectangle on the canvas, as its descriptor gives it (it may reach past the canvas).
     struct FrameRect {

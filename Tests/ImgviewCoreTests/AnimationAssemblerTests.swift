@@ -27,6 +27,7 @@ struct AnimationAssemblerTests {
         // 0 and 10 ms are shown for 100 ms; 20 and 30 as they say.
         #expect(animation.frames.map(\.delay) == [.milliseconds(100), .milliseconds(100), .milliseconds(20), .milliseconds(30)])
         #expect(animation.duration == .milliseconds(250))
+        #expect(image.pixelByteCount == 4 * 10 * 5 * 4, "every frame's pixels are counted")
     }
 
     @Test func aSingleFrameIsAStill() {

@@ -12,8 +12,8 @@ struct PreparedImage: Sendable {
     let decoded: DecodedImage
     let decodeTime: Duration
 
-    /// Bytes held in memory: the file and the pixels.
-    var cost: Int { bytes.count + decoded.pixels.bytes.count }
+    /// Bytes held in memory: the file and the pixels, every frame of an animation included.
+    var cost: Int { bytes.count + decoded.pixelByteCount }
 
     /// Whether the decoded pixels are enough for a preview that needs `minimum` pixels.
     func covers(_ minimum: (width: Int, height: Int)) -> Bool {

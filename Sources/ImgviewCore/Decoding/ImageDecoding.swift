@@ -96,4 +96,9 @@ public struct DecodedImage: Sendable, Equatable {
         self.warning = warning
         self.animation = animation
     }
+
+    /// Bytes of pixels held: the first frame (`pixels`) and every other frame of an animation.
+    public var pixelByteCount: Int {
+        pixels.bytes.count + (animation?.frames.dropFirst().reduce(0) { $0 + $1.pixels.bytes.count } ?? 0)
+    }
 }
