@@ -14,32 +14,15 @@ enum FormatFuzzing {
 
     static func run(_ raw: [UInt8], with decoder: any ImageDecoding, format: ImageFormat) {
         let bytes = Data(raw)
-        let header: ImageHeader
-        do {
-            header = try decoder.inspect(bytes)
-        } catch {
-            TerminalSafety.requireSafe(error.message, "inspect error")
-            return
-        }
+        guard let header = inspectChecked(bytes, with: decoder) else { return }
         precondition(header.format == format, "\(format) decoder reported \(header.format)")
-        precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
         if let summary = header.animation {
             precondition(summary.frameCount > 1 && summary.loopCount >= 0 && summary.duration >= .zero, "implausible summary \(summary)")
         }
         // Alternate between full size and a reduced one, as `show` and the browser ask.
         let minimum = raw.count % 2 == 0 ? nil : (width: 12, height: 8)
         let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, animationLimits: limits)
-        let image: DecodedImage
-        do {
-            image = try decoder.decode(bytes, header: header, request: request)
-        } catch {
-            TerminalSafety.requireSafe(error.message, "decode error")
-            if case .tooLarge = error {
-                precondition(header.storedWidth * header.storedHeight > maxPixelCount, "a small image refused as too large")
-            }
-            return
-        }
-        if let warning = image.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+        guard let image = decodeChecked(bytes, header: header, request: request, with: decoder) else { return }
         let (width, height) = header.uprightSize
         precondition(image.pixels.width <= width && image.pixels.height <= height, "decoded larger than the header says")
         if let minimum {
@@ -60,5 +43,35 @@ enum FormatFuzzing {
             _ = AnsiPrinter().text(for: renderer.render(frames[frames.count - 1].pixels))
         }
         _ = AnsiPrinter().text(for: renderer.render(image.pixels))
+    }
+
+    /// The header, or nil after checking that the error is one safe line; a header has a size.
+    static func inspectChecked(_ bytes: Data, with decoder: any ImageDecoding) -> ImageHeader? {
+        do {
+            let header = try decoder.inspect(bytes)
+            precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
+            return header
+        } catch {
+            TerminalSafety.requireSafe(error.message, "inspect error")
+            return nil
+        }
+    }
+
+    /// The decoded image, or nil after checking that the error is one a user may see: one safe
+    /// line, and "too large" only for a header that does declare too many pixels.
+    static func decodeChecked(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, with decoder: any ImageDecoding
+    ) -> DecodedImage? {
+        do {
+            let image = try decoder.decode(bytes, header: header, request: request)
+            if let warning = image.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+            return image
+        } catch {
+            TerminalSafety.requireSafe(error.message, "decode error")
+            if case .tooLarge = error {
+                precondition(header.storedWidth * header.storedHeight > request.maxPixelCount, "a small image refused as too large")
+            }
+            return nil
+        }
     }
 }
