@@ -52,9 +52,9 @@ struct AnimationDecoderTests {
     @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "slideshow.gif", "slideshow.webp", "slideshow.avif"])
     func everyFrameIsReducedToTheRequestedScale(name: String) throws {
         let full = try #require(try decode(name).animation)
-        let small = try #require(try decode(name, request: DecodeRequest(minimumSize: (8, 6))).animation)
+        let small = try #require(try decode(name, request: DecodeRequest(minimumSize: (4, 3))).animation)
         #expect(small.frames.count == full.frames.count)
-        // 16×12 by 2, 48×36 by 6: the largest whole factor that still covers 8×6.
+        // 16×12 by 2, 48×36 by 6: the largest whole factor that still covers twice 4×3.
         #expect(small.frames.allSatisfy { $0.pixels.width == 8 && $0.pixels.height == 6 })
         #expect(small.frames.map(\.delay) == full.frames.map(\.delay))
     }
@@ -116,7 +116,7 @@ struct AnimationDecoderTests {
         let preview = try decoder.decode(
             Self.gifBomb(width: 1000, height: 1000, frames: 10_000),
             request: DecodeRequest(
-                minimumSize: (100, 100),
+                minimumSize: (50, 50),
                 animationLimits: AnimationLimits(maxFrameCount: 5000, maxComposedPixels: 50_000_000, maxKeptPixels: 64 << 20)))
         #expect(preview.animation?.frames.count == 49)
         #expect(preview.animation?.frames.first?.pixels.width == 100)

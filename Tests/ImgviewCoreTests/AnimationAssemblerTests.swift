@@ -19,7 +19,7 @@ struct AnimationAssemblerTests {
     }
 
     @Test func framesAreReducedAndTimedAsBrowsersTimeThem() throws {
-        let image = assemble(frames: 4, request: DecodeRequest(minimumSize: (10, 5)))
+        let image = assemble(frames: 4, request: DecodeRequest(minimumSize: (5, 2)))
         let animation = try #require(image.animation)
         #expect(animation.frames.count == 4 && image.warning == nil)
         #expect(animation.frames.allSatisfy { $0.pixels.width == 10 && $0.pixels.height == 5 })
@@ -53,7 +53,7 @@ struct AnimationAssemblerTests {
     @Test func keptPixelsAreBoundedAtTheDecodedScale() {
         // Reduced to 10×5 (50 pixels) a frame: 500 keep ten at that scale, six at full size would not fit.
         let limits = AnimationLimits(maxFrameCount: 100, maxComposedPixels: .max, maxKeptPixels: 500)
-        #expect(assemble(frames: 10, request: DecodeRequest(minimumSize: (10, 5), animationLimits: limits)).animation?.frames.count == 10)
+        #expect(assemble(frames: 10, request: DecodeRequest(minimumSize: (5, 2), animationLimits: limits)).animation?.frames.count == 10)
         let full = assemble(frames: 10, request: DecodeRequest(animationLimits: limits))
         #expect(full.animation == nil, "one 800-pixel frame is always kept, a second does not fit")
         #expect(full.warning?.contains("after 1 of 10 frames") == true)
@@ -61,9 +61,9 @@ struct AnimationAssemblerTests {
 
     @Test func framesAreTurnedUpright() throws {
         let turned = ImageHeader(format: .avif, storedWidth: 40, storedHeight: 20, orientation: .right)
-        var assembler = AnimationAssembler(header: turned, canvasWidth: 40, canvasHeight: 20, request: DecodeRequest(minimumSize: (5, 10)))
+        var assembler = AnimationAssembler(header: turned, canvasWidth: 40, canvasHeight: 20, request: DecodeRequest(minimumSize: (2, 5)))
         let canvas = [UInt8](repeating: 255, count: 40 * 20 * 4)
-        #expect(assembler.factor == 4, "the minimum is upright: 5×10 is 10×5 stored")
+        #expect(assembler.factor == 4, "the minimum is upright: 2×5 is 5×2 stored")
         for _ in 0..<2 {
             _ = assembler.admitsAnotherFrame()
             canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: .milliseconds(50)) }

@@ -4,10 +4,11 @@ import Testing
 
 @Suite("Reducing pixels by a whole factor")
 struct PixelReducerTests {
-    @Test func theFactorIsTheLargestThatStillCovers() {
+    @Test func theFactorIsTheLargestThatStillCoversTwiceTheMinimum() {
         #expect(PixelReducer.factor(width: 640, height: 480, covering: nil) == 1)
-        #expect(PixelReducer.factor(width: 640, height: 480, covering: (80, 48)) == 8)
-        #expect(PixelReducer.factor(width: 640, height: 480, covering: (100, 48)) == 6)
+        #expect(PixelReducer.factor(width: 640, height: 480, covering: (40, 24)) == 8)
+        #expect(PixelReducer.factor(width: 640, height: 480, covering: (50, 24)) == 6)
+        #expect(PixelReducer.factor(width: 640, height: 480, covering: (400, 300)) == 1)
         #expect(PixelReducer.factor(width: 640, height: 480, covering: (1000, 1000)) == 1, "never enlarges")
         #expect(PixelReducer.factor(width: 640, height: 480, covering: (0, 0)) == 480, "a zero minimum is one pixel")
         for factor in 1...9 {

@@ -5,11 +5,16 @@
 /// stage touches, is no larger than the preview needs. Averages are weighted by alpha, so a
 /// transparent pixel's colour does not bleed into its neighbours.
 public enum PixelReducer {
-    /// The largest whole factor by which `width × height` still covers `minimum` (1 when none is asked).
+    /// The largest whole factor by which `width × height` still covers twice `minimum` on each side
+    /// (1 when none is asked).
+    ///
+    /// Twice, because the renderer scales the result once more, by a ratio that is not whole: from
+    /// at least two pixels per sample its area average stays close to averaging the original, where
+    /// from just over one it blurs across block edges (measured: 0.01 lower preview scores).
     public static func factor(width: Int, height: Int, covering minimum: (width: Int, height: Int)?) -> Int {
         guard let minimum else { return 1 }
         // Each reduced side is at least side / factor, so these factors always cover.
-        return max(1, min(width / max(minimum.width, 1), height / max(minimum.height, 1)))
+        return max(1, min(width / max(2 * minimum.width, 1), height / max(2 * minimum.height, 1)))
     }
 
     /// The reduced size: partial blocks at the right and bottom edges become whole pixels.
