@@ -39,15 +39,23 @@ public enum PixelReducer {
                         let firstRow = outY * factor
                         let rows = min(factor, height - firstRow)
                         for y in firstRow..<firstRow + rows {
-                            let row = y * width * 4
-                            for x in 0..<width {
-                                let pixel = row + x * 4
-                                let alpha = Float(source[pixel + 3]) * (1 / 255)
-                                let sum = (x / factor) * 4
-                                sums[sum] += toLinear[Int(source[pixel])] * alpha
-                                sums[sum + 1] += toLinear[Int(source[pixel + 1])] * alpha
-                                sums[sum + 2] += toLinear[Int(source[pixel + 2])] * alpha
-                                sums[sum + 3] += alpha
+                            var pixel = y * width * 4
+                            for outX in 0..<outWidth {
+                                // One block's share of this row, summed locally: no division per pixel.
+                                var (red, green, blue, coverage): (Float, Float, Float, Float) = (0, 0, 0, 0)
+                                for _ in 0..<min(factor, width - outX * factor) {
+                                    let alpha = Float(source[pixel + 3]) * (1 / 255)
+                                    red += toLinear[Int(source[pixel])] * alpha
+                                    green += toLinear[Int(source[pixel + 1])] * alpha
+                                    blue += toLinear[Int(source[pixel + 2])] * alpha
+                                    coverage += alpha
+                                    pixel += 4
+                                }
+                                let sum = outX * 4
+                                sums[sum] += red
+                                sums[sum + 1] += green
+                                sums[sum + 2] += blue
+                                sums[sum + 3] += coverage
                             }
                         }
                         for outX in 0..<outWidth {
