@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -29,7 +30,10 @@ let package = Package(
         // The catalog, the pipeline, the caches, the renderer and the presenter.
         .target(
             name: "ImgviewCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
@@ -59,19 +63,26 @@ let package = Package(
         .target(name: "ImgviewFuzzing", dependencies: ["ImgviewCore", "ImgviewCodecs"]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
+        // What every test target shares: the polling helper, the loopback server, the fixtures, a
+        // scheduler a test drains by hand.
+        .target(
+            name: "ImgviewTestSupport",
+            dependencies: ["ImgviewCore", "ImgviewServer", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
-            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl"], exclude: ["Snapshots"]),
+            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(
-            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"], exclude: ["Snapshots"],
-            resources: [.copy("Fixtures")]),
+            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],
+            exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
-        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
+        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(
             name: "ImgviewCLITests",
-            dependencies: ["ImgviewServer", "ImgviewCore", .target(name: "imgview")]
+            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport", .target(name: "imgview")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -104,11 +104,13 @@ if [ $quick -eq 1 ]; then
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
+  step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
 else
   step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
+  step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"

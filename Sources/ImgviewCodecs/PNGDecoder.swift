@@ -4,9 +4,10 @@ import ImgviewCore
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
 ///
-/// Decodes row by row (libspng's progressive mode), so a file that ends early keeps the
-/// rows that arrived, shows the rest as transparent (the background) and comes back with
-/// a warning; a file that ends before the first row is an error. See DECISIONS.md.
+/// Decodes row by row (libspng's progressive mode) into a `RowDownscaler`, so memory follows
+/// the size asked for, not the size the file declares; a file that ends early keeps the rows
+/// that arrived, shows the rest as transparent (the background) and comes back with a warning;
+/// a file that ends before the first row is an error. See DECISIONS.md.
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
@@ -21,22 +22,27 @@ public struct PNGDecoder: ImageDecoding {
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
                 throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
             }
+            // One row is the only thing sized by the image: refuse rows that alone would cost too much.
+            guard width <= Self.maxRowPixels else { throw .tooLarge(width: width, height: height, limit: request.maxPixelCount) }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
-            var size = 0
-            try check(spng_decoded_image_size(context, format, &size))
-            guard size == width * height * 4 else { throw .corrupt(.png, detail: "unexpected decoded size") }
             let start = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
             // libspng needs whole chunks: a file cut inside its first IDAT chunk has no row to show.
             if Self.isEndOfData(start) { throw .truncated(.png) }
             try check(start)
+            var ihdr = spng_ihdr()
+            try check(spng_get_ihdr(context, &ihdr))
+            let interlaced = ihdr.interlace_method != 0
 
-            // Zero is transparent black: rows that never arrive show the background.
-            var output = [UInt8](repeating: 0, count: size)
+            // Rows go into the downscaler as they decode: memory follows the preview, not the image.
+            // The minimum size is upright; the reduction applies to the stored image.
+            let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+            var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+            var row = [UInt8](repeating: 0, count: width * 4)
             let rowLength = width * 4
             var rowsDecoded = 0
             var failure: Int32 = 0
             var cancelled = false
-            output.withUnsafeMutableBufferPointer { buffer in
+            row.withUnsafeMutableBufferPointer { buffer in
                 while true {
                     if request.cancellation.isCancelled {
                         cancelled = true
@@ -45,12 +51,16 @@ public struct PNGDecoder: ImageDecoding {
                     var info = spng_row_info()
                     var status = spng_get_row_info(context, &info)
                     if status == 0 {
-                        let row = Int(info.row_num)
-                        guard row < height else { status = Int32(SPNG_EOVERFLOW.rawValue); failure = status; return }
-                        status = spng_decode_row(context, buffer.baseAddress! + row * rowLength, rowLength)
+                        guard Int(info.row_num) < height else { status = Int32(SPNG_EOVERFLOW.rawValue); failure = status; return }
+                        status = spng_decode_row(context, buffer.baseAddress!, rowLength)
                     }
                     if status == Int32(SPNG_EOI.rawValue) { return }
                     if status != 0 { failure = status; return }
+                    // An interlaced pass fills only some columns of its rows, at their final places.
+                    let pass = interlaced ? Int(info.pass) : -1
+                    scaler.add(
+                        row: Int(info.row_num), pixels: UnsafeBufferPointer(buffer),
+                        firstColumn: pass >= 0 ? Self.adam7FirstColumn[pass] : 0, step: pass >= 0 ? Self.adam7ColumnStep[pass] : 1)
                     rowsDecoded += 1
                 }
             }
@@ -63,10 +73,16 @@ public struct PNGDecoder: ImageDecoding {
                 }
                 warning = "damaged or truncated PNG (\(Self.errorText(failure))); showing the rows that could be decoded"
             }
-            let stored = PixelBuffer(width: width, height: height, bytes: output)
+            let stored = scaler.finish()
             return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
         }
     }
+
+    /// The widest image decoded: one RGBA row of it is 16 MB (libspng keeps two scanlines more).
+    static let maxRowPixels = 1 << 22
+    /// Where each Adam7 pass starts along a row, and how far apart its pixels are.
+    private static let adam7FirstColumn = [0, 4, 0, 2, 0, 1, 0]
+    private static let adam7ColumnStep = [8, 8, 4, 4, 2, 2, 1]
 
     private func withContext<T>(_ bytes: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         guard let context = spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 
 extension Imgview {
@@ -21,46 +20,43 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global, limits: network)
-            let (format, header) = try loaded.droppedFromCacheOnFailure(global: global) { () throws -> (ImageFormat, ImageHeader?) in
-                do {
-                    let header = try ImageDecoder().inspect(loaded.bytes)
-                    return (header.format, header)
-                } catch ImageDecodingError.unsupportedFormat(let format) {
-                    // Recognised, but its header says no size imgview can read: still worth describing.
-                    return (format, nil)
-                }
-            }
-            let info = ImageInfo(
-                format: format, header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin,
-                cacheState: loaded.cacheState)
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
+            let url = try await imageURL(for: image, global: global)
+            let info = try await network.makePipeline(global: global).facts(for: ImageRequest(url: url))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                StandardOutput.write(try encoder.encode(info))
+                StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
                 StandardOutput.write("\n")
                 return
             }
-            var sizeText = "unknown"
-            if let header {
-                sizeText =
-                    header.orientation.swapsAxes
-                    ? "\(header.uprightSize.width)×\(header.uprightSize.height) (stored \(header.storedWidth)×\(header.storedHeight))"
-                    : "\(header.storedWidth)×\(header.storedHeight)"
-            }
+            let sizeText =
+                info.orientation.swapsAxes
+                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
             let rows = [
-                ["format", info.previewable ? info.format : "\(info.format) (recognised; imgview cannot preview it)"],
+                [
+                    "format",
+                    info.format.isPreviewable
+                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
+                ],
                 ["size", sizeText],
                 ["frames", info.framesText],
-                ["bytes", String(info.bytes)],
+                ["bytes", String(info.byteCount)],
                 ["sha256", info.sha256],
-                ["orientation", header?.orientation.exifDescription ?? "unknown"],
-                ["source", info.source],
-                ["origin", info.origin],
-                ["cache", info.cacheState],
+                ["orientation", info.orientation.exifDescription],
+                ["source", TerminalText.sanitized(info.location)],
+                ["origin", info.source.rawValue],
+                ["cache", info.cacheState.description],
             ]
+            let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
+                value.map { [name, TerminalText.sanitized($0)] }
+            }
             StandardOutput.write(
-                rows.map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
+                (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
         }
     }
 }

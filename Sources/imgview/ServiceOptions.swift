@@ -36,7 +36,7 @@ struct ServiceOptions: ParsableArguments {
         global: GlobalOptions, idleTimeout: Double = 30, overallTimeout: Double = 600, retries: Int = 3,
         maxFileSize: Int64 = 512 << 20, keepsImagesInMemory: Bool = true
     ) throws -> ImageService {
-        let disk = try DiskCache(directory: global.cacheDirectoryURL)
+        let disk = try DiskCache(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
         let configuration = ImageService.Configuration(
             dataLoader: try HTTPClient.fromEnvironment().makeLoader(idleTimeout: idleTimeout),
             diskCache: disk,

@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -193,7 +194,7 @@ struct BadInputTableTests {
             return (result, Expectation(status: 7, message: message))
         },
         BadInput(label: "image in a format imgview recognises but cannot preview") { context in
-            let tiff = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/q.tif"))
+            let tiff = try Fixtures.data("q.tif")
             context.publish(tiff, at: "/scan.tif", contentType: "image/tiff")
             let result = try await context.run(["show", context.url("/scan.tif"), "--size", "10x5"])
             // The bytes are a good TIFF: kept in the cache, unlike a corrupt image.
@@ -263,6 +264,21 @@ struct BadInputTableTests {
             let result = try await interrupted(context, signal: SIGTERM)
             return (result, Expectation(status: 143, message: "imgview: interrupted"))
         },
+        BadInput(label: "SIGHUP while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGHUP, command: "show")
+            return (result, Expectation(status: 129, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGINT while info downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGINT, command: "info")
+            return (result, Expectation(status: 130, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGTERM while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGTERM, command: "show")
+            return (result, Expectation(status: 143, message: "imgview: interrupted"))
+        },
         BadInput(label: "kill -9 in the middle of a download") { context in
             context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
             let killed = try await interrupted(context, signal: SIGKILL)
@@ -296,13 +312,14 @@ struct BadInputTableTests {
         },
     ]
 
-    /// Starts a `get` of the slow hopper, sends `signal` once part of the body arrived, and waits for the end.
-    static func interrupted(_ context: Context, signal: Int32) async throws -> ImgviewProcess.Result {
+    /// Starts `command` (`get`, `show`, `info`) on the slow hopper, sends `signal` once part of the
+    /// body arrived, and waits for the end.
+    static func interrupted(_ context: Context, signal: Int32, command: String = "get") async throws -> ImgviewProcess.Result {
         let (process, stdout, stderr) = try ImgviewProcess.start(
-            ["get", context.hopper], environment: context.environment, directory: context.folder)
+            [command, context.hopper], environment: context.environment, directory: context.folder)
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
-        try await waitUntil { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
+        try await eventually { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
         kill(process.processIdentifier, signal)
         try await offPool { process.waitUntilExit() }
         return ImgviewProcess.Result(

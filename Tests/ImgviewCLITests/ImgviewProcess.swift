@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// Runs the built `imgview` binary as a user would, and captures what it printed and how it exited.
@@ -8,6 +9,8 @@ struct ImgviewProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// stdout as bytes, for output that is not text (`get -o -`).
+        var stdoutData = Data()
         /// stderr without trailing newline, for one-line error checks.
         var errorLine: String { stderr.trimmingCharacters(in: .newlines) }
     }
@@ -44,12 +47,13 @@ struct ImgviewProcess {
         return env
     }
 
-    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
+    /// Starts `imgview` (or `executable`, a wrapper such as strace) with `arguments`, an isolated cache
+    /// and no inherited catalog.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil
     ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = Self.environment(environment)
         if let directory { process.currentDirectoryURL = directory }
@@ -64,9 +68,10 @@ struct ImgviewProcess {
 
     /// Runs `imgview` to completion (killing it after `timeout`) and returns what it printed.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Duration = .seconds(60)
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil,
+        timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory)
+        let (process, stdout, stderr) = try start(arguments, executable: executable, environment: environment, directory: directory)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
@@ -80,10 +85,10 @@ struct ImgviewProcess {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
+        let output = await out
         return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self), stdoutData: output)
     }
 }
 
@@ -119,16 +124,4 @@ func stopping(_ server: LoopbackServer, after body: () async throws -> Void) asy
         throw error
     }
     await server.stop()
-}
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }

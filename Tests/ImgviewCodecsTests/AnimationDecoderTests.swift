@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 /// Animated GIF, WebP and AVIF: frames composed as browsers compose them, their timing and
@@ -10,12 +11,12 @@ struct AnimationDecoderTests {
     let decoder = ImageDecoder()
 
     func decode(_ name: String, request: DecodeRequest = DecodeRequest()) throws -> DecodedImage {
-        try decoder.decode(try Fixture.bytes(name), request: request)
+        try decoder.decode(try Fixtures.data(name), request: request)
     }
 
     @Test(arguments: [("anim.gif", 0), ("anim.webp", 3), ("anim.avif", 0)])
     func framesTimingAndLoops(name: String, loops: Int) throws {
-        let header = try decoder.inspect(try Fixture.bytes(name))
+        let header = try decoder.inspect(try Fixtures.data(name))
         #expect(header.animation == AnimationSummary(frameCount: 3, duration: .milliseconds(600), loopCount: loops))
         let image = try decode(name)
         #expect(image.warning == nil)
@@ -46,7 +47,7 @@ struct AnimationDecoderTests {
 
     @Test func gifLoopCountsCountTheFirstPlay() throws {
         // gifsicle --loopcount=2 writes NETSCAPE2.0 with 2 repetitions: three plays, as Chrome plays it.
-        #expect(try decoder.inspect(try Fixture.bytes("dispose.gif")).animation?.loopCount == 3)
+        #expect(try decoder.inspect(try Fixtures.data("dispose.gif")).animation?.loopCount == 3)
     }
 
     @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "slideshow.gif", "slideshow.webp", "slideshow.avif"])
@@ -85,7 +86,7 @@ struct AnimationDecoderTests {
         func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
             Array(type.utf8) + little(payload.count, 4) + payload + (payload.count % 2 == 1 ? [0] : [])
         }
-        let still = [UInt8](try Fixture.bytes("q-lossless.webp"))
+        let still = [UInt8](try Fixtures.data("q-lossless.webp"))
         let image = Array(still[12...])  // the VP8L chunk, header included
         var body = chunk("VP8X", [0x12, 0, 0, 0] + little(width - 1, 3) + little(height - 1, 3))
         body += chunk("ANIM", [0, 0, 0, 0] + little(0, 2))

@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 /// Every frame of an animated photograph, decoded and rendered as the preview shows it, against
@@ -15,7 +16,7 @@ struct AnimationSnapshotTests {
             RenderOptions(columns: 24, rows: 8, mode: .blocks, colors: .twoFiftySix),
             RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none),
         ]
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixtures.data(name)
         let decoder = ImageDecoder()
         let header = try decoder.inspect(bytes)
         let renderer = PreviewRenderer(options: options[0])

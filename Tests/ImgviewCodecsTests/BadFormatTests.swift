@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 /// Truncated, damaged and oversized GIF, WebP, AVIF and BMP files: what arrived is shown with a
@@ -27,7 +28,7 @@ struct BadFormatTests {
 
     @Test(arguments: fixtures)
     func everyCutIsAWarningOrAnErrorNeverACrash(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixtures.data(name)
         // Every length for small files; about 200 evenly spread cuts for the larger ones.
         let step = max(1, bytes.count / 200)
         for length in stride(from: 0, to: bytes.count, by: step) {
@@ -46,7 +47,7 @@ struct BadFormatTests {
 
     @Test(arguments: ["hopper.gif", "hopper.webp"])
     func aStillCutShortShowsItsTopRowsWithAWarning(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixtures.data(name)
         let image = try decoder.decode(Data(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
         #expect(image.warning?.contains("truncated") == true)
         #expect(image.pixels.width == 64 && image.pixels.height == 75)
@@ -55,7 +56,7 @@ struct BadFormatTests {
     }
 
     @Test func aBottomUpBitmapCutShortShowsItsBottomRows() throws {
-        let bytes = try Fixture.bytes("hopper-8.bmp")
+        let bytes = try Fixtures.data("hopper-8.bmp")
         let image = try decoder.decode(Data(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
         #expect(image.warning == "truncated BMP; showing the part that could be decoded")
         #expect(image.pixels.pixel(x: 30, y: 74).3 == 255)
@@ -64,7 +65,7 @@ struct BadFormatTests {
 
     @Test func anAVIFStillCutShortIsAnError() throws {
         // libavif decodes an AV1 frame whole or not at all: there are no rows to show.
-        let bytes = try Fixture.bytes("hopper.avif")
+        let bytes = try Fixtures.data("hopper.avif")
         #expect(throws: ImageDecodingError.truncated(.avif)) {
             try decoder.decode(Data(bytes.prefix(bytes.count * 8 / 10)), request: DecodeRequest())
         }
@@ -72,7 +73,7 @@ struct BadFormatTests {
 
     @Test(arguments: ["slideshow.gif", "slideshow.webp", "slideshow.avif"])
     func anAnimationCutShortKeepsItsCompleteFrames(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixtures.data(name)
         let header = try decoder.inspect(bytes)
         #expect(header.animation?.frameCount == 3)
         let image = try decoder.decode(Data(bytes.prefix(bytes.count * 8 / 10)), request: DecodeRequest())
@@ -84,7 +85,7 @@ struct BadFormatTests {
 
     @Test func cutsInsideTheHeaderAreTruncated() throws {
         for name in ["q.gif", "anim.webp", "q-8bit.avif", "q-24.bmp"] {
-            let bytes = try Fixture.bytes(name)
+            let bytes = try Fixtures.data(name)
             let error = outcome(Data(bytes.prefix(14)))
             guard case .failure(let failure) = error else {
                 Issue.record("\(name) decoded from 14 bytes")
@@ -96,7 +97,7 @@ struct BadFormatTests {
 
     @Test func damageInsideTheDataIsCorruptOrAWarning() throws {
         for name in ["q-lossless.webp", "q-8bit.avif", "anim.gif"] {
-            var bytes = try Fixture.bytes(name)
+            var bytes = try Fixtures.data(name)
             for index in stride(from: bytes.count / 2, to: bytes.count, by: 3) { bytes[index] ^= 0x5A }
             switch outcome(bytes) {
             case .success(let image): #expect(image.pixels.width > 0)
@@ -108,7 +109,7 @@ struct BadFormatTests {
     // MARK: Declared sizes that would need gigabytes
 
     @Test func anAVIFDeclaringAHugeSizeIsRefused() throws {
-        var bytes = [UInt8](try Fixture.bytes("q-8bit.avif"))
+        var bytes = [UInt8](try Fixtures.data("q-8bit.avif"))
         let ispe = try #require(bytes.indices.first { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("ispe".utf8) })
         // Width and height follow the box type and its version and flags.
         for offset in [ispe + 8, ispe + 12] { bytes.replaceSubrange(offset..<offset + 4, with: [0, 0, 0xEA, 0x60]) }  // 60000
@@ -118,7 +119,7 @@ struct BadFormatTests {
     }
 
     @Test func aBitmapDeclaringAHugeSizeIsRefused() throws {
-        var bytes = [UInt8](try Fixture.bytes("q-24.bmp"))
+        var bytes = [UInt8](try Fixtures.data("q-24.bmp"))
         bytes.replaceSubrange(18..<26, with: [0xA0, 0x86, 0x01, 0x00, 0xA0, 0x86, 0x01, 0x00])  // 100000 × 100000
         #expect(throws: ImageDecodingError.tooLarge(width: 100_000, height: 100_000, limit: DecodeRequest.defaultMaxPixelCount)) {
             try decoder.decode(Data(bytes), request: DecodeRequest())
@@ -131,7 +132,7 @@ struct BadFormatTests {
     }
 
     @Test func bitmapHeadersThatContradictThemselvesAreCorrupt() throws {
-        let good = [UInt8](try Fixture.bytes("q-24.bmp"))
+        let good = [UInt8](try Fixtures.data("q-24.bmp"))
         var rleTopDown = good
         rleTopDown.replaceSubrange(22..<26, with: [0xF4, 0xFF, 0xFF, 0xFF])  // height -12
         rleTopDown.replaceSubrange(28..<34, with: [8, 0, 1, 0, 0, 0])  // 8 bits, RLE8: only bottom-up is allowed

@@ -1,5 +1,6 @@
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 /// Every fixture shows the same 16×12 picture: top-left red, top-right green, bottom blue.
@@ -8,7 +9,7 @@ struct DecoderTests {
     let decoder = ImageDecoder()
 
     func decode(_ name: String, request: DecodeRequest = DecodeRequest()) throws -> DecodedImage {
-        try decoder.decode(try Fixture.bytes(name), request: request)
+        try decoder.decode(try Fixtures.data(name), request: request)
     }
 
     func expectPicture(_ pixels: PixelBuffer, transparentBlue: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -44,16 +45,31 @@ struct DecoderTests {
 
     @Test(arguments: 1...8)
     func honoursEveryExifOrientation(orientation: Int) throws {
-        let bytes = try Fixture.bytes("orient\(orientation).jpg")
+        let bytes = try Fixtures.data("orient\(orientation).jpg")
         #expect(try decoder.inspect(bytes).orientation.rawValue == orientation)
         expectPicture(try decoder.decode(bytes, request: DecodeRequest()).pixels)
     }
 
     @Test func inspectReportsStoredAndUprightSize() throws {
-        let header = try decoder.inspect(try Fixture.bytes("orient6.jpg"))
+        let header = try decoder.inspect(try Fixtures.data("orient6.jpg"))
         #expect(header.format == .jpeg)
         #expect(header.storedWidth == 12 && header.storedHeight == 16)
         #expect(header.uprightSize == (16, 12))
+    }
+
+    /// PNG rows go through a downscaler: a reduced size comes out directly, the same for an
+    /// interlaced file as for a plain one, with the picture intact.
+    @Test(arguments: ["rgb.png", "interlaced.png"])
+    func pngDecodesReducedWithMemoryForTheOutputOnly(name: String) throws {
+        let image = try decode(name, request: DecodeRequest(minimumSize: (8, 6)))
+        #expect(image.pixels.width == 8 && image.pixels.height == 6)
+        let plain = try decode("rgb.png", request: DecodeRequest(minimumSize: (8, 6)))
+        #expect(image.pixels == plain.pixels)
+        let red = image.pixels.pixel(x: 1, y: 1)
+        let green = image.pixels.pixel(x: 6, y: 1)
+        let blue = image.pixels.pixel(x: 2, y: 4)
+        #expect(red.0 > 200 && red.1 < 60 && green.1 > 200 && green.0 < 60 && blue.2 > 200 && blue.0 < 60)
+        #expect(try decode(name, request: DecodeRequest(minimumSize: (5, 4))).pixels.width == 6, "a factor of 3 still covers 5")
     }
 
     @Test func jpegDecodesAtTheSmallestCoveringScale() throws {

@@ -28,6 +28,6 @@ extension Catalog {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, booleans and URLs cannot fail.
-        return try! encoder.encode(Document(images: listed, next: next?.absoluteString))
+        return JSONText.escapingUnsafe(try! encoder.encode(Document(images: listed, next: next?.absoluteString)))
     }
 }

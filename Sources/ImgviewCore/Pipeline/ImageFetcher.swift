@@ -164,23 +164,22 @@ struct ImageFetcher: Sendable {
             sha256: writer.digest(), etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now,
             lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
 
-        var storedAt: URL?
+        var isStored = false
         if case .store = verdict, let disk = configuration.diskCache {
             do {
-                let stored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache)
-                if let stored { storedAt = disk.blobURL(for: stored) }
+                isStored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache) != nil
             } catch {
                 throw ImagePipelineError.cache(String(describing: error))
             }
         }
-        let location = storedAt ?? file.url
+        // The file stays the body's home even once stored: another process clearing the cache cannot take it away.
         let body: ImageResponse.Body
         if entry.byteCount <= configuration.memoryItemLimit {
-            body = .data(try Data(contentsOf: location))
+            body = .data(try Data(contentsOf: file.url))
         } else {
-            body = .file(location, owner: storedAt == nil ? file : nil)
+            body = .file(file.url, owner: file)
         }
-        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: storedAt != nil)
+        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored)
     }
 
     /// A 304: the cached body is still good; renew its freshness and validators.
@@ -243,41 +242,23 @@ struct ImageFetcher: Sendable {
     /// The cached body, after checking its bytes still hash to what was stored.
     private func readVerified(_ entry: CacheEntry, request: ImageRequest, source: ImageResponse.Source) throws -> ImageResponse {
         guard let disk = configuration.diskCache else { throw ImagePipelineError.cache("no disk cache") }
-        let blob = disk.blobURL(for: entry)
         if entry.byteCount <= configuration.memoryItemLimit {
-            let data = try Data(contentsOf: blob)
-            guard SHA256.hash(data: data).hexString == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
-            return ImageResponse(request: request, entry: entry, source: source, body: .data(data), elapsed: .zero, isCached: true)
+            return ImageResponse(
+                request: request, entry: entry, source: source, body: .data(try disk.readBlob(of: entry)), elapsed: .zero, isCached: true)
         }
-        // Large: keep a private link to the blob so eviction by another process cannot pull it away.
-        let file = try disk.makeTemporaryFile()
-        unlink(file.url.path)
-        guard link(blob.path, file.url.path) == 0 else { throw FileSystemError(operation: "read", path: blob.path, errno: errno) }
-        guard try FileDigest.sha256(of: file.url) == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
+        // Large: a private link to the blob, so eviction by another process cannot pull it away.
+        let file = try disk.openBlob(of: entry)
         return ImageResponse(
             request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
     }
 
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw errno == ENOENT ? ImagePipelineError.fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(errno)))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImagePipelineError.fileUnreadable(url, reason: "not a regular file") }
-        let size = Int64(info.st_size)
-        guard size <= configuration.maxDownloadBytes else { throw ImagePipelineError.tooLarge(url, limit: configuration.maxDownloadBytes) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ImagePipelineError.fileUnreadable(url, reason: "cannot be read")
-        }
+        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
         guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
-        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: size,
+            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
             sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
             lastAccessedAt: now, freshUntil: now)
         return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)
