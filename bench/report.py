@@ -3,7 +3,8 @@
 
 Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
-  get.json, cache.json, tui.json                            bench/bench_get.py, bench_cache.py, bench_tui.py --json
+  get.json, cache.json, tui.json, formats.json              bench/bench_get.py, bench_cache.py, bench_tui.py,
+                                                            bench_formats.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -39,7 +40,9 @@ IMGVIEW_CONFIGS = ["imgview_ascii", "imgview_blocks_tc", "imgview_blocks_256"]
 SKIPPED_CONFIGS = {"jp2a_invert"}  # bench.py's polarity check, not a way anyone runs jp2a
 PEER_PACKAGES = [("chafa", "chafa"), ("jp2a", "jp2a"), ("timg", "timg"), ("catimg", "catimg"),
                  ("img2txt", "caca-utils"), ("hyperfine", "hyperfine"), ("curl", "curl"), ("tmux", "tmux"),
-                 ("libjpeg-turbo", "libjpeg62-turbo"), ("libspng", "libspng0")]
+                 ("libjpeg-turbo", "libjpeg62-turbo"), ("libspng", "libspng0"), ("giflib", "libgif7"), ("libwebp", "libwebp7"),
+                 ("libavif", "libavif15"), ("ImageMagick", "imagemagick-6.q16")]
+FORMAT_NAMES = {"gif": "GIF", "webp": "WebP", "avif": "AVIF", "bmp": "BMP", "jpeg": "JPEG", "png": "PNG"}
 
 
 def fail(message):
@@ -308,12 +311,41 @@ def browser(results):
     return data, table(["what", "switches", "p50", "p95", "p99", "max"], rows), goals
 
 
+def formats(results):
+    data = load_json(os.path.join(results, "formats.json"))
+    goal = data["goal"]
+    by_key = {(r["format"], r["mode"]): r for r in data["quality"]}
+    modes = [("ascii", "ASCII"), ("blocks", "blocks, truecolour")]
+    quality_rows, goals = [], []
+    for fmt in ("gif", "webp", "avif", "bmp"):
+        row = [FORMAT_NAMES[fmt]]
+        for mode, _ in modes:
+            r = by_key[(fmt, mode)]
+            row.append(f"{r['mean_score']:.3f} vs {r['mean_original']:.3f} ({r['mean_delta']:+.3f}; worst image {r['worst_delta']:+.3f})")
+        quality_rows.append(row)
+        deltas = [by_key[(fmt, mode)]["mean_delta"] for mode, _ in modes]
+        goals.append([f"formats: {FORMAT_NAMES[fmt]} previews score within {goal} of the JPEG/PNG originals (mean)",
+                      ", ".join(f"{d:+.3f} {label}" for d, (_, label) in zip(deltas, modes)),
+                      verdict(all(abs(d) <= goal for d in deltas))])
+    speed_rows = []
+    for r in data["speed"]:
+        speed_rows.append([r["image"], FORMAT_NAMES.get(r["format"], r["format"]), f"{r['bytes'] / 1e6:.2f} MB",
+                           f"{r['imgview_ms']:.0f} ms · {r['imgview_rss_mb']:.1f} MB",
+                           f"{r['chafa_ms']:.0f} ms · {r['chafa_rss_mb']:.1f} MB",
+                           f"{ratio(r['imgview_ms'] / r['chafa_ms'])} · {ratio(r['imgview_rss_mb'] / r['chafa_rss_mb'])}"])
+    quality_table = table(["format", *[f"{label}: mean score vs the original's (difference)" for _, label in modes]], quality_rows)
+    speed_table = table(["photograph", "format", "file", "imgview (wall · peak RSS)", "chafa (wall · peak RSS)", "imgview/chafa"],
+                        speed_rows)
+    return data, quality_table, speed_table, goals
+
+
 def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
     get_data, get_table, get_goals, get_commands = downloads(results)
     cache_data, cache_table, cache_goals = cache(results)
     tui_data, tui_table, tui_goals = browser(results)
+    formats_data, formats_quality, formats_speed, formats_goals = formats(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -376,7 +408,7 @@ def write(results, output):
     add("")
     add("## Goals")
     add("")
-    add(table(["goal", "this run", "verdict"], previews.goals() + get_goals + cache_goals + tui_goals))
+    add(table(["goal", "this run", "verdict"], previews.goals() + formats_goals + get_goals + cache_goals + tui_goals))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")
@@ -419,6 +451,23 @@ def write(results, output):
     add("The renderers as the harness runs them (the image path and its fitted size vary):")
     add("")
     add(table(["renderer", "command"], [[f"`{c}`", previews.example_command(c)] for c in previews.configs]))
+    add("")
+    add("## Formats: GIF, WebP, AVIF and BMP against their originals and against chafa")
+    add("")
+    add(f"`bench/bench_formats.py` makes each format from the upright photographs "
+        f"({len(formats_data['quality_images'])} of them) with Debian's encoders — "
+        + ", ".join(f"{FORMAT_NAMES[k]}: `{v}`" for k, v in formats_data["encoders"].items())
+        + f" — and scores `imgview show` of each at {formats_data['size']} against the original photograph, beside "
+        "the score of imgview's preview of the original JPEG or PNG itself. A format's preview can only lose what its "
+        "encoding lost (GIF's 256 colours most), so the difference is the measure.")
+    add("")
+    add(formats_quality)
+    add("")
+    add("Decode, scale and render to a preview of the same files, imgview (truecolour blocks) and chafa (`-c full "
+        "--symbols vhalf`, the closest mode; chafa 1.12 reads AVIF and BMP through ImageMagick): hyperfine's median "
+        "wall time with output to a pipe, and the median peak RSS of three runs.")
+    add("")
+    add(formats_speed)
     add("")
     add("## Downloads: `imgview get` against curl")
     add("")

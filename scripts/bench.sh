@@ -29,9 +29,11 @@ fi
 # What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
 # (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
+# imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs.
 scripts/install-packages.sh \
-  libncurses-dev libjpeg62-turbo-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
-  chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
+  libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
+  chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3 \
+  imagemagick webp libavif-bin
 if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
   echo "bench: installing numpy and pillow (PyPI)" >&2
   if ! python3 -m pip install --quiet numpy pillow; then
@@ -98,11 +100,13 @@ done
 step peer-tables "python3 $shared/report.py --out $results/quality && python3 $shared/report.py --out $results/speed"
 
 if [ $quick -eq 1 ]; then
+  step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --quick --runs 3 --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
 else
+  step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"

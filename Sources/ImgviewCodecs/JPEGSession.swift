@@ -27,7 +27,7 @@ final class JPEGSession {
         info.initialize(to: jpeg_decompress_struct())
         errors.initialize(to: imgview_jpeg_errors())
         guard imgview_jpeg_create(info, errors) == 0 else {
-            throw .corrupt(.jpeg, detail: "libjpeg could not start: \(Self.text(&errors.pointee.message))")
+            throw .corrupt(.jpeg, detail: "libjpeg could not start: \(CText.string(&errors.pointee.message))")
         }
         isCreated = true
     }
@@ -57,7 +57,7 @@ final class JPEGSession {
     private func read(_ buffer: UnsafeRawBufferPointer) throws(ImageDecodingError) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { throw .truncated(.jpeg) }
         guard imgview_jpeg_mem_src(info, base.assumingMemoryBound(to: UInt8.self), UInt(buffer.count)) == 0 else {
-            throw .corrupt(.jpeg, detail: Self.text(&errors.pointee.message))
+            throw .corrupt(.jpeg, detail: CText.string(&errors.pointee.message))
         }
     }
 
@@ -89,7 +89,7 @@ final class JPEGSession {
 
     /// The first warning libjpeg gave (a premature end, corrupt data), if any.
     var warning: String? {
-        errors.pointee.warnings > 0 ? Self.text(&errors.pointee.warning) : nil
+        errors.pointee.warnings > 0 ? CText.string(&errors.pointee.warning) : nil
     }
 
     /// Reads the markers up to the first scan.
@@ -97,8 +97,8 @@ final class JPEGSession {
         let status = imgview_jpeg_read_header(info)
         guard status == JPEG_HEADER_OK else {
             // With no frame header there is nothing to show: a truncation this early is fatal.
-            if status >= 0 || Self.saysDataEnded(warning ?? Self.text(&errors.pointee.message)) { throw .truncated(.jpeg) }
-            throw .corrupt(.jpeg, detail: Self.text(&errors.pointee.message))
+            if status >= 0 || Self.saysDataEnded(warning ?? CText.string(&errors.pointee.message)) { throw .truncated(.jpeg) }
+            throw .corrupt(.jpeg, detail: CText.string(&errors.pointee.message))
         }
         return try frame()
     }
@@ -240,17 +240,8 @@ final class JPEGSession {
     }
 
     private func failure() -> ImageDecodingError {
-        let detail = Self.text(&errors.pointee.message)
+        let detail = CText.string(&errors.pointee.message)
         return Self.saysDataEnded(detail) ? .truncated(.jpeg) : .corrupt(.jpeg, detail: detail)
-    }
-
-    /// A message buffer as a string.
-    private static func text<Buffer>(_ buffer: inout Buffer) -> String {
-        withUnsafeBytes(of: &buffer) { raw in
-            let characters = raw.bindMemory(to: UInt8.self)
-            let length = characters.firstIndex(of: 0) ?? characters.count
-            return String(decoding: characters[..<length], as: UTF8.self)
-        }
     }
 
     /// Whether a libjpeg message says the data ran out.

@@ -7,7 +7,7 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show an image's format, pixel size, byte count, SHA-256, orientation and source.")
+            abstract: "Show an image's format, pixel size, frames, byte count, SHA-256, orientation and source.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -38,8 +38,13 @@ extension Imgview {
                 info.orientation.swapsAxes
                 ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
             let rows = [
-                ["format", info.format.displayName],
+                [
+                    "format",
+                    info.format.isPreviewable
+                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
+                ],
                 ["size", sizeText],
+                ["frames", info.framesText],
                 ["bytes", String(info.byteCount)],
                 ["sha256", info.sha256],
                 ["orientation", info.orientation.exifDescription],

@@ -10,8 +10,9 @@ extension Imgview {
             abstract: "Print a text preview of an image, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
-                from the bytes; JPEG and PNG can be shown. The preview keeps the image's aspect \
-                inside the box (the terminal's size on a terminal, else 80x24).
+                from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown (an animation's \
+                first frame). The preview keeps the image's aspect inside the box (the \
+                terminal's size on a terminal, else 80x24).
                 Without --mode, blocks are used when colours are, ASCII otherwise.
                 """)
 

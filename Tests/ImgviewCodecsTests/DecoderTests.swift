@@ -13,15 +13,7 @@ struct DecoderTests {
     }
 
     func expectPicture(_ pixels: PixelBuffer, transparentBlue: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(pixels.width == 16 && pixels.height == 12, sourceLocation: sourceLocation)
-        func near(_ pixel: (UInt8, UInt8, UInt8, UInt8), _ expected: (Int, Int, Int)) -> Bool {
-            abs(Int(pixel.0) - expected.0) < 40 && abs(Int(pixel.1) - expected.1) < 40 && abs(Int(pixel.2) - expected.2) < 40
-        }
-        #expect(near(pixels.pixel(x: 2, y: 2), (255, 0, 0)), "top left is red", sourceLocation: sourceLocation)
-        #expect(near(pixels.pixel(x: 13, y: 2), (0, 255, 0)), "top right is green", sourceLocation: sourceLocation)
-        #expect(near(pixels.pixel(x: 5, y: 9), (0, 0, 255)), "bottom is blue", sourceLocation: sourceLocation)
-        #expect(pixels.pixel(x: 2, y: 2).3 == 255)
-        #expect(pixels.pixel(x: 5, y: 9).3 == (transparentBlue ? 0 : 255), sourceLocation: sourceLocation)
+        QuadrantPicture.expect(pixels, transparentBottom: transparentBlue, sourceLocation: sourceLocation)
     }
 
     @Test(arguments: ["rgb.png", "interlaced.png", "rgba16.png", "palette.png", "rgb.jpg", "cmyk.jpg"])

@@ -315,11 +315,12 @@ public actor PreviewPipeline {
     }
 
     /// Runs `body`; bytes the decoder refuses (corrupt, truncated before any pixel, too large) are
-    /// dropped from the caches on the way out, so the next attempt fetches them again.
+    /// dropped from the caches on the way out, so the next attempt fetches them again. A format
+    /// imgview only recognises is good bytes, and stays.
     private func refusingBadImages<T>(_ url: URL, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as ImageDecodingError where error != .cancelled {
+        } catch let error as ImageDecodingError where error.condemnsTheBytes {
             memory.known.removeValue(for: url)
             if !url.isFileURL { await configuration.loader.discardCachedImage(for: url) }
             throw error
