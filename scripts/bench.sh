@@ -32,14 +32,7 @@ fi
 scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
   chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
-if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
-  echo "bench: installing numpy and pillow (PyPI)" >&2
-  if ! python3 -m pip install --quiet numpy pillow; then
-    # Debian's own python3 refuses pip (PEP 668): take Debian's builds of the two instead.
-    scripts/install-packages.sh python3-numpy python3-pil
-  fi
-  python3 -c 'import numpy, PIL' || { echo "bench: python3 cannot import numpy and pillow" >&2; exit 1; }
-fi
+scripts/install-numpy-pillow.sh
 command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 
 results=bench-results

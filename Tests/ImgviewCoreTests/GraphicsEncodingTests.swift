@@ -126,12 +126,11 @@ struct GraphicsEncodingTests {
 
     @Test func kittySendsThePayloadInChunksUnderOneId() throws {
         let png = Data((0..<10_000).map { UInt8($0 % 251) })
-        let layout = GraphicsLayout(pixelWidth: 90, pixelHeight: 60, columns: 9, rows: 3)
-        let commands = Self.kittyCommands(KittyGraphicsEncoder().display(.png(png), id: 7, layout: layout, movesCursor: false))
+        let commands = Self.kittyCommands(KittyGraphicsEncoder().display(.png(png), id: 7, movesCursor: false))
         #expect(commands.count == 4, "13,336 base64 bytes in chunks of 4096")
         let first = commands[0].keys
         #expect(first["a"] == "T" && first["i"] == "7" && first["f"] == "100" && first["q"] == "2")
-        #expect(first["c"] == "9" && first["r"] == "3" && first["C"] == "1")
+        #expect(first["C"] == "1" && first["c"] == nil, "pixels as they are: no scaling to cells")
         #expect(commands.map { $0.keys["m"] } == ["1", "1", "1", "0"])
         #expect(commands.dropFirst().allSatisfy { $0.keys.count == 1 }, "later chunks carry only m")
         #expect(commands.allSatisfy { $0.payload.utf8.count <= 4096 && $0.payload.utf8.count % 4 == 0 })
@@ -140,8 +139,7 @@ struct GraphicsEncodingTests {
 
     @Test func kittyRawPixelsSayTheirSize() {
         let image = RGBImage(width: 2, height: 1, bytes: [1, 2, 3, 4, 5, 6])
-        let layout = GraphicsLayout(pixelWidth: 2, pixelHeight: 1, columns: 1, rows: 1)
-        let commands = Self.kittyCommands(KittyGraphicsEncoder().display(.rgb(image), id: 1, layout: layout))
+        let commands = Self.kittyCommands(KittyGraphicsEncoder().display(.rgb(image), id: 1))
         #expect(commands.count == 1 && commands[0].keys["f"] == "24" && commands[0].keys["s"] == "2" && commands[0].keys["v"] == "1")
         #expect(commands[0].keys["m"] == "0" && commands[0].keys["C"] == nil)
         #expect(Data(base64Encoded: commands[0].payload) == Data([1, 2, 3, 4, 5, 6]))

@@ -22,14 +22,13 @@ public struct KittyGraphicsEncoder: Sendable {
         self.passthrough = passthrough
     }
 
-    /// Transmits `payload` as image `id` and places it at the cursor over `columns × rows` cells.
+    /// Transmits `payload` as image `id` and places it at the cursor, one image pixel to one
+    /// screen pixel (the payload was scaled for this terminal's cells).
     ///
     /// With `movesCursor` false the cursor stays where it was (for a full-screen program);
     /// otherwise it ends after the image, as text would.
-    public func display(
-        _ payload: Payload, id: UInt32, layout: GraphicsLayout, movesCursor: Bool = true
-    ) -> [UInt8] {
-        var keys = "a=T,i=\(id),q=2,c=\(layout.columns),r=\(layout.rows)"
+    public func display(_ payload: Payload, id: UInt32, movesCursor: Bool = true) -> [UInt8] {
+        var keys = "a=T,i=\(id),q=2"
         if !movesCursor { keys += ",C=1" }
         let data: Data
         switch payload {
