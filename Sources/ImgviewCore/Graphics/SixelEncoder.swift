@@ -26,7 +26,7 @@ public struct SixelEncoder: Sendable {
     }
 
     /// The sixel sequence for an image already mapped to `palette`.
-    static func sequence(width: Int, height: Int, palette: [RGBColor], indices: [UInt8]) -> [UInt8] {
+    public static func sequence(width: Int, height: Int, palette: [RGBColor], indices: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(width * height / 3 + palette.count * 16 + 64)
         output += Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
@@ -104,7 +104,7 @@ public struct SixelEncoder: Sendable {
     private static func percent(_ channel: UInt8) -> Int { (Int(channel) * 100 + 127) / 255 }
 
     /// The colour a register set in whole percent really shows.
-    static func percentRounded(_ colour: RGBColor) -> RGBColor {
+    public static func percentRounded(_ colour: RGBColor) -> RGBColor {
         func rounded(_ channel: UInt8) -> UInt8 { UInt8((percent(channel) * 255 + 50) / 100) }
         return RGBColor(red: rounded(colour.red), green: rounded(colour.green), blue: rounded(colour.blue))
     }

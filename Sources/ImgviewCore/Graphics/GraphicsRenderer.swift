@@ -1,0 +1,89 @@
+/// The pixel counterpart of `PreviewRenderer`: fits an image into a box of cells at the
+/// terminal's cell size, scales it in linear light over the background, and encodes it in one
+/// graphics protocol, giving the bytes to write at the cursor.
+///
+/// Synchronous, heavy work (a scale, and for sixel a palette and dithering): run it off any
+/// actor that must stay responsive.
+public struct GraphicsRenderer: Sendable {
+    public var options: GraphicsOptions
+    public var pngEncoder: any PNGEncoding
+
+    public init(options: GraphicsOptions, pngEncoder: any PNGEncoding) {
+        self.options = options
+        self.pngEncoder = pngEncoder
+    }
+
+    /// Where an upright image of `width × height` goes.
+    public func layout(width: Int, height: Int) -> GraphicsLayout {
+        GraphicsLayout.fitting(width: width, height: height, columns: options.columns, rows: options.rows, cell: options.cell)
+    }
+
+    /// The pixel size a decoder must at least deliver: the size it will be shown at.
+    public func minimumDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let layout = layout(width: width, height: height)
+        return (min(width, layout.pixelWidth), min(height, layout.pixelHeight))
+    }
+
+    public func render(_ pixels: PixelBuffer) throws(PNGEncodingError) -> GraphicsPreview {
+        let layout = layout(width: pixels.width, height: pixels.height)
+        let image = RGBImage(scaling: pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight, background: options.background)
+        let bytes: [UInt8]
+        switch options.graphics {
+        case .sixel:
+            let sixel = SixelEncoder(colorRegisters: options.colorRegisters).encode(image)
+            bytes = options.passthrough ? TmuxPassthrough.wrap(sixel) : sixel
+        case .kitty:
+            bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
+                .display(.png(try pngEncoder.png(image)), id: options.imageID, movesCursor: options.movesCursor)
+        case .iterm:
+            bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try pngEncoder.png(image), layout: layout)
+        }
+        return GraphicsPreview(layout: layout, bytes: bytes)
+    }
+}
+
+/// Everything a pixel preview depends on besides the image: the cache key of a rendered one.
+public struct GraphicsOptions: Sendable, Hashable {
+    public var graphics: GraphicsProtocol
+    /// The box to fit in, in cells.
+    public var columns: Int
+    public var rows: Int
+    public var cell: CellPixelSize
+    /// What transparent pixels are composed over: the terminal's background.
+    public var background: RGBColor
+    /// Sixel colour registers the terminal has (at most 256 are used).
+    public var colorRegisters: Int
+    /// Wrap for tmux's passthrough.
+    public var passthrough: Bool
+    /// The kitty image id, so the image can be replaced and deleted.
+    public var imageID: UInt32
+    /// Whether the cursor ends after the image (a command's output) or stays (a full-screen program).
+    public var movesCursor: Bool
+
+    public init(
+        graphics: GraphicsProtocol, columns: Int, rows: Int, cell: CellPixelSize = .fallback,
+        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256, passthrough: Bool = false,
+        imageID: UInt32 = 1, movesCursor: Bool = true
+    ) {
+        self.graphics = graphics
+        self.columns = max(1, columns)
+        self.rows = max(1, rows)
+        self.cell = cell
+        self.background = background
+        self.colorRegisters = colorRegisters
+        self.passthrough = passthrough
+        self.imageID = imageID
+        self.movesCursor = movesCursor
+    }
+}
+
+/// A rendered pixel preview: the bytes to write at the top-left cell, and the cells they cover.
+public struct GraphicsPreview: Sendable, Equatable {
+    public var layout: GraphicsLayout
+    public var bytes: [UInt8]
+
+    public init(layout: GraphicsLayout, bytes: [UInt8]) {
+        self.layout = layout
+        self.bytes = bytes
+    }
+}
