@@ -86,10 +86,11 @@ final class EmulatorSession: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Waits until the command has written everything, then a little longer for it to be drawn.
-    func waitUntilDone(timeout: Duration = .seconds(60), settle: Duration = .milliseconds(1500)) async throws {
+    /// Waits until the command has written everything (or has created `marker`), then a little
+    /// longer for it to be drawn.
+    func waitUntilDone(marker: URL? = nil, timeout: Duration = .seconds(60), settle: Duration = .milliseconds(1500)) async throws {
         let deadline = ContinuousClock.now + timeout
-        while !FileManager.default.fileExists(atPath: doneMarker.path) {
+        while !FileManager.default.fileExists(atPath: (marker ?? doneMarker).path) {
             guard window.isRunning else {
                 throw HarnessError("\(emulator) exited (status \(window.terminationStatus)) before the command finished")
             }

@@ -87,4 +87,61 @@ struct PixelTerminalTests {
         #expect(similarity.ssim > 0.85, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
         #expect(similarity.colourError < 12, "colour error \(similarity.colourError)")
     }
+
+    /// Runs `imgview terminal --json` inside tmux inside mlterm, then (when `draw`) the iTerm2
+    /// sequence wrapped for tmux's passthrough; returns the report and the screenshot's score.
+    func insideTmux(passthrough: Bool, draw: Bool) async throws -> ([String: Any], EmulatorSession.Similarity?) {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = "imgview-pixels-\(UUID().uuidString.prefix(8))"
+        let report = folder.appendingPathComponent("terminal.json")
+        let marker = folder.appendingPathComponent("drawn")
+        let image = folder.appendingPathComponent("image.bin")
+        var sequence = try Self.sequence(.iterm, cell: CellPixelSize(width: 10, height: 19))
+        sequence = TmuxPassthrough.wrap(sequence)
+        try Data(sequence).write(to: image)
+        let script = folder.appendingPathComponent("inside.sh")
+        try """
+        tmux set -g allow-passthrough \(passthrough ? "on" : "off")
+        \(TmuxSession.shellQuoted(ImgviewProcess.binary.path)) terminal --json > \(TmuxSession.shellQuoted(report.path))
+        printf '\\033[?25l'
+        \(draw ? "cat \(TmuxSession.shellQuoted(image.path))" : "")
+        touch \(TmuxSession.shellQuoted(marker.path))
+        sleep 60
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let command = "tmux -L \(socket) -f /dev/null new-session 'tmux set -g status off; sh \(script.path)'"
+        let session = try await EmulatorSession(.mlterm, command: command)
+        defer {
+            // The tmux server first: it holds a descriptor Foundation watches for mlterm's exit.
+            let killServer = Process()
+            killServer.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+            killServer.arguments = ["-L", socket, "kill-server"]
+            try? killServer.run()
+            killServer.waitUntilExit()
+            session.stop()
+        }
+        try await session.waitUntilDone(marker: marker)
+        var similarity: EmulatorSession.Similarity?
+        if draw {
+            let shot = try await session.screenshot("tmux-iterm")
+            similarity = try await EmulatorSession.similarity(of: shot, to: Self.source)
+            try await EmulatorSession.record(shot, as: "encoder-iterm-mlterm-tmux", crop: similarity?.box)
+        }
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any] ?? [:]
+        return (object, similarity)
+    }
+
+    @Test func insideTmuxWithPassthroughImagesGetThroughToTheTerminal() async throws {
+        let (report, similarity) = try await insideTmux(passthrough: true, draw: true)
+        #expect((report["auto"] as? [String: Any])?["mode"] as? String == "iterm")
+        #expect(report["passthrough"] as? Bool == true && (report["multiplexer"] as? String ?? "").hasPrefix("tmux"))
+        let score = try #require(similarity)
+        #expect(score.ssim > 0.85, "SSIM \(score.ssim), box \(score.box ?? [])")
+    }
+
+    @Test func insideTmuxWithoutPassthroughItIsBlocksAndTheAdviceSaysWhatToSet() async throws {
+        let (report, _) = try await insideTmux(passthrough: false, draw: false)
+        #expect((report["auto"] as? [String: Any])?["mode"] as? String == "blocks")
+        #expect((report["advice"] as? [String])?.first?.contains("set -g allow-passthrough on") == true)
+    }
 }

@@ -4,7 +4,7 @@ public struct TerminalDetector: Sendable {
     /// What tmux says about itself and the terminal it runs in (`tmux display-message`, `show-options`).
     public struct TmuxFacts: Sendable, Equatable {
         public var version: String?
-        /// The outer terminal's XTVERSION as tmux saw it (`#{client_termtype}`), or its TERM.
+        /// The outer terminal's XTVERSION as tmux saw it (`#{client_termtype}`), else its TERM (`#{client_termname}`).
         public var clientTerminal: String?
         public var allowsPassthrough: Bool
 
@@ -91,7 +91,7 @@ public struct TerminalDetector: Sendable {
             return ((KnownTerminal(version: version), version), "XTVERSION")
         }
         if environment.multiplexer == .tmux, let client = tmux?.clientTerminal, let known = KnownTerminal(version: client) {
-            return ((known, client), "tmux's client_termtype")
+            return ((known, client), "tmux's client")
         }
         if let named = environment.namedTerminal, !environment.isRemote || environment.namesTerminalAcrossSSH {
             return ((named.terminal, named.terminal.displayName), named.evidence)
