@@ -12,6 +12,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case httpMetadata = "http-metadata"
     /// A cache entry's metadata file, as found on disk (possibly damaged or written by someone else).
     case cacheEntry = "cache-entry"
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    case terminalReplies = "terminal-replies"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -20,6 +22,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .catalog: CatalogFuzzing.run(bytes)
         case .httpMetadata: HTTPMetadataFuzzing.run(bytes)
         case .cacheEntry: CacheEntryFuzzing.run(bytes)
+        case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }
 }
