@@ -80,12 +80,32 @@ struct PixelTerminalTests {
         #expect(sixel.ssim > 0.85, "SSIM \(sixel.ssim), box \(sixel.box ?? [])")
     }
 
-    @Test func kittyDrawsItsProtocolAndAutoPicksIt() async throws {
-        let (terminal, similarity) = try await draw(.kitty, in: .kitty, cell: CellPixelSize(width: 9, height: 18))
+    @Test func kittyDrawsItsProtocolAutoPicksItAndADeletedImageIsGone() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { TmuxSession.shellQuoted(folder.appendingPathComponent(name).path) }
+        try Data(try Self.sequence(.kitty, cell: CellPixelSize(width: 9, height: 18))).write(to: folder.appendingPathComponent("image.bin"))
+        try Data(KittyGraphicsEncoder().delete(id: 1)).write(to: folder.appendingPathComponent("delete.bin"))
+        // Draw, wait for the test's go-ahead, then delete image 1 by its id.
+        let command = [
+            "\(TmuxSession.shellQuoted(ImgviewProcess.binary.path)) terminal --json > \(path("terminal.json"))", "printf '\\033[?25l'",
+            "cat \(path("image.bin"))", "touch \(path("drawn"))", "while [ ! -f \(path("go")) ]; do sleep 0.1; done",
+            "cat \(path("delete.bin"))",
+        ].joined(separator: "; ")
+        let session = try await EmulatorSession(.kitty, command: command)
+        defer { session.stop() }
+        try await session.waitUntilDone(marker: folder.appendingPathComponent("drawn"))
+        let drawn = try await EmulatorSession.similarity(of: try await session.screenshot("kitty-drawn"), to: Self.source)
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("go").path, contents: nil)
+        try await session.waitUntilDone()
+        let deleted = try await EmulatorSession.similarity(of: try await session.screenshot("kitty-deleted"), to: Self.source)
+
+        let terminal = try JSONDecoder().decode(TerminalReport.self, from: Data(contentsOf: folder.appendingPathComponent("terminal.json")))
         #expect(terminal.auto.mode == "kitty" && terminal.query.status == "answered")
         #expect((terminal.query.milliseconds ?? 9999) < 1000)
-        #expect(similarity.ssim > 0.85, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
-        #expect(similarity.colourError < 12, "colour error \(similarity.colourError)")
+        #expect(drawn.ssim > 0.85, "SSIM \(drawn.ssim), box \(drawn.box ?? [])")
+        #expect(drawn.colourError < 12, "colour error \(drawn.colourError)")
+        #expect(deleted.box == nil, "nothing but the background is left: \(deleted.box ?? [])")
     }
 
     /// Runs `imgview terminal --json` inside tmux inside mlterm, then (when `draw`) the iTerm2
