@@ -14,13 +14,26 @@ public final class ControllingTerminal: TerminalChannel {
     private let descriptor: Int32
     private var savedModes = termios()
 
-    /// Opens the controlling terminal; nil when the process has none (a daemon, a CI job).
-    public init?() {
+    /// Why the terminal cannot be asked; the text is what `imgview terminal` reports.
+    public enum Unavailable: String, Error {
+        case missing = "no controlling terminal"
+        case background = "running in the background"
+        case unusable = "the terminal's modes cannot be set"
+    }
+
+    /// Opens the controlling terminal. Fails without one (a daemon, a CI job), and in the
+    /// background (`imgview show x &`), where changing the terminal's modes or writing to it
+    /// would stop the job (SIGTTOU) and the answers would go to the foreground job.
+    public init() throws(Unavailable) {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw .missing }
+        guard tcgetpgrp(descriptor) == getpgrp() else {
+            Glibc.close(descriptor)
+            throw .background
+        }
         guard tcgetattr(descriptor, &savedModes) == 0 else {
             Glibc.close(descriptor)
-            return nil
+            throw .unusable
         }
         var modes = savedModes
         modes.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -30,7 +43,7 @@ public final class ControllingTerminal: TerminalChannel {
         }
         guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else {
             Glibc.close(descriptor)
-            return nil
+            throw .unusable
         }
         self.descriptor = descriptor
     }

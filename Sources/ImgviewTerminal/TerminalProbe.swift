@@ -17,8 +17,11 @@ public enum TerminalProbe {
         guard askTerminal else {
             return TerminalDetector(environment: variables, query: nil, noQueryReason: "output is not a terminal", tmux: tmux).profile()
         }
-        guard let terminal = ControllingTerminal() else {
-            return TerminalDetector(environment: variables, query: nil, noQueryReason: "no controlling terminal", tmux: tmux).profile()
+        let terminal: ControllingTerminal
+        do {
+            terminal = try ControllingTerminal()
+        } catch {
+            return TerminalDetector(environment: variables, query: nil, noQueryReason: error.rawValue, tmux: tmux).profile()
         }
         let outcome = TerminalQuery.run(on: terminal, timeout: timeout)
         return TerminalDetector(environment: variables, query: outcome, kernelSize: terminal.kernelSize, tmux: tmux).profile()
