@@ -216,3 +216,25 @@ struct GraphicsRendererTests {
         #expect(drawn.pixels.allSatisfy { $0 == RGBColor(red: 255, green: 255, blue: 255) })
     }
 }
+
+@Suite("Nearest palette colour")
+struct NearestColorSearchTests {
+    @Test func theOrderedSearchFindsWhatTryingEveryColourFinds() {
+        var generator = SystemRandomNumberGenerator()
+        let palette = (0..<200).map { _ in
+            RGBColor(
+                red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
+                blue: .random(in: 0...255, using: &generator))
+        }
+        let search = NearestColorSearch(palette: palette)
+        for _ in 0..<2000 {
+            let (red, green, blue) = (Int32.random(in: 0...255), Int32.random(in: 0...255), Int32.random(in: 0...255))
+            let distances = palette.map { colour -> Int32 in
+                let (dr, dg, db) = (Int32(colour.red) - red, Int32(colour.green) - green, Int32(colour.blue) - blue)
+                return 3 * dr * dr + 4 * dg * dg + 2 * db * db
+            }
+            let found = search.nearest(red, green, blue)
+            #expect(distances[found] == distances.min()!)
+        }
+    }
+}

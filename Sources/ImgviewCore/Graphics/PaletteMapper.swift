@@ -95,12 +95,12 @@ public struct PaletteMapper: Sendable {
 
 /// The nearest palette colour of each 6-bit-per-channel colour, searched for on first use.
 struct NearestColorTable {
-    private let palette: [(red: Int32, green: Int32, blue: Int32)]
+    private let search: NearestColorSearch
     /// Index + 1, or 0 when not searched yet.
     private var table: [UInt16]
 
     init(palette: [RGBColor]) {
-        self.palette = palette.map { (Int32($0.red), Int32($0.green), Int32($0.blue)) }
+        search = NearestColorSearch(palette: palette)
         table = [UInt16](repeating: 0, count: 1 << 18)
     }
 
@@ -110,20 +110,70 @@ struct NearestColorTable {
         let known = table[key]
         if known != 0 { return UInt8(known - 1) }
         // The search is for the centre of the 4×4×4 cell the colour falls in.
-        let (r, g, b) = (Int32(red & ~3 | 2), Int32(green & ~3 | 2), Int32(blue & ~3 | 2))
-        var best = 0
-        var bestDistance = Int32.max
-        for (index, colour) in palette.enumerated() {
-            let dr = r - colour.red
-            let dg = g - colour.green
-            let db = b - colour.blue
-            let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-            if distance < bestDistance {
-                bestDistance = distance
-                best = index
-            }
-        }
+        let best = search.nearest(Int32(red & ~3 | 2), Int32(green & ~3 | 2), Int32(blue & ~3 | 2))
         table[key] = UInt16(best + 1)
         return UInt8(best)
+    }
+}
+
+/// Finds a palette's nearest colour (weighted 3:4:2, as `PaletteQuantizer` weighs them) without
+/// trying every entry: the palette is sorted by green, the search starts at the colour's own
+/// green and walks outwards, and stops on each side once green alone is further than the best so far.
+struct NearestColorSearch: Sendable {
+    /// Red, green, blue and the palette index, ordered by green.
+    private let entries: [(red: Int32, green: Int32, blue: Int32, index: Int)]
+
+    init(palette: [RGBColor]) {
+        entries = palette.enumerated().map { (Int32($0.element.red), Int32($0.element.green), Int32($0.element.blue), $0.offset) }
+            .sorted { $0.green < $1.green }
+    }
+
+    func nearest(_ red: Int32, _ green: Int32, _ blue: Int32) -> Int {
+        // The first entry whose green is not below the colour's.
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].green < green { low = middle + 1 } else { high = middle }
+        }
+        var best = 0
+        var bestDistance = Int32.max
+        var up = low
+        var down = low - 1
+        while up < entries.count || down >= 0 {
+            if up < entries.count {
+                let entry = entries[up]
+                let dg = entry.green - green
+                if 4 * dg * dg >= bestDistance {
+                    up = entries.count
+                } else {
+                    let dr = entry.red - red
+                    let db = entry.blue - blue
+                    let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
+                    if distance < bestDistance || (distance == bestDistance && entry.index < best) {
+                        bestDistance = distance
+                        best = entry.index
+                    }
+                    up += 1
+                }
+            }
+            if down >= 0 {
+                let entry = entries[down]
+                let dg = entry.green - green
+                if 4 * dg * dg >= bestDistance {
+                    down = -1
+                } else {
+                    let dr = entry.red - red
+                    let db = entry.blue - blue
+                    let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
+                    if distance < bestDistance || (distance == bestDistance && entry.index < best) {
+                        bestDistance = distance
+                        best = entry.index
+                    }
+                    down -= 1
+                }
+            }
+        }
+        return best
     }
 }

@@ -54,17 +54,10 @@ public struct PaletteQuantizer: Sendable {
                 red: UInt8(min(255, max(0, red.rounded()))), green: UInt8(min(255, max(0, green.rounded()))),
                 blue: UInt8(min(255, max(0, blue.rounded()))))
         }
-
-        func distance(to other: Centre) -> Float {
-            let red = self.red - other.red
-            let green = self.green - other.green
-            let blue = self.blue - other.blue
-            return PaletteQuantizer.redWeight * red * red + PaletteQuantizer.greenWeight * green * green
-                + PaletteQuantizer.blueWeight * blue * blue
-        }
     }
 
-    /// Channel weights for colour distances: the eye tells greens apart best and blues least.
+    /// Channel weights for spreads and distances (`NearestColorSearch` uses the same 3:4:2): the eye
+    /// tells greens apart best and blues least.
     static let redWeight: Float = 3
     static let greenWeight: Float = 4
     static let blueWeight: Float = 2
@@ -158,17 +151,10 @@ public struct PaletteQuantizer: Sendable {
     /// One k-means pass: each bin goes to its nearest centre, each centre to the mean of its bins.
     static func refined(_ centres: [Centre], bins: [Bin]) -> [Centre] {
         var sums = [(count: Int, red: Int, green: Int, blue: Int)](repeating: (0, 0, 0, 0), count: centres.count)
+        let search = NearestColorSearch(palette: centres.map(\.rgb))
         for bin in bins {
-            let colour = bin.mean
-            var best = 0
-            var bestDistance = Float.infinity
-            for (index, centre) in centres.enumerated() {
-                let distance = colour.distance(to: centre)
-                if distance < bestDistance {
-                    bestDistance = distance
-                    best = index
-                }
-            }
+            let colour = bin.mean.rgb
+            let best = search.nearest(Int32(colour.red), Int32(colour.green), Int32(colour.blue))
             sums[best].count += bin.count
             sums[best].red += bin.red
             sums[best].green += bin.green
