@@ -55,19 +55,26 @@ let package = Package(
         .target(name: "ImgviewFuzzing", dependencies: ["ImgviewCore", "ImgviewCodecs"]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
+        // What every test target shares: the polling helper, the loopback server, the fixtures, a
+        // scheduler a test drains by hand.
+        .target(
+            name: "ImgviewTestSupport",
+            dependencies: ["ImgviewCore", "ImgviewServer", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
-            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl"], exclude: ["Snapshots"]),
+            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(
-            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
-            resources: [.copy("Fixtures")]),
+            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],
+            exclude: ["Fixtures"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
-        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
+        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(
             name: "ImgviewCLITests",
-            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewCodecs", .target(name: "imgview")],
+            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewCodecs", "ImgviewTestSupport", .target(name: "imgview")],
             // The screenshot similarity script the emulator tests run with python3.
             exclude: ["Emulators"]
         ),

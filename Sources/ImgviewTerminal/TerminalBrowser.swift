@@ -171,6 +171,6 @@ final class FrameLog {
         guard let pending, case .loaded(let shown) = state.phase, shown.preview != nil else { return }
         let elapsed = pending.at.duration(to: .now)
         self.pending = nil
-        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.details.source.rawValue).utf8))
+        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.facts.source.rawValue).utf8))
     }
 }

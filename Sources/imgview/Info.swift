@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 
 extension Imgview {
@@ -21,10 +20,8 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global, limits: network)
-            let header = try loaded.droppedFromCacheOnFailure(global: global) { try ImageDecoder().inspect(loaded.bytes) }
-            let info = ImageInfo(
-                header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin, cacheState: loaded.cacheState)
+            let url = try await imageURL(for: image, global: global)
+            let info = try await network.makePipeline(global: global).facts(for: ImageRequest(url: url))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -33,20 +30,23 @@ extension Imgview {
                 return
             }
             let sizeText =
-                header.orientation.swapsAxes
+                info.orientation.swapsAxes
                 ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
             let rows = [
-                ["format", info.format],
+                ["format", info.format.displayName],
                 ["size", sizeText],
-                ["bytes", String(info.bytes)],
+                ["bytes", String(info.byteCount)],
                 ["sha256", info.sha256],
-                ["orientation", header.orientation.exifDescription],
-                ["source", info.source],
-                ["origin", info.origin],
-                ["cache", info.cacheState],
+                ["orientation", info.orientation.exifDescription],
+                ["source", TerminalText.sanitized(info.location)],
+                ["origin", info.source.rawValue],
+                ["cache", info.cacheState.description],
             ]
+            let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
+                value.map { [name, TerminalText.sanitized($0)] }
+            }
             StandardOutput.write(
-                rows.map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
+                (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
         }
     }
 }

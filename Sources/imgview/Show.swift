@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 
 extension Imgview {
@@ -44,34 +43,18 @@ extension Imgview {
         }
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global, limits: network)
+            let url = try await imageURL(for: image, global: global)
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
                 colors: colorMode, cellAspect: cellAspect, background: background)
-            let text = try loaded.droppedFromCacheOnFailure(global: global) {
-                try Self.preview(of: loaded.bytes, options: options, maxPixelCount: decoding.maxPixelCount) { warning in
-                    StandardError.print("imgview: \(TerminalText.sanitized(loaded.source)): \(warning)")
-                }
+            let pipeline = try network.makePipeline(global: global, maxPixelCount: decoding.maxPixelCount)
+            let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
+            if let warning = response.warning {
+                StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
             }
-            StandardOutput.write(text)
-        }
-
-        /// Decodes at the smallest scale the preview needs and renders it to text.
-        static func preview(
-            of bytes: Data, options: RenderOptions, maxPixelCount: Int, warn: (String) -> Void
-        ) throws -> String {
-            let decoder = ImageDecoder()
-            let header = try decoder.inspect(bytes)
-            let renderer = PreviewRenderer(options: options)
-            let upright = header.uprightSize
-            let request = DecodeRequest(
-                minimumSize: renderer.minimumDecodeSize(width: upright.width, height: upright.height),
-                maxPixelCount: maxPixelCount)
-            let decoded = try decoder.decode(bytes, header: header, request: request)
-            if let warning = decoded.warning { warn(warning) }
-            return AnsiPrinter().text(for: renderer.render(decoded.pixels))
+            StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
         }
     }
 }

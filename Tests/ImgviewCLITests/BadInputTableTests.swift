@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -271,7 +272,7 @@ struct BadInputTableTests {
             ["get", context.hopper], environment: context.environment, directory: context.folder)
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
-        try await waitUntil { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
+        try await eventually { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
         kill(process.processIdentifier, signal)
         try await offPool { process.waitUntilExit() }
         return ImgviewProcess.Result(

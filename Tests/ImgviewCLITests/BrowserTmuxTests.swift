@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCore
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// The real binary's browser in tmux: keys in, screen out, against the loopback server.
@@ -223,7 +224,7 @@ struct BrowserTmuxTests {
             try await session.send("m")
             try await session.waitForScreen { $0.contains("preview · ascii") }
             try await session.send("r")
-            try await waitUntil { fixture.server.requests(for: "/images/hopper").count == 2 }
+            try await eventually { fixture.server.requests(for: "/images/hopper").count == 2 }
             try await session.waitForScreen { $0.contains("source  network") && !$0.contains("loading") }
         }
     }

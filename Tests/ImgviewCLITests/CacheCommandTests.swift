@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -109,7 +110,7 @@ struct CacheCommandTests {
             #expect(hopper["width"] as? Int == 512)
             #expect(hopper["height"] as? Int == 600)
             #expect(hopper["fresh"] as? Bool == true)
-            #expect(hopper["sha256"] as? String == ImageInfo.sha256Hex([UInt8](Self.hopper)))
+            #expect(hopper["sha256"] as? String == sha256Hex(Data(Self.hopper)))
             let other = try #require(entries.first { $0["url"] as? String == setup.url("/same-cat.png").absoluteString })
             #expect(other["name"] is NSNull)
         }
@@ -404,7 +405,7 @@ struct CacheCommandTests {
             async let downloaderOut = readToEnd(stdout)
             async let downloaderErr = readToEnd(stderr)
             let temporary = setup.cache.appendingPathComponent("v1/tmp")
-            try await waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
+            try await eventually { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
             #expect(downloader.isRunning)
 
             let ls = try await setup.run(["cache", "ls"])

@@ -120,15 +120,3 @@ func stopping(_ server: LoopbackServer, after body: () async throws -> Void) asy
     }
     await server.stop()
 }
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 @Suite("Bad images")
@@ -35,7 +36,7 @@ struct BadImageTests {
 
     @Test(arguments: ["bomb.png", "bomb.jpg"])
     func hugeDeclaredSizesAreRefusedBeforeDecoding(name: String) throws {
-        guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixture.bytes(name)) else {
+        guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixtures.data(name)) else {
             Issue.record("expected tooLarge")
             return
         }
@@ -43,13 +44,13 @@ struct BadImageTests {
     }
 
     @Test func thePixelLimitIsConfigurable() throws {
-        let bytes = try Fixture.bytes("rgb.png")
+        let bytes = try Fixtures.data("rgb.png")
         #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 191)) == .tooLarge(width: 16, height: 12, limit: 191))
         #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 192)) == nil)
     }
 
     @Test func truncatedJPEGShowsWhatDecodedWithAWarning() throws {
-        let bytes = try Fixture.bytes("photo.jpg")
+        let bytes = try Fixtures.data("photo.jpg")
         let image = try decoder.decode(Data(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
         #expect(image.pixels.width == 128 && image.pixels.height == 96)
         #expect(image.warning?.contains("truncated") == true)
@@ -59,12 +60,12 @@ struct BadImageTests {
     }
 
     @Test func jpegCutInsideItsHeaderIsAnError() throws {
-        let bytes = try Fixture.bytes("photo.jpg")
+        let bytes = try Fixtures.data("photo.jpg")
         #expect(error(decoding: Data(bytes.prefix(40))) != nil)
     }
 
     @Test func truncatedPNGShowsTheRowsThatArrivedWithAWarning() throws {
-        let bytes = try Fixture.bytes("photo.png")
+        let bytes = try Fixtures.data("photo.png")
         let image = try decoder.decode(Data(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
         #expect(image.warning?.contains("truncated") == true)
         #expect(image.pixels.pixel(x: 10, y: 1).3 == 255, "early rows are real")
@@ -72,12 +73,12 @@ struct BadImageTests {
     }
 
     @Test func pngCutBeforeAnyRowIsTruncated() throws {
-        let bytes = try Fixture.bytes("photo.png")
+        let bytes = try Fixtures.data("photo.png")
         #expect(error(decoding: Data(bytes.prefix(20))) == .truncated(.png))
     }
 
     @Test func pngWithADamagedHeaderIsCorrupt() throws {
-        var bytes = try Fixture.bytes("rgb.png")
+        var bytes = try Fixtures.data("rgb.png")
         bytes[30] ^= 0xFF  // inside IHDR's CRC: the header no longer checks out
         guard case .corrupt(.png, _)? = error(decoding: bytes) else {
             Issue.record("expected corrupt")
@@ -98,7 +99,7 @@ struct CancelledDecodeTests {
         let flag = CancellationFlag()
         flag.cancel()
         #expect(throws: ImageDecodingError.cancelled) {
-            try ImageDecoder().decode(try Fixture.bytes(name), request: DecodeRequest(cancellation: flag))
+            try ImageDecoder().decode(try Fixtures.data(name), request: DecodeRequest(cancellation: flag))
         }
         #expect(ImageDecodingError.cancelled.exitStatus == .interrupted)
     }

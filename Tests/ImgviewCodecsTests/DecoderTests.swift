@@ -1,5 +1,6 @@
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 /// Every fixture shows the same 16×12 picture: top-left red, top-right green, bottom blue.
@@ -8,7 +9,7 @@ struct DecoderTests {
     let decoder = ImageDecoder()
 
     func decode(_ name: String, request: DecodeRequest = DecodeRequest()) throws -> DecodedImage {
-        try decoder.decode(try Fixture.bytes(name), request: request)
+        try decoder.decode(try Fixtures.data(name), request: request)
     }
 
     func expectPicture(_ pixels: PixelBuffer, transparentBlue: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -52,13 +53,13 @@ struct DecoderTests {
 
     @Test(arguments: 1...8)
     func honoursEveryExifOrientation(orientation: Int) throws {
-        let bytes = try Fixture.bytes("orient\(orientation).jpg")
+        let bytes = try Fixtures.data("orient\(orientation).jpg")
         #expect(try decoder.inspect(bytes).orientation.rawValue == orientation)
         expectPicture(try decoder.decode(bytes, request: DecodeRequest()).pixels)
     }
 
     @Test func inspectReportsStoredAndUprightSize() throws {
-        let header = try decoder.inspect(try Fixture.bytes("orient6.jpg"))
+        let header = try decoder.inspect(try Fixtures.data("orient6.jpg"))
         #expect(header.format == .jpeg)
         #expect(header.storedWidth == 12 && header.storedHeight == 16)
         #expect(header.uprightSize == (16, 12))

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -17,7 +18,7 @@ final class SpyBrowserView: BrowserView {
     /// The URL of the image the last state shows loaded, if any.
     var shownURL: URL? {
         guard case .loaded(let shown)? = last?.phase else { return nil }
-        return shown.details.url
+        return shown.facts.url
     }
 
     var isShowingPreview: Bool {
@@ -41,6 +42,9 @@ final class HeldImageLoader: ImageLoading {
         var cancelled: [URL] = []
         /// Outcomes handed out before their request arrived.
         var early: [Int: Result<ImageResponse, any Error>] = [:]
+        var discarded: [URL] = []
+        /// Tests waiting for a request for a URL to arrive.
+        var watchers: [(url: URL, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
@@ -50,6 +54,38 @@ final class HeldImageLoader: ImageLoading {
     /// Requests still waiting for a release.
     var pending: [Call] { state.withLock { state in state.calls.filter { state.waiting[$0.id] != nil } } }
     var cancelledURLs: [URL] { state.withLock { $0.cancelled } }
+    /// URLs whose cached bytes the pipeline threw away as not an image.
+    var discardedURLs: [URL] { state.withLock { $0.discarded } }
+
+    func discardCachedImage(for url: URL) async {
+        state.withLock { $0.discarded.append(url) }
+    }
+
+    /// Returns once a request for `url` is waiting for its release (at once if one is); records
+    /// an issue if none comes within `timeout`.
+    func waitForRequest(_ url: URL, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+        let arrived = Locked(false)
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            let late = state.withLock { state in
+                let late = state.watchers.filter { $0.url == url }.map(\.continuation)
+                state.watchers.removeAll { $0.url == url }
+                return late
+            }
+            for continuation in late { continuation.resume() }
+        }
+        await withCheckedContinuation { continuation in
+            let waiting = state.withLock { state -> Bool in
+                if state.calls.contains(where: { $0.request.url == url && state.waiting[$0.id] != nil }) { return true }
+                state.watchers.append((url, continuation))
+                return false
+            }
+            if waiting { continuation.resume() }
+        }
+        timer.cancel()
+        arrived.withLock { $0 = isWaiting(for: url) }
+        if !arrived.withLock({ $0 }) { Issue.record("no request for \(url) within \(timeout)", sourceLocation: sourceLocation) }
+    }
 
     func calls(for url: URL) -> [Call] { calls.filter { $0.request.url == url } }
 
@@ -68,7 +104,16 @@ final class HeldImageLoader: ImageLoading {
                     state.waiting[id] = continuation
                     return nil
                 }
-                if let early { continuation.resume(with: early) }
+                if let early {
+                    continuation.resume(with: early)
+                    return
+                }
+                let watchers = state.withLock { state in
+                    let ready = state.watchers.filter { $0.url == request.url }.map(\.continuation)
+                    state.watchers.removeAll { $0.url == request.url }
+                    return ready
+                }
+                for watcher in watchers { watcher.resume() }
             }
         } onCancel: {
             let continuation = state.withLock { state in
@@ -80,7 +125,7 @@ final class HeldImageLoader: ImageLoading {
     }
 
     /// Answers the oldest waiting request for `url` with `bytes` (or an error).
-    func release(_ url: URL, with outcome: Result<Data, any Error>, source: ImageResponse.Source = .network) {
+    func release(_ url: URL, with outcome: Result<Data, any Error>, source: ImageResponse.Source = .network, fetchedAt: Date = Date()) {
         let continuation: CheckedContinuation<ImageResponse, any Error>? = state.withLock { state in
             guard let call = state.calls.first(where: { $0.request.url == url && state.waiting[$0.id] != nil }) else { return nil }
             return state.waiting.removeValue(forKey: call.id)
@@ -89,7 +134,7 @@ final class HeldImageLoader: ImageLoading {
             Issue.record("no request for \(url) is waiting")
             return
         }
-        continuation.resume(with: outcome.map { makeResponse(url: url, bytes: $0, source: source) })
+        continuation.resume(with: outcome.map { makeResponse(url: url, bytes: $0, source: source, fetchedAt: fetchedAt) })
     }
 
     /// Reports progress on the waiting request for `url`.
@@ -107,7 +152,7 @@ final class HeldImageLoader: ImageLoading {
 func makeResponse(url: URL, bytes: Data, source: ImageResponse.Source, fetchedAt: Date = Date()) -> ImageResponse {
     let entry = CacheEntry(
         url: url, finalURL: url, contentType: "image/png", format: .png, byteCount: Int64(bytes.count),
-        sha256: ImageInfo.sha256Hex([UInt8](bytes)), etag: nil, lastModified: nil, fetchedAt: fetchedAt, lastAccessedAt: fetchedAt,
+        sha256: sha256Hex(bytes), etag: nil, lastModified: nil, fetchedAt: fetchedAt, lastAccessedAt: fetchedAt,
         freshUntil: fetchedAt.addingTimeInterval(3600))
     return ImageResponse(
         request: ImageRequest(url: url), entry: entry, source: source, body: .data(bytes), elapsed: .milliseconds(12), isCached: true)

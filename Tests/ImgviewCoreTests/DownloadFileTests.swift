@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -9,7 +10,7 @@ struct ImageDimensionsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func file(_ path: String) -> URL { repository.appendingPathComponent(path) }
+    static func file(_ path: String) -> URL { path.hasPrefix("/") ? URL(fileURLWithPath: path) : repository.appendingPathComponent(path) }
 
     @Test(arguments: [
         ("Assets/images/01_grace_hopper.jpg", 512, 600),
@@ -17,11 +18,11 @@ struct ImageDimensionsTests {
         ("Assets/images/09_cups_progressive.jpg", 2560, 1600),
         // Stored 600×512 with EXIF orientation 6: upright it is 512×600, as `info` says.
         ("Assets/images/12_exif_orient6.jpg", 512, 600),
-        ("Tests/ImgviewCodecsTests/Fixtures/orient6.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/orient3.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/cmyk.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/interlaced.png", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/bomb.png", 100_000, 100_000),
+        (Fixtures.path("orient6.jpg"), 16, 12),
+        (Fixtures.path("orient3.jpg"), 16, 12),
+        (Fixtures.path("cmyk.jpg"), 16, 12),
+        (Fixtures.path("interlaced.png"), 16, 12),
+        (Fixtures.path("bomb.png"), 100_000, 100_000),
     ])
     func readsTheSizeOfRealFiles(path: String, width: Int, height: Int) throws {
         let expected = ImageDimensions(width: width, height: height)
@@ -65,7 +66,7 @@ struct ImageDimensionsTests {
     }
 
     @Test func everyTruncationIsUnknownOrRightNeverACrash() throws {
-        for path in ["Tests/ImgviewCodecsTests/Fixtures/orient6.jpg", "Tests/ImgviewCodecsTests/Fixtures/rgb.png"] {
+        for path in [Fixtures.path("orient6.jpg"), Fixtures.path("rgb.png")] {
             let bytes = [UInt8](try Data(contentsOf: Self.file(path)))
             let whole = ImageDimensions.read(bytes)
             for length in 0..<min(bytes.count, 700) {

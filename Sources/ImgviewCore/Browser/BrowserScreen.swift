@@ -108,7 +108,7 @@ public struct BrowserScreen: Sendable {
             let percent = state.phase.percent.map { " \($0)%" } ?? ""
             centre(["loading \(name)…\(percent)"], in: area, into: &frame, style: .dim)
         case .loaded(let shown):
-            if let grid = shown.preview {
+            if let grid = shown.preview?.grid {
                 let column = area.column + max(0, (area.width - grid.columns) / 2)
                 let row = area.row + max(0, (area.height - grid.rows) / 2)
                 frame.place(clipped(grid, to: area), column: column, row: row)
@@ -144,13 +144,13 @@ public struct BrowserScreen: Sendable {
             rows.append(("status", "loading"))
             rows.append(("bytes", "\(ByteCount.format(received))\(total)"))
         case .loaded(let shown):
-            let details = shown.details
-            rows.append(("format", "\(details.format.displayName) \(details.width)×\(details.height)"))
-            rows.append(("bytes", ByteCount.format(details.byteCount)))
-            rows.append(("source", details.source.displayName))
-            rows.append(("fetched", Self.format(details.fetchTime)))
-            rows.append(("decoded", Self.format(details.decodeTime)))
-            rows.append(("cache", cacheText(details.cacheState)))
+            let facts = shown.facts
+            rows.append(("format", "\(facts.format.displayName) \(facts.width)×\(facts.height)"))
+            rows.append(("bytes", ByteCount.format(facts.byteCount)))
+            rows.append(("source", facts.source.displayName))
+            rows.append(("fetched", Self.format(facts.fetchTime)))
+            if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
+            rows.append(("cache", cacheText(facts.cacheState)))
             if let warning = shown.warning { rows.append(("warning", warning)) }
         case .failed(let message):
             rows.append(("status", "failed"))

@@ -260,24 +260,11 @@ struct ImageFetcher: Sendable {
 
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw errno == ENOENT ? ImagePipelineError.fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(errno)))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImagePipelineError.fileUnreadable(url, reason: "not a regular file") }
-        let size = Int64(info.st_size)
-        guard size <= configuration.maxDownloadBytes else { throw ImagePipelineError.tooLarge(url, limit: configuration.maxDownloadBytes) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ImagePipelineError.fileUnreadable(url, reason: "cannot be read")
-        }
+        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
         guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
-        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: size,
+            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
             sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
             lastAccessedAt: now, freshUntil: now)
         return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)

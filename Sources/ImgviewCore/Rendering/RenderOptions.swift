@@ -1,5 +1,5 @@
 /// Everything the renderer needs to know besides the pixels.
-public struct RenderOptions: Sendable, Equatable {
+public struct RenderOptions: Sendable, Hashable {
     /// The box to fit in, in cells; the preview keeps the image's aspect inside it.
     public var columns: Int
     public var rows: Int

@@ -1,0 +1,16 @@
+import ImgviewCodecs
+import ImgviewCore
+
+extension ServiceOptions {
+    /// The preview pipeline over the image service these options configure: what `show`,
+    /// `info` and the browser ask for previews and facts.
+    func makePipeline(global: GlobalOptions, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount) throws -> PreviewPipeline {
+        Self.makePipeline(service: try makeService(global: global), maxPixelCount: maxPixelCount, offline: global.isOffline)
+    }
+
+    /// The preview pipeline over `service`, decoding with the codecs module.
+    static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool) -> PreviewPipeline {
+        PreviewPipeline(
+            configuration: .init(loader: service, decoder: ImageDecoder(), maxPixelCount: maxPixelCount, isOffline: offline))
+    }
+}
