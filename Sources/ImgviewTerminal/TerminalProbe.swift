@@ -72,3 +72,14 @@ extension TerminalProbe {
         for var byte in input where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
     }
 }
+
+extension TerminalProbe {
+    /// The cell size in pixels the kernel knows for stdout's terminal, when the terminal set it.
+    public static func kernelCellPixels() -> CellPixelSize? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+            size.ws_xpixel > 0, size.ws_ypixel > 0
+        else { return nil }
+        return CellPixelSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+}

@@ -36,51 +36,63 @@ struct PixelTerminalTests {
         let modes: [String]
     }
 
-    /// Runs `imgview terminal --json`, then draws `mode`'s sequence in `emulator`; returns what
-    /// `terminal` said and how closely the screenshot shows the source.
-    func draw(
-        _ mode: PreviewMode, in emulator: EmulatorSession.Emulator, cell: CellPixelSize
-    ) async throws
-        -> (TerminalReport, EmulatorSession.Similarity)
-    {
+    /// Runs `imgview terminal --json`, then `imgview show` of the source in a 40×14 box (`--mode`
+    /// when `mode` is given, else auto) in `emulator`; returns what `terminal` said and how closely
+    /// the screenshot shows the source.
+    func show(_ mode: PreviewMode?, in emulator: EmulatorSession.Emulator) async throws -> (TerminalReport, EmulatorSession.Similarity) {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let image = folder.appendingPathComponent("image.bin")
-        try Data(try Self.sequence(mode, cell: cell)).write(to: image)
         let report = folder.appendingPathComponent("terminal.json")
+        let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
         let command = [
-            "\(TmuxSession.shellQuoted(ImgviewProcess.binary.path)) terminal --json > \(TmuxSession.shellQuoted(report.path))",
-            "printf '\\033[?25l'", "cat \(TmuxSession.shellQuoted(image.path))",
+            "\(binary) terminal --json > \(TmuxSession.shellQuoted(report.path))", "printf '\\033[?25l'",
+            "\(binary) show \(TmuxSession.shellQuoted(Self.source.path)) --size 40x14" + (mode.map { " --mode \($0.rawValue)" } ?? ""),
         ].joined(separator: "; ")
         let session = try await EmulatorSession(emulator, command: command)
         defer { session.stop() }
         try await session.waitUntilDone()
-        let shot = try await session.screenshot("\(emulator)-\(mode)")
+        let name = "show-\(mode?.rawValue ?? "auto")-\(emulator)"
+        let shot = try await session.screenshot(name)
         let similarity = try await EmulatorSession.similarity(of: shot, to: Self.source)
-        try await EmulatorSession.record(shot, as: "encoder-\(mode)-\(emulator)", crop: similarity.box)
+        try await EmulatorSession.record(shot, as: name, crop: similarity.box)
         let terminal = try JSONDecoder().decode(TerminalReport.self, from: Data(contentsOf: report))
         return (terminal, similarity)
     }
 
-    @Test func xtermAsAVT340DrawsSixelAndAutoPicksIt() async throws {
-        let (terminal, similarity) = try await draw(.sixel, in: .xterm, cell: CellPixelSize(width: 9, height: 19))
+    @Test func xtermAsAVT340ShowsSixelAndAutoPicksIt() async throws {
+        let (terminal, similarity) = try await show(nil, in: .xterm)
         #expect(terminal.auto.mode == "sixel" && terminal.query.status == "answered")
         #expect((terminal.query.milliseconds ?? 9999) < 1000)
         #expect(similarity.ssim > 0.85, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
         #expect(similarity.colourError < 12, "colour error \(similarity.colourError)")
     }
 
-    @Test func mltermDrawsITermImagesAndSixelAndAutoPicksITerm() async throws {
-        let cell = CellPixelSize(width: 10, height: 19)
-        let (terminal, iterm) = try await draw(.iterm, in: .mlterm, cell: cell)
+    @Test func mltermShowsITermImagesAndSixelAndAutoPicksITerm() async throws {
+        let (terminal, iterm) = try await show(nil, in: .mlterm)
         #expect(terminal.auto.mode == "iterm" && terminal.modes.starts(with: ["iterm", "sixel"]))
         #expect((terminal.query.milliseconds ?? 9999) < 1000)
         #expect(iterm.ssim > 0.85, "SSIM \(iterm.ssim), box \(iterm.box ?? [])")
-        let (_, sixel) = try await draw(.sixel, in: .mlterm, cell: cell)
+        let (_, sixel) = try await show(.sixel, in: .mlterm)
         #expect(sixel.ssim > 0.85, "SSIM \(sixel.ssim), box \(sixel.box ?? [])")
     }
 
-    @Test func kittyDrawsItsProtocolAutoPicksItAndADeletedImageIsGone() async throws {
+    @Test func kittyShowsItsProtocolAndAutoPicksIt() async throws {
+        let (terminal, similarity) = try await show(nil, in: .kitty)
+        #expect(terminal.auto.mode == "kitty" && terminal.query.status == "answered")
+        #expect((terminal.query.milliseconds ?? 9999) < 1000)
+        #expect(similarity.ssim > 0.85, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
+        #expect(similarity.colourError < 12, "colour error \(similarity.colourError)")
+    }
+
+    @Test func explicitModesAreObeyedOnAnyTerminal() async throws {
+        // xterm draws sixel when asked, whatever auto would say; blocks are text, no pixels.
+        let (_, sixel) = try await show(.sixel, in: .xterm)
+        #expect(sixel.ssim > 0.85, "SSIM \(sixel.ssim)")
+        let (_, blocks) = try await show(.blocks, in: .xterm)
+        #expect(blocks.ssim < sixel.ssim, "blocks \(blocks.ssim) against sixel \(sixel.ssim)")
+    }
+
+    @Test func kittyDeletesAnImageByItsId() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { TmuxSession.shellQuoted(folder.appendingPathComponent(name).path) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pixel counterpart of `PreviewRenderer`: fits an image into a box of cells at the
 /// terminal's cell size, scales it in linear light over the background, and encodes it in one
 /// graphics protocol, giving the bytes to write at the cursor.
@@ -6,9 +8,10 @@
 /// actor that must stay responsive.
 public struct GraphicsRenderer: Sendable {
     public var options: GraphicsOptions
-    public var pngEncoder: any PNGEncoding
+    /// Writes the PNG kitty and iTerm2 previews carry; without one kitty gets raw pixels.
+    public var pngEncoder: (any PNGEncoding)?
 
-    public init(options: GraphicsOptions, pngEncoder: any PNGEncoding) {
+    public init(options: GraphicsOptions, pngEncoder: (any PNGEncoding)?) {
         self.options = options
         self.pngEncoder = pngEncoder
     }
@@ -24,7 +27,7 @@ public struct GraphicsRenderer: Sendable {
         return (min(width, layout.pixelWidth), min(height, layout.pixelHeight))
     }
 
-    public func render(_ pixels: PixelBuffer) throws(PNGEncodingError) -> GraphicsPreview {
+    public func render(_ pixels: PixelBuffer) throws(GraphicsRenderingError) -> GraphicsPreview {
         let layout = layout(width: pixels.width, height: pixels.height)
         let image = RGBImage(scaling: pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight, background: options.background)
         let bytes: [UInt8]
@@ -33,12 +36,39 @@ public struct GraphicsRenderer: Sendable {
             let sixel = SixelEncoder(colorRegisters: options.colorRegisters).encode(image)
             bytes = options.passthrough ? TmuxPassthrough.wrap(sixel) : sixel
         case .kitty:
+            let payload: KittyGraphicsEncoder.Payload =
+                try pngEncoder.map { encoder throws(GraphicsRenderingError) in .png(try png(image, encoder)) } ?? .rgb(image)
             bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
-                .display(.png(try pngEncoder.png(image)), id: options.imageID, movesCursor: options.movesCursor)
+                .display(payload, id: options.imageID, movesCursor: options.movesCursor)
         case .iterm:
-            bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try pngEncoder.png(image), layout: layout)
+            guard let pngEncoder else { throw .noPNGEncoder }
+            bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try png(image, pngEncoder), layout: layout)
         }
         return GraphicsPreview(layout: layout, bytes: bytes)
+    }
+}
+
+extension GraphicsRenderer {
+    private func png(_ image: RGBImage, _ encoder: any PNGEncoding) throws(GraphicsRenderingError) -> Data {
+        do {
+            return try encoder.png(image)
+        } catch {
+            throw .png(error)
+        }
+    }
+}
+
+/// Why a pixel preview could not be made.
+public enum GraphicsRenderingError: Error, Sendable, Equatable {
+    /// iTerm2 images carry a PNG, and no encoder was configured.
+    case noPNGEncoder
+    case png(PNGEncodingError)
+
+    public var message: String {
+        switch self {
+        case .noPNGEncoder: "no PNG encoder for an iTerm2 image"
+        case .png(let error): "could not write the PNG for the terminal: \(error.detail)"
+        }
     }
 }
 
