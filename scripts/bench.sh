@@ -33,6 +33,7 @@ scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
   chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
 scripts/install-numpy-pillow.sh
+scripts/setup-emulators.sh   # Xvfb, xterm, kitty and mlterm: the pixel modes are scored from screenshots
 command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 
 results=bench-results
@@ -47,7 +48,7 @@ cut -d' ' -f1 /proc/loadavg > "$results/load-before"
 [ $quick -eq 1 ] && touch "$results/quick"
 
 number=0
-total=10
+total=11
 # step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
 # $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
 step() {
@@ -94,10 +95,12 @@ if [ $quick -eq 1 ]; then
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
 else
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 5 --json $results/pixels.json"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"
