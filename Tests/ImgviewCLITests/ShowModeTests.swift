@@ -12,7 +12,7 @@ struct ShowModeTests {
         #expect(sixel.stdout.hasPrefix("\u{1B}P0;1;0q\"1;1;180;120#0;2;"))
         #expect(sixel.stdout.hasSuffix("\u{1B}\\\n"))
         let kitty = try await ImgviewProcess.run(["show", Self.image, "--size", "20x6"], environment: ["IMGVIEW_MODE": "kitty"])
-        #expect(kitty.stdout.hasPrefix("\u{1B}_Ga=T,i=1,q=2,f=100,m=1;"), "a PNG in chunks")
+        #expect(kitty.stdout.hasPrefix("\u{1B}_Ga=T,i=1,q=2,f=24,s=180,v=120,m=1;"), "raw pixels in chunks")
         let iterm = try await ImgviewProcess.run(["show", Self.image, "--size", "20x6", "--mode", "iterm"])
         #expect(iterm.stdout.hasPrefix("\u{1B}]1337;File=inline=1;size="))
         #expect(iterm.stdout.contains(";width=18;height=6;preserveAspectRatio=1:iVBORw0KGgo"), "a PNG over 18×6 cells")

@@ -196,11 +196,12 @@ struct GraphicsRendererTests {
                 && drawn.pixels.allSatisfy { $0 == SixelEncoder.percentRounded(RGBColor(red: 200, green: 40, blue: 40)) })
     }
 
-    @Test func kittyAndITermCarryThePNGOfTheScaledImage() throws {
+    @Test func kittyCarriesRawPixelsAndITermThePNGOfTheScaledImage() throws {
         var options = GraphicsOptions(graphics: .kitty, columns: 10, rows: 10, cell: CellPixelSize(width: 10, height: 20), imageID: 9)
         let kitty = try GraphicsRenderer(options: options, pngEncoder: FixedPNG()).render(photo)
         let commands = GraphicsEncodingTests.kittyCommands(kitty.bytes)
-        #expect(commands[0].keys["i"] == "9" && Data(base64Encoded: commands[0].payload) == Data("100x67".utf8))
+        #expect(commands[0].keys["i"] == "9" && commands[0].keys["f"] == "24" && commands[0].keys["s"] == "100")
+        #expect(Data(base64Encoded: commands.map(\.payload).joined())?.count == 100 * 67 * 3, "raw RGB, not the PNG")
         options.graphics = .iterm
         options.passthrough = true
         let iterm = try GraphicsRenderer(options: options, pngEncoder: FixedPNG()).render(photo)
@@ -236,5 +237,26 @@ struct NearestColorSearchTests {
             let found = search.nearest(red, green, blue)
             #expect(distances[found] == distances.min()!)
         }
+    }
+}
+
+@Suite("Lanczos scaling for pixel previews")
+struct LanczosScalerTests {
+    @Test func flatAreasStayFlatAndTransparencyTakesTheBackground() {
+        let half = PixelBuffer(width: 40, height: 10, bytes: (0..<400).flatMap { $0 % 40 < 20 ? [200, 30, 30, 255] : [0, 0, 0, 0] })
+        let image = LanczosScaler(background: RGBColor(red: 0, green: 0, blue: 255)).scale(half, toWidth: 16, height: 4)
+        #expect(image.color(x: 2, y: 2) == RGBColor(red: 200, green: 30, blue: 30))
+        #expect(image.color(x: 13, y: 1) == RGBColor(red: 0, green: 0, blue: 255))
+    }
+
+    @Test func anEdgeStaysSharperThanAreaAveragingLeavesIt() {
+        // A black/white edge scaled 4:1: the far sides stay exact, and the step across it is at least as steep.
+        let edge = PixelBuffer(width: 64, height: 4, bytes: (0..<256).flatMap { $0 % 64 < 30 ? [0, 0, 0, 255] : [255, 255, 255, 255] })
+        let lanczos = LanczosScaler(background: RGBColor(red: 0, green: 0, blue: 0)).scale(edge, toWidth: 16, height: 1)
+        let area = RGBImage(scaling: edge, toWidth: 16, height: 1, background: RGBColor(red: 0, green: 0, blue: 0))
+        #expect(lanczos.color(x: 0, y: 0) == RGBColor(red: 0, green: 0, blue: 0))
+        #expect(lanczos.color(x: 15, y: 0) == RGBColor(red: 255, green: 255, blue: 255))
+        let contrast = { (image: RGBImage) in Int(image.color(x: 8, y: 0).red) - Int(image.color(x: 6, y: 0).red) }
+        #expect(contrast(lanczos) >= contrast(area))
     }
 }

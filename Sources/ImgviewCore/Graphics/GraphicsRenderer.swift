@@ -8,7 +8,7 @@ import Foundation
 /// actor that must stay responsive.
 public struct GraphicsRenderer: Sendable {
     public var options: GraphicsOptions
-    /// Writes the PNG kitty and iTerm2 previews carry; without one kitty gets raw pixels.
+    /// Writes the PNG iTerm2 previews carry.
     public var pngEncoder: (any PNGEncoding)?
 
     public init(options: GraphicsOptions, pngEncoder: (any PNGEncoding)?) {
@@ -29,17 +29,16 @@ public struct GraphicsRenderer: Sendable {
 
     public func render(_ pixels: PixelBuffer) throws(GraphicsRenderingError) -> GraphicsPreview {
         let layout = layout(width: pixels.width, height: pixels.height)
-        let image = RGBImage(scaling: pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight, background: options.background)
+        let image = LanczosScaler(background: options.background).scale(pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight)
         let bytes: [UInt8]
         switch options.graphics {
         case .sixel:
             let sixel = SixelEncoder(colorRegisters: options.colorRegisters).encode(image)
             bytes = options.passthrough ? TmuxPassthrough.wrap(sixel) : sixel
         case .kitty:
-            let payload: KittyGraphicsEncoder.Payload =
-                try pngEncoder.map { encoder throws(GraphicsRenderingError) in .png(try png(image, encoder)) } ?? .rgb(image)
+            // Raw pixels: compressing them took longer than sending them to a local terminal (DECISIONS.md).
             bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
-                .display(payload, id: options.imageID, movesCursor: options.movesCursor)
+                .display(.rgb(image), id: options.imageID, movesCursor: options.movesCursor)
         case .iterm:
             guard let pngEncoder else { throw .noPNGEncoder }
             bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try png(image, pngEncoder), layout: layout)
