@@ -138,41 +138,25 @@ struct NearestColorSearch: Sendable {
         }
         var best = 0
         var bestDistance = Int32.max
+        /// Tries the entry at `position`; false once green alone puts it (and all beyond it) too far.
+        func tried(_ position: Int) -> Bool {
+            let entry = entries[position]
+            let dg = entry.green - green
+            guard 4 * dg * dg < bestDistance else { return false }
+            let dr = entry.red - red
+            let db = entry.blue - blue
+            let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
+            if distance < bestDistance || (distance == bestDistance && entry.index < best) {
+                bestDistance = distance
+                best = entry.index
+            }
+            return true
+        }
         var up = low
         var down = low - 1
         while up < entries.count || down >= 0 {
-            if up < entries.count {
-                let entry = entries[up]
-                let dg = entry.green - green
-                if 4 * dg * dg >= bestDistance {
-                    up = entries.count
-                } else {
-                    let dr = entry.red - red
-                    let db = entry.blue - blue
-                    let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-                    if distance < bestDistance || (distance == bestDistance && entry.index < best) {
-                        bestDistance = distance
-                        best = entry.index
-                    }
-                    up += 1
-                }
-            }
-            if down >= 0 {
-                let entry = entries[down]
-                let dg = entry.green - green
-                if 4 * dg * dg >= bestDistance {
-                    down = -1
-                } else {
-                    let dr = entry.red - red
-                    let db = entry.blue - blue
-                    let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-                    if distance < bestDistance || (distance == bestDistance && entry.index < best) {
-                        bestDistance = distance
-                        best = entry.index
-                    }
-                    down -= 1
-                }
-            }
+            if up < entries.count { up = tried(up) ? up + 1 : entries.count }
+            if down >= 0 { down = tried(down) ? down - 1 : -1 }
         }
         return best
     }
