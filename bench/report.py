@@ -339,6 +339,31 @@ def formats(results):
     return data, quality_table, speed_table, goals
 
 
+PIXEL_TIME_GOAL = 0.7
+
+
+def pixels(results):
+    data = load_json(os.path.join(results, "pixels.json"))
+    rows, goals = [], []
+    for r in data["results"]:
+        mine, chafa = r["imgview"], r["chafa"]
+        rows.append([r["mode"], r["image"], r["emulator"],
+                     f"{mine['wall_s']:.3f} s · {mine['bytes'] / 1e6:.2f} MB · {mine['ssim']:.3f}",
+                     f"{chafa['wall_s']:.3f} s · {chafa['bytes'] / 1e6:.2f} MB · {chafa['ssim']:.3f}",
+                     ratio(r["time_ratio"]), ratio(r["bytes_ratio"]),
+                     verdict(r["time_ratio"] <= PIXEL_TIME_GOAL and mine["ssim"] >= chafa["ssim"])])
+    for mode in sorted({r["mode"] for r in data["results"]}):
+        mode_rows = [r for r in data["results"] if r["mode"] == mode]
+        worst_time = max(r["time_ratio"] for r in mode_rows)
+        worst_score = min(r["imgview"]["ssim"] - r["chafa"]["ssim"] for r in mode_rows)
+        goals.append([f"pixels, {mode}: at least chafa's screenshot SSIM in ≤ {PIXEL_TIME_GOAL}× its time (worst image)",
+                      f"{ratio(worst_time)} time, SSIM {worst_score:+.3f}",
+                      verdict(worst_time <= PIXEL_TIME_GOAL and worst_score >= 0)])
+    header = ["mode", "image", "drawn by", "imgview: wall · bytes · SSIM", "chafa: wall · bytes · SSIM",
+              "imgview/chafa time", "imgview/chafa bytes", "goal"]
+    return data, table(header, rows), goals
+
+
 def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
@@ -346,6 +371,7 @@ def write(results, output):
     cache_data, cache_table, cache_goals = cache(results)
     tui_data, tui_table, tui_goals = browser(results)
     formats_data, formats_quality, formats_speed, formats_goals = formats(results)
+    pixel_data, pixel_table, pixel_goals = pixels(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -408,7 +434,7 @@ def write(results, output):
     add("")
     add("## Goals")
     add("")
-    add(table(["goal", "this run", "verdict"], previews.goals() + formats_goals + get_goals + cache_goals + tui_goals))
+    add(table(["goal", "this run", "verdict"], previews.goals() + formats_goals + get_goals + cache_goals + tui_goals + pixel_goals))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")
@@ -506,6 +532,18 @@ def write(results, output):
     add("")
     add(f"Idle: {tui_data['idle_cpu_s']:.3f} s of CPU over {tui_data['idle_s']:.0f} s. Peak RSS of the demo after "
         f"visiting every image: {tui_data['peak_rss_mb']:.0f} MB.")
+    add("")
+    add("## Pixels: `imgview show --mode sixel|kitty|iterm` against chafa")
+    add("")
+    add(f"`bench/bench_pixels.py` runs both tools on a pseudo-terminal of {pixel_data['columns']}×{pixel_data['rows']} cells "
+        f"of {pixel_data['cell'][0]}×{pixel_data['cell'][1]} pixels (set with TIOCSWINSZ, so both scale to the same pixel box "
+        f"and neither asks the terminal anything), {pixel_data['runs']} runs each after a warm-up; wall is the median, bytes "
+        "what reached the terminal. One output of each is then drawn by a real terminal under Xvfb (xterm -ti vt340 for "
+        "sixel, kitty 0.26 for kitty, mlterm for iTerm2), screenshot, and scored by SSIM against the photograph "
+        f"(higher is better). chafa: {pixel_data['chafa_version']}. Goal: at least chafa's score in at most "
+        f"{PIXEL_TIME_GOAL}× its time.")
+    add("")
+    add(pixel_table)
     add("")
     add("## What the figures depend on")
     add("")

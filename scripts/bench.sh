@@ -34,14 +34,8 @@ scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
   chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3 \
   imagemagick webp libavif-bin
-if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
-  echo "bench: installing numpy and pillow (PyPI)" >&2
-  if ! python3 -m pip install --quiet numpy pillow; then
-    # Debian's own python3 refuses pip (PEP 668): take Debian's builds of the two instead.
-    scripts/install-packages.sh python3-numpy python3-pil
-  fi
-  python3 -c 'import numpy, PIL' || { echo "bench: python3 cannot import numpy and pillow" >&2; exit 1; }
-fi
+scripts/install-numpy-pillow.sh
+scripts/setup-emulators.sh   # Xvfb, xterm, kitty and mlterm: the pixel modes are scored from screenshots
 command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 
 results=bench-results
@@ -105,12 +99,14 @@ if [ $quick -eq 1 ]; then
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
 else
   step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 5 --json $results/pixels.json"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"

@@ -22,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    case terminalReplies = "terminal-replies"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -34,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: FormatFuzzing.run(bytes, with: WebPDecoder(), format: .webp)
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
+        case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }
 }

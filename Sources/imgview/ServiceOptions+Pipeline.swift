@@ -11,6 +11,7 @@ extension ServiceOptions {
     /// The preview pipeline over `service`, decoding with the codecs module.
     static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool) -> PreviewPipeline {
         PreviewPipeline(
-            configuration: .init(loader: service, decoder: ImageDecoder(), maxPixelCount: maxPixelCount, isOffline: offline))
+            configuration: .init(
+                loader: service, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount, isOffline: offline))
     }
 }

@@ -87,3 +87,21 @@ struct DecoderTests {
         #expect(image.pixels.width == 16 && image.pixels.height == 12)
     }
 }
+
+@Suite("Encoding PNG for the pixel protocols")
+struct PNGEncoderTests {
+    @Test func aWrittenPNGDecodesToTheSamePixels() throws {
+        var bytes: [UInt8] = []
+        for y in 0..<23 { for x in 0..<37 { bytes += [UInt8(x * 6), UInt8(y * 11), UInt8((x * y) % 256)] } }
+        let image = RGBImage(width: 37, height: 23, bytes: bytes)
+        let png = try PNGEncoder().png(image)
+        let decoded = try ImageDecoder().decode(png, request: DecodeRequest())
+        #expect(decoded.header.format == .png && decoded.pixels.width == 37 && decoded.pixels.height == 23)
+        // Drop the alpha channel (all opaque) and compare the rest byte for byte.
+        let rgba = decoded.pixels.bytes
+        let alpha = stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
+        let rgb = rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        #expect(alpha.allSatisfy { $0 == 255 })
+        #expect(rgb == bytes)
+    }
+}

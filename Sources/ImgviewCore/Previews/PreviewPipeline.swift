@@ -304,10 +304,10 @@ public actor PreviewPipeline {
     ) async throws -> CachedPreview {
         let work =
             inFlight.renders[key]
-            ?? startScheduled(\.renders, key: key) { cancellation in
+            ?? startScheduled(\.renders, key: key) { [configuration] cancellation in
                 if cancellation.isCancelled { throw CancellationError() }
-                let grid = PreviewRenderer(options: key.options).render(decoded.image.pixels)
-                return CachedPreview(preview: RenderedPreview(grid: grid), warning: decoded.image.warning, decodeTime: decoded.decodeTime)
+                let preview = try RenderedPreview.rendering(decoded.image, options: key.options, pngEncoder: configuration.pngEncoder)
+                return CachedPreview(preview: preview, warning: decoded.image.warning, decodeTime: decoded.decodeTime)
             } onSuccess: { [memory] cached in
                 memory.previews.set(cached, for: key, cost: cached.preview.cost)
             }
