@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSPNG", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
@@ -32,8 +35,9 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // JPEG and PNG decoding: the only importer of CJPEG and CSPNG; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG"]),
+        // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
+        // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
+        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(name: "ImgviewCurl", dependencies: ["ImgviewCore", "CCurl"]),
         // The browser on a real terminal: the only importer of CNCurses.
@@ -71,14 +75,16 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
         .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(
             name: "ImgviewCLITests",
-            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport", .target(name: "imgview")]
+            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewCodecs", "ImgviewTestSupport", .target(name: "imgview")],
+            // The screenshot similarity script the emulator tests run with python3.
+            exclude: ["Emulators"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,7 +12,7 @@ with the range beside it. Outputs are kept until the end, as a user's downloads 
 
 Usage: python3 bench/bench_get.py [--imgview PATH] [--runs N] [--markdown FILE] [--json FILE]
 Exit status: 0 when every run succeeded (goals are judged by bench/report.py), 1 otherwise.
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this with --runs 5).
 """
 import argparse
@@ -84,7 +84,7 @@ def main():
     parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
     if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview")
     if shutil.which("curl") is None or not os.access("/usr/bin/time", os.X_OK):
         sys.exit("bench_get.py needs curl and /usr/bin/time (Debian: apt-get install curl time)")
 

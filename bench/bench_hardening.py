@@ -8,7 +8,7 @@
      outputs: clone or in-kernel copy, each a file of its own) against `cp` of the same blobs.
 
 Usage: python3 bench/bench_hardening.py [--imgview PATH] [--runs N] [--json FILE] [--markdown FILE]
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 """
 import argparse
 import glob

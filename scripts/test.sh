@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+scripts/setup-emulators.sh   # Xvfb and the terminals the pixel tests draw in
 scripts/lint.sh
 swift build --build-tests
 # Serial: CLI tests start imgview processes whose URLSession transfers each keep a core busy

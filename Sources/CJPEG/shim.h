@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 /// The error manager: libjpeg's, a jump point, the first fatal message and the first warning.
 typedef struct imgview_jpeg_errors {
@@ -98,4 +99,67 @@ static inline int imgview_jpeg_consume_input(j_decompress_ptr info) {
 
 static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
     jpeg_destroy_decompress(info);
+}
+
+/// A data source over bytes that are still arriving: libjpeg reads what has arrived and
+/// suspends (its calls return "suspended") when it needs more. The bytes so far are handed
+/// over again before each round of calls (`imgview_jpeg_source_update`), possibly at a new
+/// address; the source remembers only the position reached.
+typedef struct imgview_jpeg_source {
+    struct jpeg_source_mgr manager;
+    const JOCTET *base;
+    size_t length;
+    /// Bytes libjpeg asked to skip beyond what has arrived.
+    size_t pending_skip;
+} imgview_jpeg_source;
+
+static void imgview_source_init(j_decompress_ptr info) { (void)info; }
+
+static boolean imgview_source_fill(j_decompress_ptr info) {
+    (void)info;
+    return FALSE;  // suspend: more bytes will come
+}
+
+static void imgview_source_skip(j_decompress_ptr info, long count) {
+    imgview_jpeg_source *source = (imgview_jpeg_source *)info->src;
+    if (count <= 0) return;
+    if ((size_t)count <= source->manager.bytes_in_buffer) {
+        source->manager.next_input_byte += count;
+        source->manager.bytes_in_buffer -= (size_t)count;
+    } else {
+        source->pending_skip += (size_t)count - source->manager.bytes_in_buffer;
+        source->manager.next_input_byte += source->manager.bytes_in_buffer;
+        source->manager.bytes_in_buffer = 0;
+    }
+}
+
+static void imgview_source_term(j_decompress_ptr info) { (void)info; }
+
+/// Installs `source` as the decompressor's data source, with no bytes yet.
+static inline void imgview_jpeg_source_install(j_decompress_ptr info, imgview_jpeg_source *source) {
+    memset(source, 0, sizeof(*source));
+    source->manager.init_source = imgview_source_init;
+    source->manager.fill_input_buffer = imgview_source_fill;
+    source->manager.skip_input_data = imgview_source_skip;
+    source->manager.resync_to_restart = jpeg_resync_to_restart;
+    source->manager.term_source = imgview_source_term;
+    info->src = &source->manager;
+}
+
+/// Hands the source every byte received so far (the old ones included), at `base`.
+static inline void imgview_jpeg_source_update(imgview_jpeg_source *source, const JOCTET *base, size_t length) {
+    size_t position = source->length + source->pending_skip;
+    if (source->base != NULL && source->pending_skip == 0)
+        position = (size_t)(source->manager.next_input_byte - source->base);
+    source->base = base;
+    source->length = length;
+    if (position > length) {
+        source->pending_skip = position - length;
+        source->manager.next_input_byte = base + length;
+        source->manager.bytes_in_buffer = 0;
+    } else {
+        source->pending_skip = 0;
+        source->manager.next_input_byte = base + position;
+        source->manager.bytes_in_buffer = length - position;
+    }
 }

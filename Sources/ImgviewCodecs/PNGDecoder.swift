@@ -17,6 +17,32 @@ public struct PNGDecoder: ImageDecoding {
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let decoded = try decodeRows(bytes, header: header, request: request) { width, height, minimum in
+            RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        }
+        var warning: String?
+        if let failure = decoded.failure {
+            warning = "damaged or truncated PNG (\(failure)); showing the rows that could be decoded"
+        }
+        return DecodedImage(header: header, pixels: header.orientation.apply(to: decoded.sink.finish()), warning: warning)
+    }
+
+    /// What a row-by-row decode produced: the sink it filled, how far it got, and why it stopped early.
+    struct DecodedRows<Sink: PNGRowSink> {
+        var sink: Sink
+        var rows: Int
+        /// Adam7 passes decoded to their end (all seven, or none, for a plain image).
+        var completePasses: Int
+        var isInterlaced: Bool
+        var failure: String?
+    }
+
+    /// Decodes `bytes` row by row into the sink `makeSink` gives for the stored size and the
+    /// stored-size minimum; a file that ends after its first row ends the decode, not the call.
+    func decodeRows<Sink: PNGRowSink>(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest,
+        makeSink: (_ width: Int, _ height: Int, _ minimum: (width: Int, height: Int)?) -> Sink
+    ) throws(ImageDecodingError) -> DecodedRows<Sink> {
         try withContext(bytes) { context throws(ImageDecodingError) in
             let (width, height) = try storedSize(context)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
@@ -33,13 +59,15 @@ public struct PNGDecoder: ImageDecoding {
             try check(spng_get_ihdr(context, &ihdr))
             let interlaced = ihdr.interlace_method != 0
 
-            // Rows go into the downscaler as they decode: memory follows the preview, not the image.
+            // Rows go into the sink as they decode: memory follows the preview, not the image.
             // The minimum size is upright; the reduction applies to the stored image.
             let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
-            var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+            var sink = makeSink(width, height, minimum)
             var row = [UInt8](repeating: 0, count: width * 4)
             let rowLength = width * 4
             var rowsDecoded = 0
+            var lastPass = -1
+            var finished = false
             var failure: Int32 = 0
             var cancelled = false
             row.withUnsafeMutableBufferPointer { buffer in
@@ -49,40 +77,45 @@ public struct PNGDecoder: ImageDecoding {
                         return
                     }
                     var info = spng_row_info()
-                    var status = spng_get_row_info(context, &info)
-                    if status == 0 {
-                        guard Int(info.row_num) < height else { status = Int32(SPNG_EOVERFLOW.rawValue); failure = status; return }
-                        status = spng_decode_row(context, buffer.baseAddress!, rowLength)
+                    let rowStatus = spng_get_row_info(context, &info)
+                    if rowStatus == Int32(SPNG_EOI.rawValue) {
+                        finished = true
+                        return
                     }
-                    if status == Int32(SPNG_EOI.rawValue) { return }
-                    if status != 0 { failure = status; return }
+                    if rowStatus != 0 { failure = rowStatus; return }
+                    guard Int(info.row_num) < height else { failure = Int32(SPNG_EOVERFLOW.rawValue); return }
+                    let status = spng_decode_row(context, buffer.baseAddress!, rowLength)
+                    // The last row comes with "end of image": it is decoded all the same.
+                    guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { failure = status; return }
                     // An interlaced pass fills only some columns of its rows, at their final places.
                     let pass = interlaced ? Int(info.pass) : -1
-                    scaler.add(
-                        row: Int(info.row_num), pixels: UnsafeBufferPointer(buffer),
-                        firstColumn: pass >= 0 ? Self.adam7FirstColumn[pass] : 0, step: pass >= 0 ? Self.adam7ColumnStep[pass] : 1)
+                    lastPass = max(lastPass, pass)
+                    sink.add(row: Int(info.row_num), pixels: UnsafeBufferPointer(buffer), pass: pass)
                     rowsDecoded += 1
+                    if status == Int32(SPNG_EOI.rawValue) {
+                        finished = true
+                        return
+                    }
                 }
             }
             if cancelled { throw .cancelled }
-            var warning: String?
-            if failure != 0 {
-                if rowsDecoded == 0 {
-                    if Self.isEndOfData(failure) { throw .truncated(.png) }
-                    throw .corrupt(.png, detail: Self.errorText(failure))
-                }
-                warning = "damaged or truncated PNG (\(Self.errorText(failure))); showing the rows that could be decoded"
+            if failure != 0, rowsDecoded == 0 {
+                if Self.isEndOfData(failure) { throw .truncated(.png) }
+                throw .corrupt(.png, detail: Self.errorText(failure))
             }
-            let stored = scaler.finish()
-            return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
+            // A pass is whole once a later one has begun, or the image ended.
+            let completePasses = interlaced ? (finished ? 7 : max(0, lastPass)) : 0
+            return DecodedRows(
+                sink: sink, rows: rowsDecoded, completePasses: completePasses, isInterlaced: interlaced,
+                failure: failure == 0 ? nil : Self.errorText(failure))
         }
     }
 
     /// The widest image decoded: one RGBA row of it is 16 MB (libspng keeps two scanlines more).
     static let maxRowPixels = 1 << 22
     /// Where each Adam7 pass starts along a row, and how far apart its pixels are.
-    private static let adam7FirstColumn = [0, 4, 0, 2, 0, 1, 0]
-    private static let adam7ColumnStep = [8, 8, 4, 4, 2, 2, 1]
+    static let adam7FirstColumn = [0, 4, 0, 2, 0, 1, 0]
+    static let adam7ColumnStep = [8, 8, 4, 4, 2, 2, 1]
 
     private func withContext<T>(_ bytes: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         guard let context = spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }

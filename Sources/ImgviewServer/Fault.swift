@@ -24,6 +24,8 @@ public struct Fault: Sendable, Equatable {
     public var chunkSize: Int = 64 * 1024
     /// …waiting this long before each chunk (a slow body).
     public var delayPerChunk: Duration = .zero
+    /// Stop sending once this many bytes of the body are out, until the gate opens.
+    public var hold: Hold?
     /// Declare the full Content-Length, send only this many bytes, then close the connection.
     public var truncateAfter: Int?
     /// Answer with a redirect instead of the resource.
@@ -36,6 +38,16 @@ public struct Fault: Sendable, Equatable {
     public var replacementBody: Data?
     /// Send this Content-Type instead of the resource's.
     public var contentType: String?
+
+    /// Where a body stops, and what lets it go on.
+    public struct Hold: Sendable, Equatable {
+        public var after: Int
+        public var gate: BodyGate
+        public init(after: Int, gate: BodyGate) {
+            self.after = after
+            self.gate = gate
+        }
+    }
 
     public init() {}
 
@@ -59,6 +71,13 @@ public struct Fault: Sendable, Equatable {
         var fault = Fault()
         fault.chunkSize = chunkSize
         fault.delayPerChunk = delayPerChunk
+        return fault
+    }
+
+    /// A slow body that stops after `bytes` until `gate` opens.
+    public static func held(after bytes: Int, until gate: BodyGate, chunkSize: Int, delayPerChunk: Duration) -> Fault {
+        var fault = slowBody(chunkSize: chunkSize, delayPerChunk: delayPerChunk)
+        fault.hold = Hold(after: bytes, gate: gate)
         return fault
     }
 

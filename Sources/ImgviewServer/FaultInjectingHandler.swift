@@ -77,7 +77,7 @@ struct FaultInjectingHandler: HTTPHandler {
         let sent = fault.truncateAfter.map { min($0, length) } ?? length
         let body = FaultyBody(
             source: source, length: sent, truncated: fault.truncateAfter != nil,
-            chunkSize: max(1, fault.chunkSize), delayPerChunk: fault.delayPerChunk,
+            chunkSize: max(1, fault.chunkSize), delayPerChunk: fault.delayPerChunk, hold: fault.hold,
             tracker: BodyTracker(log: log, sequence: sequence))
         response.payload = .httpBody(HTTPBodySequence(from: body, count: length, suggestedBufferSize: fault.chunkSize))
         return response

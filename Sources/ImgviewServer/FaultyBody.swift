@@ -18,6 +18,7 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
     let truncated: Bool
     let chunkSize: Int
     let delayPerChunk: Duration
+    let hold: Fault.Hold?
     let tracker: BodyTracker
 
     func makeAsyncIterator() -> Iterator {
@@ -49,7 +50,14 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
                 return nil
             }
             if body.delayPerChunk > .zero { try await Task.sleep(for: body.delayPerChunk) }
-            let size = Swift.min(body.chunkSize, body.length - offset)
+            if let hold = body.hold, offset >= hold.after {
+                body.tracker.sent(upTo: offset)
+                await hold.gate.wait()
+                try Task.checkCancellation()
+            }
+            var size = Swift.min(body.chunkSize, body.length - offset)
+            // A held body stops exactly where it was told to.
+            if let hold = body.hold, hold.after > offset { size = Swift.min(size, hold.after - offset) }
             let chunk: Data
             switch body.source {
             case .data(let data):

@@ -193,16 +193,21 @@ public final class CursesTerminal {
         guard isActive else { return }
         writeToTerminal(MouseInputDecoder.disableSequence)
         endwin()
-        // The default action stops the process (and the rest of its job, as the terminal's own
-        // Ctrl-Z would); everything after this runs on SIGCONT. Dispatch's threads block signals,
-        // so the thread that runs the main queue unblocks it for the moment.
-        let previous = signal(SIGTSTP, SIG_DFL)
+        // The rest of the job first, as the terminal's own Ctrl-Z would stop it all, with the signal
+        // ignored here: one sent to the whole process could be taken later by another thread,
+        // after the handler is back (ncurses ignores it while it draws), and be lost. Then this
+        // thread stops the process itself, at once: `raise` delivers to the calling thread, which
+        // Dispatch keeps blocking signals, so it unblocks it for the moment. Everything after
+        // `raise` runs on SIGCONT.
+        let previous = signal(SIGTSTP, SIG_IGN)
+        kill(0, SIGTSTP)
+        signal(SIGTSTP, SIG_DFL)
         var stop = sigset_t()
         var mask = sigset_t()
         sigemptyset(&stop)
         sigaddset(&stop, SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
-        kill(0, SIGTSTP)
+        raise(SIGTSTP)
         pthread_sigmask(SIG_SETMASK, &mask, nil)
         signal(SIGTSTP, previous)
         // The first refresh after endwin puts ncurses' modes back; the frame is drawn whole.

@@ -159,14 +159,16 @@ public final class TerminalBrowser: BrowserView {
 
 /// Appends, for each tab switch, the milliseconds from the key to the first frame showing the
 /// selected image's preview (`12.345 memory`), before it `selected 0.456` when the switch drew a
-/// frame with the new tab selected but no preview yet, and once, when the first preview is on
-/// screen, `first-preview <seconds since 1970>`: what `bench/bench_tui.py` and
-/// `bench/bench_browse.py` read (env `IMGVIEW_FRAME_LOG`).
+/// frame with the new tab selected but no preview yet; once, when the first preview is on screen,
+/// `first-preview <seconds since 1970>`; and, as `partial MS BYTES`, the wall-clock time of the
+/// first picture of a download and the bytes it showed: what `bench/bench_tui.py`,
+/// `bench/bench_browse.py` and `bench/bench_partial.py` read (env `IMGVIEW_FRAME_LOG`).
 @MainActor
 final class FrameLog {
     private let handle: FileHandle
     private var pending: (command: BrowserCommand, at: ContinuousClock.Instant, from: Int, selectionDrawn: Bool)?
     private var hasShownAPreview = false
+    private var partialLogged: URL?
 
     init?(path: String) {
         guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
@@ -185,6 +187,11 @@ final class FrameLog {
     }
 
     func frameDrawn(_ state: BrowserState) {
+        if case .loading(let received, _, .some) = state.phase, let url = state.selectedImage?.url, url != partialLogged {
+            // The first picture of a download: when, by the wall clock, and how much had come.
+            partialLogged = url
+            handle.write(Data(String(format: "partial %.3f %lld\n", Date().timeIntervalSince1970 * 1000, received).utf8))
+        }
         guard case .loaded(let shown) = state.phase, shown.preview != nil else {
             if let switching = pending, !switching.selectionDrawn, state.selectedIndex != switching.from {
                 pending?.selectionDrawn = true

@@ -7,7 +7,7 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show images' format, pixel size, byte count, SHA-256, orientation and source.",
+            abstract: "Show images' format, pixel size, frames, byte count, SHA-256, orientation and source.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
                 Several images are described one after another, each under a line ==> IMAGE <== (with \
@@ -67,8 +67,13 @@ extension Imgview {
                 info.orientation.swapsAxes
                 ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
             let rows = [
-                ["format", info.format.displayName],
+                [
+                    "format",
+                    info.format.isPreviewable
+                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
+                ],
                 ["size", sizeText],
+                ["frames", info.framesText],
                 ["bytes", String(info.byteCount)],
                 ["sha256", info.sha256],
                 ["orientation", info.orientation.exifDescription],

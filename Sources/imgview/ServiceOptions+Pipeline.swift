@@ -18,6 +18,7 @@ extension ServiceOptions {
     static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool, supplied: [URL: Data] = [:]) -> PreviewPipeline {
         let loader: any ImageLoading = supplied.isEmpty ? service : SuppliedImageLoader(supplied: supplied, wrapping: service)
         return PreviewPipeline(
-            configuration: .init(loader: loader, decoder: ImageDecoder(), maxPixelCount: maxPixelCount, isOffline: offline))
+            configuration: .init(
+                loader: loader, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount, isOffline: offline))
     }
 }

@@ -3,16 +3,19 @@ import Foundation
 import ImgviewCore
 
 extension Imgview {
-    /// `imgview show`: prints a text preview of each image to stdout.
+    /// `imgview show`: prints a preview of each image to stdout.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Print a text preview of images, fitted to a box of cells.",
+            abstract: "Print a preview of images, in characters or pixels, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
-                The format is told from the bytes; JPEG and PNG can be shown. The preview keeps the \
-                image's aspect inside the box (the terminal's size on a terminal, else 80x24).
-                Without --mode, blocks are used when colours are, ASCII otherwise.
+                The format is told from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown \
+                (an animation's first frame). The preview keeps the image's aspect inside the box (the \
+                terminal's size on a terminal, else 80x24).
+                MODE auto (the default; or IMGVIEW_MODE) asks the terminal what it can draw and picks \
+                kitty, iterm or sixel pixels where it can, else blocks when colours are available, \
+                else ASCII; into a pipe it picks text. A mode named explicitly is used even into a pipe.
                 Several images are printed one after another, each under a line ==> IMAGE <==; one \
                 that fails is one line on stderr and the others still print (exit 1 when some failed).
                 """)
@@ -25,8 +28,8 @@ extension Imgview {
         @Option(help: ArgumentHelp("The box to fit in (default: the terminal, else 80x24).", valueName: "COLSxROWS"))
         var size: CellBox?
 
-        @Option(help: ArgumentHelp("ascii or blocks.", valueName: "mode"))
-        var mode: RenderMode?
+        @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
+        var mode: ModeChoice?
 
         @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
         var colors: ColorChoice = .auto
@@ -34,8 +37,11 @@ extension Imgview {
         @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
         var cellAspect: Double = 2.0
 
-        @Option(help: ArgumentHelp("The colour transparent pixels are drawn over.", valueName: "#rrggbb"))
-        var background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)
+        @Option(
+            help: ArgumentHelp(
+                "The colour transparent pixels are drawn over (default: black; for pixels, the terminal's background).",
+                valueName: "#rrggbb"))
+        var background: RGBColor?
 
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
@@ -52,23 +58,36 @@ extension Imgview {
 
         private func work() async throws {
             let arguments = ImageArguments(images, global: global)
+            let environment = ProcessInfo.processInfo.environment
+            let choice = try ModeChoice.resolved(mode, environment: environment)
             let box = size ?? CellBox.terminalOrDefault()
-            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
+            let colorMode = colors.resolved(environment: environment)
+            let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
-                columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
-                colors: colorMode, cellAspect: cellAspect, background: background)
+                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
+                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics)
             let pipeline = try network.makePipeline(
                 global: global, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
+            var shown: UInt32 = 0
             try await arguments.forEach { argument, url in
-                let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
+                var imageOptions = options
+                // Each image of its own kitty id: sending an id again would take the earlier image off the screen.
+                shown += 1
+                imageOptions.graphics?.imageID = shown
+                let response = try await pipeline.preview(for: PreviewRequest(url: url, options: imageOptions))
                 if images.count > 1 {
                     StandardOutput.write("==> \(argument == "-" ? "standard input" : TerminalText.sanitized(argument)) <==\n")
                 }
                 if let warning = response.warning {
                     StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
                 }
-                StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
+                if let graphics = response.preview.graphics {
+                    // The image, then a new line below it, where the prompt (or the next image) comes back.
+                    StandardOutput.write(Data(graphics.bytes + [0x0A]))
+                } else {
+                    StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
+                }
             }
         }
     }

@@ -61,6 +61,15 @@ struct BadInputTableTests {
     static let bomb = try! Data(
         contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/bomb.png"))
 
+    /// A GIF of `frames` one-pixel frames on a `width × height` logical screen: a few bytes a frame.
+    static func frameBomb(width: Int, height: Int, frames: Int) -> Data {
+        let size = [width & 0xFF, width >> 8, height & 0xFF, height >> 8].map(UInt8.init)
+        let screen = Data("GIF89a".utf8) + size + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        // A graphic control block (20 ms), a 1×1 image descriptor, and its LZW data: one pixel of colour 0.
+        let frame = Data([0x21, 0xF9, 4, 0, 2, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0])
+        return screen + Data(repeatElement(frame, count: frames).joined()) + [0x3B]
+    }
+
     static let table: [BadInput] = [
         BadInput(label: "unknown name") { context in
             let result = try await context.run(["get", "nosuch"])
@@ -170,6 +179,28 @@ struct BadInputTableTests {
                 result,
                 Expectation(status: 7, message: "imgview: image too large: 100000×100000 is 10000 megapixels, the limit is 100")
             )
+        },
+        BadInput(label: "animation whose frames would need gigabytes (10,000 frames)") { context in
+            context.publish(frameBomb(width: 64, height: 64, frames: 10_000), at: "/frames.gif", contentType: "image/gif")
+            let result = try await context.run(["show", context.url("/frames.gif"), "--size", "10x5", "--colors", "none"])
+            // What fits plays; the file itself is a good GIF, so it stays cached.
+            let warning = "animation cut short after 5000 of 10000 frames (at most 5000 frames are kept)"
+            return (result, Expectation(status: 0, message: "imgview: \(context.url("/frames.gif")): \(warning)", cachedEntries: 1))
+        },
+        BadInput(label: "animation whose canvas would need gigabytes") { context in
+            context.publish(frameBomb(width: 65535, height: 65535, frames: 2), at: "/screen.gif", contentType: "image/gif")
+            let result = try await context.run(["show", context.url("/screen.gif"), "--size", "10x5"])
+            let message = "imgview: image too large: 65535×65535 is 4294.8 megapixels, the limit is 100"
+            return (result, Expectation(status: 7, message: message))
+        },
+        BadInput(label: "image in a format imgview recognises but cannot preview") { context in
+            let tiff = try Fixtures.data("q.tif")
+            context.publish(tiff, at: "/scan.tif", contentType: "image/tiff")
+            let result = try await context.run(["show", context.url("/scan.tif"), "--size", "10x5"])
+            // The bytes are a good TIFF: kept in the cache, unlike a corrupt image.
+            let message =
+                "imgview: unsupported format: TIFF images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF and BMP)"
+            return (result, Expectation(status: 7, message: message, cachedEntries: 1))
         },
         BadInput(label: "cache file damaged on disk: a blob") { context in
             let first = try await context.run(["get", context.hopper, "-o", "first.jpg"])

@@ -205,7 +205,10 @@ struct BrowseLocalTmuxTests {
         try await withBrowser(["--mode", "ascii", "halves.png"], in: folder) { session in
             try await session.waitForScreen { $0.contains("format  PNG 400×200") }
             try await session.send("f")
-            let fitted = try await settled(session) { $0.contains("preview · ascii · halves.png ") }
+            // Rendered again for the whole width: the light half reaches the pane's right edge.
+            let fitted = try await settled(session) { screen in
+                screen.contains("preview · ascii · halves.png ") && preview(screen).contains { $0.last.map { $0 != " " } ?? false }
+            }
             #expect(!fitted.contains("format  PNG"), "the metadata pane is hidden")
             let fit = preview(fitted)
             #expect(fit.count == 32 && fit.allSatisfy { $0.count == 118 }, "\(fit.count) rows: \(fit.map(\.count))")
@@ -226,8 +229,8 @@ struct BrowseLocalTmuxTests {
         }
     }
 
-    /// The screen once `condition` holds and nothing has changed for half a second: a preview
-    /// rendered again after a change of view replaces the old one a moment later.
+    /// The screen once `condition` holds and nothing has changed for half a second, so a frame
+    /// still being drawn is not taken for the preview.
     func settled(_ session: TmuxSession, _ condition: @escaping (String) -> Bool) async throws -> String {
         var last = try await session.waitForScreen(condition)
         while true {
@@ -260,8 +263,10 @@ struct BrowseLocalTmuxTests {
             #expect(try await session.format("#{alternate_on}") == "0")
             try await session.send("-l", "fg")
             try await session.send("Enter")
-            let screen = try await session.waitForScreen { $0.contains("format  JPEG 512×600") && $0.contains("[ hopper.jpg ]") }
-            #expect(screen.contains("q quit"))
+            // Redrawn whole: the status line, drawn last, is back too.
+            try await session.waitForScreen {
+                $0.contains("format  JPEG 512×600") && $0.contains("[ hopper.jpg ]") && $0.contains("q quit")
+            }
             try await session.send("q")
             try await session.waitForScreen { $0.contains("$ ") && !$0.contains("[ hopper.jpg ]") }
         } catch {

@@ -93,6 +93,41 @@ struct BrowserTmuxTests {
         }
     }
 
+    @Test func aSlowDownloadShowsItsPictureBeforeHalfOfItHasArrived() async throws {
+        // cups is a progressive JPEG (700 kB): its first scan, 18% of the file, is a whole picture.
+        // The body comes slowly and stops at 45% until the picture is seen, however slow the build
+        // or loaded the machine.
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/09_cups_progressive.jpg").path)[.size] as? Int
+        let gate = BodyGate()
+        defer { gate.open() }
+        let held = Fault.held(after: (size ?? 0) * 45 / 100, until: gate, chunkSize: 4096, delayPerChunk: .milliseconds(20))
+        try await withBrowser(faults: ["cups": [held]]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("5")
+            var seen: (percent: Int, screen: String)?
+            let deadline = ContinuousClock.now + .seconds(60)
+            while seen == nil, ContinuousClock.now < deadline {
+                let plain = try await session.screen()
+                let styled = try await session.styledScreen()
+                let lines = plain.split(separator: "\n", omittingEmptySubsequences: false)
+                let status = lines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).map(String.init) ?? ""
+                let percent = status.split(separator: " ").last.flatMap { Int($0.dropLast()) }
+                // Image cells in the pane (coloured blocks), not the "loading cups…" line, while the status line is below half.
+                if let percent, percent < 50, status.hasSuffix("%"), !plain.contains("loading cups"), styled.contains("\u{1B}[48;5;") {
+                    seen = (percent, plain)
+                }
+                if seen == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(seen != nil, "a picture in the pane while under half of the bytes had arrived")
+            if let seen { #expect(seen.percent < 50 && seen.screen.contains("[ cups ]")) }
+            gate.open()
+            try await session.waitForScreen(timeout: .seconds(40)) { $0.contains("format  JPEG 2560×1600") }
+        }
+    }
+
     @Test func rapidSwitchingAgainstASlowServerEndsOnTheLastSelection() async throws {
         let slow = [Fault.delay(.milliseconds(700))]
         try await withBrowser(faults: ["hopper": slow, "chelsea": slow, "coffee": slow, "camera": slow, "cups": slow]) { fixture in

@@ -53,6 +53,15 @@ struct SeveralImagesCommandTests {
         #expect(!cache.stdout.contains("stdin"))
     }
 
+    @Test func severalImagesInKittysModeEachHaveAnImageIdOfTheirOwn() async throws {
+        // The same id again would replace the first image on the terminal, taking it off the screen.
+        let result = try await run(
+            ["show", Fixtures.path("photo.jpg"), "-", "--size", "20x5", "--mode", "kitty"], input: Fixtures.path("rgb.png"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("==> \(Fixtures.path("photo.jpg")) <==\n\u{1B}_Ga=T,i=1,q=2,f=24,"))
+        #expect(result.stdout.contains("\u{1B}\\\n==> standard input <==\n\u{1B}_Ga=T,i=2,q=2,f=24,"))
+    }
+
     @Test func standardInputIsReadOnce() async throws {
         let twice = try await ImgviewProcess.run(["show", "-", "-"])
         #expect(twice.status == 2)

@@ -13,15 +13,7 @@ struct DecoderTests {
     }
 
     func expectPicture(_ pixels: PixelBuffer, transparentBlue: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(pixels.width == 16 && pixels.height == 12, sourceLocation: sourceLocation)
-        func near(_ pixel: (UInt8, UInt8, UInt8, UInt8), _ expected: (Int, Int, Int)) -> Bool {
-            abs(Int(pixel.0) - expected.0) < 40 && abs(Int(pixel.1) - expected.1) < 40 && abs(Int(pixel.2) - expected.2) < 40
-        }
-        #expect(near(pixels.pixel(x: 2, y: 2), (255, 0, 0)), "top left is red", sourceLocation: sourceLocation)
-        #expect(near(pixels.pixel(x: 13, y: 2), (0, 255, 0)), "top right is green", sourceLocation: sourceLocation)
-        #expect(near(pixels.pixel(x: 5, y: 9), (0, 0, 255)), "bottom is blue", sourceLocation: sourceLocation)
-        #expect(pixels.pixel(x: 2, y: 2).3 == 255)
-        #expect(pixels.pixel(x: 5, y: 9).3 == (transparentBlue ? 0 : 255), sourceLocation: sourceLocation)
+        QuadrantPicture.expect(pixels, transparentBottom: transparentBlue, sourceLocation: sourceLocation)
     }
 
     @Test(arguments: ["rgb.png", "interlaced.png", "rgba16.png", "palette.png", "rgb.jpg", "cmyk.jpg"])
@@ -93,5 +85,23 @@ struct DecoderTests {
         // orient6 is stored 12×16 and shown 16×12: a minimum of 16×12 upright must keep full size.
         let image = try decode("orient6.jpg", request: DecodeRequest(minimumSize: (16, 12)))
         #expect(image.pixels.width == 16 && image.pixels.height == 12)
+    }
+}
+
+@Suite("Encoding PNG for the pixel protocols")
+struct PNGEncoderTests {
+    @Test func aWrittenPNGDecodesToTheSamePixels() throws {
+        var bytes: [UInt8] = []
+        for y in 0..<23 { for x in 0..<37 { bytes += [UInt8(x * 6), UInt8(y * 11), UInt8((x * y) % 256)] } }
+        let image = RGBImage(width: 37, height: 23, bytes: bytes)
+        let png = try PNGEncoder().png(image)
+        let decoded = try ImageDecoder().decode(png, request: DecodeRequest())
+        #expect(decoded.header.format == .png && decoded.pixels.width == 37 && decoded.pixels.height == 23)
+        // Drop the alpha channel (all opaque) and compare the rest byte for byte.
+        let rgba = decoded.pixels.bytes
+        let alpha = stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
+        let rgb = rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        #expect(alpha.allSatisfy { $0 == 255 })
+        #expect(rgb == bytes)
     }
 }

@@ -69,7 +69,7 @@ struct BrowserInputTests {
         #expect(BrowserCommand(mouse: MouseEvent(.wheelDown, column: 10, row: 10), on: panel) == .lineDown)
     }
 
-    @Test func aClickOnAKeyHintDoesWhatTheKeyDoes() {
+    @Test func aClickOnAKeyHintDoesWhatTheKeyDoes() throws {
         let state = state()
         let hints = StatusHints(state: state)
         let line = BrowserScreen(state: state).compose().text(ofRow: 35)
@@ -92,9 +92,8 @@ struct BrowserInputTests {
         zoomed.viewport = Viewport(zoom: 2, centerX: 0.5, centerY: 0.5)
         let zoomedHints = StatusHints(state: zoomed)
         #expect(zoomedHints.text.contains("+ - zoom ×2  H J K L pan  0 fit"))
-        let pan = try? #require(zoomedHints.targets.first { $0.command == .pan(dx: 1, dy: 0) })
-        #expect(
-            pan.map { BrowserCommand(mouse: MouseEvent(.press(button: 0), column: $0.column, row: 35), on: zoomed) } == .pan(dx: 1, dy: 0))
+        let pan = try #require(zoomedHints.targets.first(where: { $0.command == .pan(dx: 1, dy: 0) }))
+        #expect(BrowserCommand(mouse: MouseEvent(.press(button: 0), column: pan.column, row: 35), on: zoomed) == .pan(dx: 1, dy: 0))
         // While the status line says something else, it has no hints to click.
         var failed = state
         failed.phase = .failed("boom")

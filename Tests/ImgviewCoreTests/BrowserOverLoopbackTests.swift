@@ -10,14 +10,18 @@ import Testing
 @MainActor
 @Suite("Browser over loopback")
 struct BrowserOverLoopbackTests {
-    /// A catalog whose first image arrives slowly (4 kB every 50 ms, about 2.5 s), then `fastCount` quick ones.
+    /// A catalog whose first image arrives slowly (4 kB every 50 ms) and stops half way until the
+    /// gate opens, then `fastCount` quick ones.
     func withSlowCatalog(
-        fastCount: Int, _ body: (LoopbackServer, [AppImage], BrowserPresenter, SpyBrowserView, URL) async throws -> Void
+        fastCount: Int, _ body: (LoopbackServer, [AppImage], BrowserPresenter, SpyBrowserView, URL, BodyGate) async throws -> Void
     ) async throws {
+        let gate = BodyGate()
+        // Whatever happens, the server's held body goes on, so the server can stop.
+        defer { gate.open() }
         try await withLoopbackServer { server, folder in
             server.publish(
                 .data(stubImage(width: 40, height: 30) + Data(count: 200_000), contentType: "image/png"), at: "/slow.png",
-                faults: [.slowBody(chunkSize: 4096, delayPerChunk: .milliseconds(50))])
+                faults: [.held(after: 100_000, until: gate, chunkSize: 4096, delayPerChunk: .milliseconds(50))])
             var images = [AppImage(name: "slow", url: server.url(for: "/slow.png"))]
             for index in 0..<fastCount {
                 server.publish(
@@ -34,19 +38,21 @@ struct BrowserOverLoopbackTests {
             presenter.view = view
             presenter.start()
             try await eventually { view.last?.phase.percent ?? 0 > 0 }
-            try await body(server, images, presenter, view, folder)
+            try await body(server, images, presenter, view, folder, gate)
             presenter.shutDown()
         }
     }
 
     @Test func comingBackToANeighbourContinuesItsDownload() async throws {
-        try await withSlowCatalog(fastCount: 1) { server, images, presenter, view, _ in
+        try await withSlowCatalog(fastCount: 1) { server, images, presenter, view, _, gate in
             presenter.handle(.next)
             try await eventually { view.shownURL == images[1].url && view.isShowingPreview }
             let percentWhenLeft = server.requests(for: "/slow.png").count
             presenter.handle(.previous)
-            // The download went on at low priority meanwhile: it shows progress at once, then the picture.
+            // The download went on at low priority meanwhile (held half way, so it is still under
+            // way): it shows progress at once, then the picture.
             #expect(view.last?.phase.percent ?? 0 > 0)
+            gate.open()
             try await eventually { view.shownURL == images[0].url && view.isShowingPreview }
             #expect(percentWhenLeft == 1)
             #expect(server.requests(for: "/slow.png").count == 1, "one request, continued, not started again")
@@ -55,9 +61,11 @@ struct BrowserOverLoopbackTests {
     }
 
     @Test func leavingForATabFarAwayAbortsTheTransfer() async throws {
-        try await withSlowCatalog(fastCount: 3) { server, images, presenter, view, folder in
+        try await withSlowCatalog(fastCount: 3) { server, images, presenter, view, folder, gate in
             presenter.handle(.jump(3))
             try await eventually { view.shownURL == images[3].url && view.isShowingPreview }
+            // The held body goes on into a connection the client has closed.
+            gate.open()
             try await eventually { server.requests(for: "/slow.png").first?.outcome == .aborted }
             #expect(server.requests(for: "/slow.png").count == 1)
             #expect(server.requests(for: "/2.png").count == 1, "the neighbour is prefetched once it shows")
@@ -75,6 +83,10 @@ struct TrailingBytesStubDecoder: ImageDecoding {
 
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         try StubDecoder().decode(Self.header(of: bytes), header: header, request: request)
+    }
+
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        StubDecoder.Progressive()
     }
 
     private static func header(of bytes: Data) -> Data {

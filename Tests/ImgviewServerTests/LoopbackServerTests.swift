@@ -123,6 +123,23 @@ struct LoopbackServerTests {
         }
     }
 
+    @Test func aHeldBodyStopsWhereItIsToldUntilTheGateOpens() async throws {
+        try await withServer { server in
+            let gate = BodyGate()
+            defer { gate.open() }
+            let small = Self.body.prefix(4000)
+            server.publish(
+                .data(Data(small), contentType: "image/png"), at: "/a.png",
+                faults: [.held(after: 2500, until: gate, chunkSize: 1000, delayPerChunk: .zero)])
+            let task = Task { try await get(server.url(for: "/a.png")) }
+            try await eventually { server.requests(for: "/a.png").first?.bodyBytesSent == 2500 }
+            #expect(server.requests(for: "/a.png").first?.outcome == .inProgress)
+            gate.open()
+            let (data, _) = try await task.value
+            #expect(data == small)
+        }
+    }
+
     @Test func truncatedBodyIsAnErrorForTheClient() async throws {
         try await withServer { server in
             server.publish(.data(Self.body, contentType: "image/png"), at: "/a.png", faults: [.truncated(after: 1000)])

@@ -12,13 +12,14 @@ extension BrowserPresenter {
         case .zoomIn, .zoomOut:
             guard let size = shownImageSize() else { return }
             let options = renderOptions()
-            let maximum = PreviewRenderer(options: options).maximumZoom(width: size.width, height: size.height)
+            let maximum = options.maximumZoom(width: size.width, height: size.height)
             let zoomed = state.viewport.zoomed(
                 by: command == .zoomIn ? Viewport.step : 1 / Viewport.step, maximum: maximum, width: Double(size.width),
                 height: Double(size.height), boxAspect: options.boxAspect)
             guard zoomed != state.viewport else {
                 if command == .zoomIn {
-                    update { $0.notice = Notice("as close as \($0.selectedImage?.name ?? "the image") goes: a cell shows one pixel") }
+                    let limit = options.graphics == nil ? "a cell shows one pixel" : "a screen pixel shows one pixel"
+                    update { $0.notice = Notice("as close as \($0.selectedImage?.name ?? "the image") goes: \(limit)") }
                 }
                 return
             }
@@ -40,7 +41,7 @@ extension BrowserPresenter {
     func keepViewInBounds() {
         guard let size = shownImageSize() else { return }
         let options = renderOptions()
-        let maximum = PreviewRenderer(options: options).maximumZoom(width: size.width, height: size.height)
+        let maximum = options.maximumZoom(width: size.width, height: size.height)
         let kept = state.viewport.zoomed(
             by: 1, maximum: maximum, width: Double(size.width), height: Double(size.height), boxAspect: options.boxAspect)
         if kept != state.viewport { update { $0.viewport = kept } }

@@ -23,15 +23,18 @@ public struct RowDownscaler {
     public init(sourceWidth: Int, sourceHeight: Int, covering minimum: (width: Int, height: Int)?) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
-        var factor = 1
-        if let minimum {
-            factor = max(1, min(sourceWidth / max(1, minimum.width), sourceHeight / max(1, minimum.height)))
-        }
+        let factor = Self.reduction(sourceWidth: sourceWidth, sourceHeight: sourceHeight, covering: minimum)
         self.factor = factor
         width = (sourceWidth + factor - 1) / factor
         height = (sourceHeight + factor - 1) / factor
         sums = factor > 1 ? [Float](repeating: 0, count: width * height * 4) : []
         copy = factor > 1 ? [] : [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// The largest whole-number reduction of `sourceWidth` × `sourceHeight` that still covers `minimum`.
+    public static func reduction(sourceWidth: Int, sourceHeight: Int, covering minimum: (width: Int, height: Int)?) -> Int {
+        guard let minimum else { return 1 }
+        return max(1, min(sourceWidth / max(1, minimum.width), sourceHeight / max(1, minimum.height)))
     }
 
     /// Adds row `y` of the source: `pixels` holds the whole row (RGBA8, `sourceWidth` pixels), of

@@ -12,9 +12,6 @@ import Foundation
 /// (so a recursive listing cannot loop). Unreadable files and subfolders are passed over.
 /// Reading is synchronous file I/O: run it off any actor that must stay responsive.
 public struct ImageListing: IteratorProtocol, Sendable {
-    /// How many leading bytes are read to tell an image: enough for every signature `ImageFormat` knows.
-    public static let signatureLength = 1024
-
     private var sources: ArraySlice<BrowseSource>
     private let recursive: Bool
     /// The folders being walked, innermost last.
@@ -105,8 +102,8 @@ public struct ImageListing: IteratorProtocol, Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: signatureLength)
-        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, signatureLength) }
+        var head = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, ImageFormat.sniffLength) }
         guard count > 0 else { return false }
         return ImageFormat.sniff(head[..<count]) != nil
     }

@@ -15,7 +15,9 @@ struct ImageFetcher: Sendable {
         let retryAfter: String?
     }
 
-    func fetch(_ request: ImageRequest, progress: @escaping ImageService.Progress) async throws -> ImageResponse {
+    func fetch(
+        _ request: ImageRequest, progress: @escaping ImageService.Progress, body: ImageService.BodyTap? = nil
+    ) async throws -> ImageResponse {
         let url = request.url
         switch url.scheme?.lowercased() {
         case "file":
@@ -48,7 +50,7 @@ struct ImageFetcher: Sendable {
         let revalidating = stale
         do {
             let response = try await withOverallTimeout(url) {
-                try await fetchWithRetries(request, revalidating: revalidating, progress: progress)
+                try await fetchWithRetries(request, revalidating: revalidating, progress: progress, body: body)
             }
             // A stored body counted its miss as it was stored, and a 304 its revalidation.
             if response.source == .network, !response.isCached { countingDisk?.recordMiss() }
@@ -76,12 +78,13 @@ struct ImageFetcher: Sendable {
     }
 
     private func fetchWithRetries(
-        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress,
+        body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         var retry = 0
         while true {
             do {
-                return try await fetchOnce(request, revalidating: stale, progress: progress)
+                return try await fetchOnce(request, revalidating: stale, progress: progress, body: body)
             } catch let failure as StatusFailure {
                 guard failure.error.isTransient,
                     let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
@@ -99,7 +102,8 @@ struct ImageFetcher: Sendable {
     }
 
     private func fetchOnce(
-        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress,
+        body: ImageService.BodyTap? = nil
     ) async throws -> ImageResponse {
         let url = request.url
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
@@ -111,7 +115,7 @@ struct ImageFetcher: Sendable {
         }
         let file = try makeTemporaryFile()
         do {
-            return try await transfer(request, into: file, revalidating: stale, urlRequest: urlRequest, progress: progress)
+            return try await transfer(request, into: file, revalidating: stale, urlRequest: urlRequest, progress: progress, body: body)
         } catch {
             // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
             file.discard()
@@ -121,10 +125,10 @@ struct ImageFetcher: Sendable {
 
     private func transfer(
         _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, urlRequest: URLRequest,
-        progress: @escaping ImageService.Progress
+        progress: @escaping ImageService.Progress, body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         let url = request.url
-        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress)
+        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress, body: body)
         let head: ResponseHead
         do {
             head = try await configuration.dataLoader.load(urlRequest, into: writer)

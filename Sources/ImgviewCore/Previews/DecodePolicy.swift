@@ -10,7 +10,12 @@ public enum DecodePolicy {
         var widest = options
         widest.mode = .blocks
         let upright = header.uprightSize
-        return PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
+        let text = PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
+        guard let graphics = options.graphics else { return text }
+        // A pixel preview needs the pixels it shows; enough for blocks too, so `m` renders again without decoding.
+        let pixels = GraphicsRenderer(options: graphics, viewport: options.viewport, pngEncoder: nil)
+            .minimumDecodeSize(width: upright.width, height: upright.height)
+        return (max(text.width, pixels.width), max(text.height, pixels.height))
     }
 
     /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the image has.

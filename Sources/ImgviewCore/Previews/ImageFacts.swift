@@ -12,6 +12,8 @@ public struct ImageFacts: Sendable, Equatable {
     public var storedWidth: Int
     public var storedHeight: Int
     public var orientation: ImageOrientation
+    /// Frames, duration and loops of an animation, from its header; nil for a still.
+    public var animation: AnimationSummary?
     public var byteCount: Int64
     public var sha256: String
     public var source: ImageResponse.Source
@@ -34,6 +36,7 @@ public struct ImageFacts: Sendable, Equatable {
         storedWidth = header.storedWidth
         storedHeight = header.storedHeight
         orientation = header.orientation
+        animation = header.animation
         byteCount = entry.byteCount
         sha256 = entry.sha256
         self.source = source
@@ -42,6 +45,27 @@ public struct ImageFacts: Sendable, Equatable {
         self.cacheState = cacheState
         etag = entry.etag
         lastModified = entry.lastModified
+    }
+
+    /// "24, 2.4 s a pass, plays forever", or "1 (still)", as `info` prints the frames.
+    public var framesText: String {
+        guard let animation else { return "1 (still)" }
+        let plays =
+            switch animation.loopCount {
+            case 0: "plays forever"
+            case 1: "plays once"
+            default: "plays \(animation.loopCount) times"
+            }
+        return "\(animation.frameCount), \(Self.seconds(animation.duration)) s a pass, \(plays)"
+    }
+
+    /// Seconds with at most two decimals and no trailing zeros: `2.4`, `0.05`, `12`.
+    private static func seconds(_ duration: Duration) -> String {
+        let hundredths = (Int(duration / .milliseconds(1)) + 5) / 10
+        var text = "\(hundredths / 100)"
+        let fraction = hundredths % 100
+        if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(format: "%02d", fraction)) }
+        return text
     }
 
     /// Where the bytes are, as a user named them: a path for a local file, else the URL.

@@ -6,8 +6,19 @@ public protocol ImageLoading: Sendable {
     /// the calling task is cancelled.
     func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse
 
+    /// The same, with `body` seeing the bytes as they arrive, where the loader can show them.
+    func image(for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?) async throws -> ImageResponse
+
     /// Forgets what the caches hold for `url`: the bytes turned out not to be an image worth keeping.
     func discardCachedImage(for url: URL) async
+}
+
+extension ImageLoading {
+    public func image(
+        for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?
+    ) async throws -> ImageResponse {
+        try await image(for: request, progress: progress)
+    }
 }
 
 extension ImageService: ImageLoading {

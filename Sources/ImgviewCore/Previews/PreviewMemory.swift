@@ -51,7 +51,7 @@ struct DecodedEntry: Sendable {
     let decodeTime: Duration
 
     var pixelCount: Int { image.pixels.width * image.pixels.height }
-    var cost: Int { image.pixels.bytes.count }
+    var cost: Int { image.pixelByteCount }
 }
 
 /// A rendered preview with what the facts pane shows about how it was made.

@@ -15,12 +15,16 @@ public struct PreviewResponse: Sendable, Equatable {
 /// What the render stage makes of a decoded image for one box, mode and colour depth: what a
 /// terminal back end draws.
 public struct RenderedPreview: Sendable, Equatable {
+    /// The cells of the preview; for a pixel preview, blank cells where the image goes.
     public var grid: CellGrid
+    /// A pixel preview's escape sequence, to write at the grid's top-left cell; nil for text.
+    public var graphics: GraphicsPreview?
 
-    public init(grid: CellGrid) {
+    public init(grid: CellGrid, graphics: GraphicsPreview? = nil) {
         self.grid = grid
+        self.graphics = graphics
     }
 
     /// Bytes held in memory, roughly: what the preview cache counts.
-    var cost: Int { grid.cells.count * MemoryLayout<Cell>.stride }
+    var cost: Int { grid.cells.count * MemoryLayout<Cell>.stride + (graphics?.bytes.count ?? 0) }
 }

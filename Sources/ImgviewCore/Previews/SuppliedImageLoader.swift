@@ -23,7 +23,13 @@ public struct SuppliedImageLoader: ImageLoading {
     }
 
     public func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
-        guard let data = supplied[request.url] else { return try await base.image(for: request, progress: progress) }
+        try await image(for: request, progress: progress, body: nil)
+    }
+
+    public func image(
+        for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?
+    ) async throws -> ImageResponse {
+        guard let data = supplied[request.url] else { return try await base.image(for: request, progress: progress, body: body) }
         guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(request.url, contentType: nil) }
         let now = Date()
         let entry = CacheEntry(

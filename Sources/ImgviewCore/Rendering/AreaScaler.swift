@@ -12,7 +12,7 @@ public struct AreaScaler: Sendable {
 
     /// Scales `region` of `pixels` (all of them when nil), in pixels and fractions of them, to `width × height`.
     public func scale(_ pixels: PixelBuffer, region: Viewport.Region? = nil, toWidth width: Int, height: Int) -> LinearImage {
-        let area = region ?? Viewport.Region(x: 0, y: 0, width: Double(pixels.width), height: Double(pixels.height))
+        let area = region ?? Viewport.Region(covering: pixels)
         let horizontal = Self.contributions(source: pixels.width, from: area.x, length: area.width, destination: width)
         let vertical = Self.contributions(source: pixels.height, from: area.y, length: area.height, destination: height)
         let background = background.linear

@@ -28,9 +28,8 @@ public struct PreviewRenderer: Sendable {
         }
         let visible = options.viewport.region(width: Double(width), height: Double(height), boxAspect: options.boxAspect)
         let grid = options.fittedGrid(width: visible.width, height: visible.height)
-        // The whole image at the scale that gives the visible part its samples.
-        let scale = min(1, max(Double(grid.columns * samples.columns) / visible.width, Double(grid.rows * samples.rows) / visible.height))
-        return (min(width, Int((Double(width) * scale).rounded(.up))), min(height, Int((Double(height) * scale).rounded(.up))))
+        return Viewport.decodeSize(
+            width: width, height: height, showing: visible, samples: (grid.columns * samples.columns, grid.rows * samples.rows))
     }
 
     /// The closest zoom for an upright image of `width × height`: a cell shows one image pixel.
@@ -39,15 +38,18 @@ public struct PreviewRenderer: Sendable {
         return Viewport.maximumZoom(imageWidth: width, imageHeight: height, fittedWidth: grid.columns, fittedHeight: grid.rows)
     }
 
-    public func render(_ pixels: PixelBuffer) -> CellGrid {
+    /// Renders `pixels`, fitted with the proportions of `imageSize` (the image's own upright size,
+    /// which a decode reduced by whole factors may round off by a pixel) or else of the pixels.
+    public func render(_ pixels: PixelBuffer, imageSize: (width: Int, height: Int)? = nil) -> CellGrid {
+        let size = imageSize ?? (pixels.width, pixels.height)
         // Zoomed in, only the visible region is scaled into the box, fractions of pixels included.
-        let region =
-            options.viewport.isFit
-            ? nil : options.viewport.region(width: Double(pixels.width), height: Double(pixels.height), boxAspect: options.boxAspect)
-        let grid = options.fittedGrid(width: region?.width ?? Double(pixels.width), height: region?.height ?? Double(pixels.height))
+        let visible = options.viewport.visibleRegion(of: size, in: pixels, boxAspect: options.boxAspect)
+        let grid =
+            visible.map { options.fittedGrid(width: $0.image.width, height: $0.image.height) }
+            ?? options.fittedGrid(width: size.width, height: size.height)
         let samples = samplesPerCell
         let scaled = AreaScaler(background: options.background)
-            .scale(pixels, region: region, toWidth: grid.columns * samples.columns, height: grid.rows * samples.rows)
+            .scale(pixels, region: visible?.pixels, toWidth: grid.columns * samples.columns, height: grid.rows * samples.rows)
         switch options.mode {
         case .ascii:
             return AsciiRenderer(lightOnDark: options.lightOnDark).render(

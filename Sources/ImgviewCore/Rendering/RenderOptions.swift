@@ -16,10 +16,14 @@ public struct RenderOptions: Sendable, Hashable {
     public var lightOnDark: Bool
     /// Which part of the image to show: all of it, or a closer look (zoom and pan).
     public var viewport: Viewport
+    /// Set for a pixel preview (kitty, iTerm2, sixel): the render stage then encodes pixels for
+    /// the terminal instead of choosing characters, and `mode` and `colors` do not apply.
+    public var graphics: GraphicsOptions?
 
     public init(
         columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
-        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit
+        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit,
+        graphics: GraphicsOptions? = nil
     ) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -29,11 +33,13 @@ public struct RenderOptions: Sendable, Hashable {
         self.background = background
         self.lightOnDark = lightOnDark
         self.viewport = viewport
+        self.graphics = graphics
     }
 
-    /// The box's width divided by its height, as they look on screen.
+    /// The box's width divided by its height, as they look on screen: from the cells' pixel size
+    /// for a pixel preview, else from `cellAspect`. What a viewport's visible region is shaped by.
     public var boxAspect: Double {
-        Double(columns) / (Double(rows) * cellAspect)
+        graphics?.boxAspect ?? Double(columns) / (Double(rows) * cellAspect)
     }
 
     /// The largest grid inside the box that keeps an image of `width × height` pixels in proportion.

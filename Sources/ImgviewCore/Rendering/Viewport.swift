@@ -92,3 +92,37 @@ public struct Viewport: Sendable, Hashable {
         return max(1, min(Double(imageWidth) / Double(fittedWidth), Double(imageHeight) / Double(fittedHeight)))
     }
 }
+
+extension Viewport.Region {
+    /// All of `pixels`.
+    public init(covering pixels: PixelBuffer) {
+        self.init(x: 0, y: 0, width: Double(pixels.width), height: Double(pixels.height))
+    }
+}
+
+extension Viewport {
+    /// The visible part of an image of `size` whose pixels (perhaps decoded smaller) are `pixels`:
+    /// in the image's own units, for the layout, and in the pixels', for the scaler. Nil at fit.
+    public func visibleRegion(
+        of size: (width: Int, height: Int), in pixels: PixelBuffer, boxAspect: Double
+    ) -> (image: Region, pixels: Region)? {
+        guard !isFit, size.width > 0, size.height > 0 else { return nil }
+        let visible = region(width: Double(size.width), height: Double(size.height), boxAspect: boxAspect)
+        let scaleX = Double(pixels.width) / Double(size.width)
+        let scaleY = Double(pixels.height) / Double(size.height)
+        return (
+            visible,
+            Region(x: visible.x * scaleX, y: visible.y * scaleY, width: visible.width * scaleX, height: visible.height * scaleY)
+        )
+    }
+
+    /// The pixel size to decode a whole image of `width × height` at so that its `visible` part
+    /// gets at least `samples` across and down: never more than the image has.
+    public static func decodeSize(
+        width: Int, height: Int, showing visible: Region, samples: (width: Int, height: Int)
+    ) -> (width: Int, height: Int) {
+        guard visible.width > 0, visible.height > 0 else { return (min(width, samples.width), min(height, samples.height)) }
+        let scale = min(1, max(Double(samples.width) / visible.width, Double(samples.height) / visible.height))
+        return (min(width, Int((Double(width) * scale).rounded(.up))), min(height, Int((Double(height) * scale).rounded(.up))))
+    }
+}
