@@ -64,7 +64,7 @@ def percentile(values, fraction):
 def read_log(path, start):
     with open(path) as log:
         lines = log.read().splitlines()[start:]
-    return [float(line.split()[0]) for line in lines if line.strip()]
+    return [float(line.split()[0]) for line in lines if line.strip() and not line.startswith("partial")]
 
 
 def switch(count, pause):

@@ -34,6 +34,10 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
     private var output: [UInt8] = []
     private var rowsShown = 0
     private var scansShown = 0
+    private var scansEnded = 0
+    private var scansEndedSoFar = 0
+    private var isInScan = false
+    private var markerSearchPosition = 0
 
     init(sizing: @escaping ProgressiveSizing) throws(ImageDecodingError) {
         self.sizing = sizing
@@ -125,11 +129,38 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
 
     /// The DC picture of what has arrived, once another DC scan is whole.
     private func dcPicture(_ prefix: Data) throws(ImageDecodingError) -> DecodedImage? {
+        // A scan's data ends at the next marker: until one has arrived no scan can have become
+        // whole, and there is nothing new to decode.
+        let ended = countScanEnds(in: prefix)
+        guard ended > scansEnded else { return nil }
+        scansEnded = ended
         guard let header, let decoded = try JPEGDCDecoder.decode(prefix, cancellation: request.cancellation),
             decoded.completeScans > scansShown
         else { return nil }
         scansShown = decoded.completeScans
         return DecodedImage(header: header, pixels: header.orientation.apply(to: decoded.pixels))
+    }
+
+    /// How many scans have ended in `prefix` (their data followed by a marker), counting on from
+    /// where the last count stopped.
+    private func countScanEnds(in prefix: Data) -> Int {
+        prefix.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = markerSearchPosition
+            while index + 1 < bytes.count {
+                if bytes[index] == 0xFF {
+                    let next = bytes[index + 1]
+                    // Not stuffing, fill or a restart marker inside entropy-coded data.
+                    if next != 0x00, next != 0xFF, !(0xD0...0xD7).contains(next) {
+                        if isInScan { scansEndedSoFar += 1 }
+                        isInScan = next == 0xDA
+                    }
+                }
+                index += 1
+            }
+            markerSearchPosition = max(markerSearchPosition, index)
+            return scansEndedSoFar
+        }
     }
 
     private func picture() -> DecodedImage? {

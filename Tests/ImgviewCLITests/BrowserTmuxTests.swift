@@ -93,6 +93,33 @@ struct BrowserTmuxTests {
         }
     }
 
+    @Test func aSlowDownloadShowsItsPictureBeforeHalfOfItHasArrived() async throws {
+        // cups is a progressive JPEG (700 kB): its first scan, 18% of the file, is a whole picture.
+        // About 70 kB/s: half the file after 5 s, so a slow (debug, sanitised) build still draws before.
+        let slow = [Fault.slowBody(chunkSize: 4096, delayPerChunk: .milliseconds(60))]
+        try await withBrowser(faults: ["cups": slow]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("5")
+            var seen: (percent: Int, screen: String)?
+            for _ in 0..<300 where seen == nil {
+                let plain = try await session.screen()
+                let styled = try await session.styledScreen()
+                let lines = plain.split(separator: "\n", omittingEmptySubsequences: false)
+                let status = lines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).map(String.init) ?? ""
+                let percent = status.split(separator: " ").last.flatMap { Int($0.dropLast()) }
+                // Image cells in the pane (coloured blocks), not the "loading cups…" line, while the status line is below half.
+                if let percent, percent < 50, status.hasSuffix("%"), !plain.contains("loading cups"), styled.contains("\u{1B}[48;5;") {
+                    seen = (percent, plain)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(seen != nil, "a picture in the pane while under half of the bytes had arrived")
+            if let seen { #expect(seen.percent < 50 && seen.screen.contains("[ cups ]")) }
+            try await session.waitForScreen(timeout: .seconds(40)) { $0.contains("format  JPEG 2560×1600") }
+        }
+    }
+
     @Test func rapidSwitchingAgainstASlowServerEndsOnTheLastSelection() async throws {
         let slow = [Fault.delay(.milliseconds(700))]
         try await withBrowser(faults: ["hopper": slow, "chelsea": slow, "coffee": slow, "camera": slow, "cups": slow]) { fixture in

@@ -77,6 +77,10 @@ struct TrailingBytesStubDecoder: ImageDecoding {
         try StubDecoder().decode(Self.header(of: bytes), header: header, request: request)
     }
 
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        StubDecoder.Progressive()
+    }
+
     private static func header(of bytes: Data) -> Data {
         Data(bytes.prefix { $0 != 0 })
     }

@@ -86,6 +86,31 @@ struct BrowserPresenterTests {
         _ = presenter
     }
 
+    @Test func aDownloadShowsWhatHasArrivedUntilTheFinalPreview() async throws {
+        let pipeline = PreviewPipeline(
+            configuration: .init(
+                loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: WorkerPool(width: 1),
+                partialPreviews: PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)))
+        let presenter = makePresenter(pipeline: pipeline)
+        presenter.start()
+        await loader.waitForRequest(url(0))
+        await pipeline.synchronize()
+        let body = stubImage(width: 64, height: 48, grey: 200) + Data(count: 3000)
+        loader.feed(url(0), body.prefix(1200), expected: Int64(body.count))
+        try await eventually {
+            if case .loading(_, _, let partial?) = view.last?.phase { partial.grid.columns > 0 } else { false }
+        }
+        #expect(view.last?.phase.percent == 1200 * 100 / body.count)
+        // The pane draws the picture; the status line carries the progress.
+        let text = BrowserScreen(state: try #require(view.last)).compose().text
+        #expect(!text.contains("loading image0"))
+        #expect(text.contains("\(1200 * 100 / body.count)%"))
+        loader.release(url(0), with: .success(body))
+        try await eventually { view.isShowingPreview }
+        guard case .loaded(let shown)? = view.last?.phase else { return }
+        #expect(shown.facts.byteCount == Int64(body.count))
+    }
+
     @Test func aFailureIsOneLineAndTheBrowserKeepsWorking() async throws {
         let presenter = makePresenter()
         presenter.start()

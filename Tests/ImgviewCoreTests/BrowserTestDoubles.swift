@@ -43,6 +43,9 @@ final class HeldImageLoader: ImageLoading {
         /// Outcomes handed out before their request arrived.
         var early: [Int: Result<ImageResponse, any Error>] = [:]
         var discarded: [URL] = []
+        var bodies: [Int: ImageService.BodyTap] = [:]
+        /// How much of its body each waiting request has been fed.
+        var fed: [Int: Int64] = [:]
         /// Tests waiting for a request for a URL to arrive.
         var watchers: [(url: URL, continuation: CheckedContinuation<Void, Never>)] = []
     }
@@ -90,10 +93,15 @@ final class HeldImageLoader: ImageLoading {
     func calls(for url: URL) -> [Call] { calls.filter { $0.request.url == url } }
 
     func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
+        try await image(for: request, progress: progress, body: nil)
+    }
+
+    func image(for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?) async throws -> ImageResponse {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.calls.append(Call(id: state.nextID, request: request))
             if let progress { state.progress[state.nextID] = progress }
+            if let body { state.bodies[state.nextID] = body }
             return state.nextID
         }
         return try await withTaskCancellationHandler {
@@ -137,6 +145,21 @@ final class HeldImageLoader: ImageLoading {
         continuation.resume(with: outcome.map { makeResponse(url: url, bytes: $0, source: source, fetchedAt: fetchedAt) })
     }
 
+    /// Feeds the waiting request for `url` the next part of its body, as a transfer would, with
+    /// the progress it makes.
+    func feed(_ url: URL, _ bytes: Data, expected: Int64? = nil) {
+        let (tap, offset, handler) = state.withLock { state -> (ImageService.BodyTap?, Int64, ImageService.Progress?) in
+            guard let call = state.calls.last(where: { $0.request.url == url && state.waiting[$0.id] != nil }) else {
+                return (nil, 0, nil)
+            }
+            let offset = state.fed[call.id] ?? 0
+            state.fed[call.id] = offset + Int64(bytes.count)
+            return (state.bodies[call.id], offset, state.progress[call.id])
+        }
+        bytes.withUnsafeBytes { tap?(offset, $0) }
+        handler?(offset + Int64(bytes.count), expected)
+    }
+
     /// Reports progress on the waiting request for `url`.
     func report(_ url: URL, received: Int64, expected: Int64?) {
         let handler = state.withLock { state in
@@ -160,6 +183,28 @@ func makeResponse(url: URL, bytes: Data, source: ImageResponse.Source, fetchedAt
 
 /// Decodes "images" made by `stubImage`: a width, a height and a grey level, or fails on request.
 struct StubDecoder: ImageDecoding {
+    /// Pictures of a stub image still arriving: its size from the start of the bytes, its grey
+    /// level the number of bytes so far over 16, a new one each time more bytes came.
+    final class Progressive: ProgressiveImageDecoder {
+        private var shown = 0
+
+        func update(with prefix: Data) throws(ImageDecodingError) -> DecodedImage? {
+            guard prefix.count > shown, let end = prefix.firstIndex(of: 0) ?? (prefix.count > 13 ? prefix.endIndex : nil) else {
+                return nil
+            }
+            let header = try StubDecoder().inspect(Data(prefix[..<end]))
+            shown = prefix.count
+            let grey = UInt8(min(255, prefix.count / 16))
+            return DecodedImage(
+                header: header,
+                pixels: PixelBuffer(width: header.storedWidth, height: header.storedHeight, filledWith: (grey, grey, grey, 255)))
+        }
+    }
+
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        Progressive()
+    }
+
     func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         let (width, height, _) = try Self.parse(bytes)
         return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)

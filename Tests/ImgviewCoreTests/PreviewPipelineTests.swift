@@ -160,6 +160,82 @@ struct PreviewPipelineTests {
     }
 }
 
+/// Pictures of a download while it arrives: made when someone looks, replaced by the final
+/// preview, never kept as if they were it.
+@Suite("Partial previews")
+struct PartialPreviewTests {
+    let loader = HeldImageLoader()
+    let scheduler = ManualScheduler()
+    let url = URL(string: "http://example.test/slow.png")!
+    let request = PreviewRequest(url: URL(string: "http://example.test/slow.png")!, options: RenderOptions(columns: 20, rows: 8))
+    let body = stubImage(width: 40, height: 30, grey: 9) + Data(count: 4000)
+
+    func makePipeline(policy: PartialPreviewPolicy = PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)) -> PreviewPipeline {
+        PreviewPipeline(
+            configuration: .init(loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: policy))
+    }
+
+    @Test func picturesFollowTheBytesAndTheFinalPreviewReplacesThem() async throws {
+        let pipeline = makePipeline()
+        let pictures = Locked<[PartialPreview]>([])
+        let task = pipeline.previewTask(for: request, partial: { picture in pictures.withLock { $0.append(picture) } })
+        await loader.waitForRequest(url)
+        await pipeline.synchronize()
+        loader.feed(url, body.prefix(1000), expected: Int64(body.count))
+        try await scheduler.run { pictures.withLock { $0.count } == 1 }
+        #expect(pictures.withLock { $0[0].received } == 1000)
+        #expect(pictures.withLock { $0[0].expected } == Int64(body.count))
+        #expect(pipeline.cachedPreview(for: request) == nil, "a picture of part of the bytes is never the preview")
+        loader.feed(url, body[1000..<3000])
+        try await scheduler.run { pictures.withLock { $0.count } == 2 }
+        #expect(pictures.withLock { $0[0].preview != $0[1].preview }, "it sharpens: a new picture of more bytes")
+        loader.release(url, with: .success(body))
+        let outcome = Locked<PreviewResponse?>(nil)
+        Task {
+            let response = try? await task.response
+            outcome.withLock { $0 = response }
+        }
+        try await scheduler.run { outcome.withLock { $0 } != nil }
+        let final = try #require(outcome.withLock { $0 })
+        #expect(final.preview != pictures.withLock { $0.last?.preview })
+        #expect(pipeline.cachedPreview(for: request)?.preview == final.preview)
+        #expect(pictures.withLock { $0.count } == 2, "no picture after the final one")
+    }
+
+    @Test func aPrefetchMakesNoPictures() async throws {
+        let pipeline = makePipeline()
+        let pictures = Locked(0)
+        let task = pipeline.previewTask(for: request, priority: .low, partial: { _ in pictures.withLock { $0 += 1 } })
+        await loader.waitForRequest(url)
+        await pipeline.synchronize()
+        loader.feed(url, body.prefix(2000))
+        #expect(scheduler.queued.isEmpty, "nobody looks at a prefetch: no picture is made")
+        // Selected: the next bytes bring a picture.
+        task.priority = .high
+        await pipeline.synchronize()
+        loader.feed(url, body[2000..<2500])
+        try await scheduler.run { pictures.withLock { $0 } == 1 }
+        task.cancel()
+    }
+
+    @Test func withoutAPolicyThereAreNoPictures() async throws {
+        let pipeline = PreviewPipeline(
+            configuration: .init(loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: nil))
+        let task = pipeline.previewTask(for: request, partial: { _ in Issue.record("a picture without a policy") })
+        await loader.waitForRequest(url)
+        loader.feed(url, body.prefix(2000))
+        #expect(scheduler.queued.isEmpty)
+        task.cancel()
+    }
+
+    @Test func thePolicyKeepsPicturesFewAndCheap() {
+        let policy = PartialPreviewPolicy(minimumInterval: .milliseconds(250), costFactor: 3)
+        let start = ContinuousClock.now
+        #expect(policy.nextStart(after: start, cost: .milliseconds(10)) == start + .milliseconds(250), "a few a second at most")
+        #expect(policy.nextStart(after: start, cost: .milliseconds(200)) == start + .milliseconds(600), "a quarter of the time")
+    }
+}
+
 /// Decodes stub images (see `stubImage`) row by row, checking for cancellation between rows as
 /// the real decoders do, and counts what it did; can stop at a row until the test lets it go on.
 final class RowCountingDecoder: ImageDecoding {

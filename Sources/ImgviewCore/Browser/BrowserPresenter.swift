@@ -176,7 +176,7 @@ public final class BrowserPresenter {
             // Seen before: its facts at once, its preview when it has rendered for this pane.
             next.phase = .loaded(ShownImage(facts: facts, preview: nil))
         } else if let progress = task.progress {
-            next.phase = .loading(received: progress.received, expected: progress.expected)
+            next.phase = .loading(received: progress.received, expected: progress.expected, partial: task.partialPreview?.preview)
         } else {
             next.phase = .loading(received: 0, expected: nil)
         }
@@ -194,7 +194,9 @@ public final class BrowserPresenter {
         let gate = ProgressGate { [weak self] received, expected in
             Task { @MainActor in self?.progressed(request, received: received, expected: expected) }
         }
-        let started = configuration.pipeline.previewTask(for: request, priority: priority) { gate.report($0, $1) }
+        let started = configuration.pipeline.previewTask(
+            for: request, priority: priority, progress: { gate.report($0, $1) },
+            partial: { [weak self] partial in Task { @MainActor in self?.arrived(partial, for: request) } })
         Task { [weak self] in
             let result: Result<PreviewResponse, any Error>
             do {
@@ -208,8 +210,17 @@ public final class BrowserPresenter {
     }
 
     private func progressed(_ request: PreviewRequest, received: Int64, expected: Int64?) {
-        guard current?.request == request, case .loading = state.phase else { return }
-        update { $0.phase = .loading(received: received, expected: expected) }
+        guard current?.request == request, case .loading(_, _, let partial) = state.phase else { return }
+        update { $0.phase = .loading(received: received, expected: expected, partial: partial) }
+    }
+
+    /// A picture of what has arrived of the image on its way to the screen: shown until the next, or the final one.
+    private func arrived(_ partial: PartialPreview, for request: PreviewRequest) {
+        guard current?.request == request, case .loading(let received, let expected, _) = state.phase else { return }
+        update {
+            $0.phase = .loading(
+                received: max(received, partial.received), expected: expected ?? partial.expected, partial: partial.preview)
+        }
     }
 
     private func finished(_ task: PreviewTask, with result: Result<PreviewResponse, any Error>) {

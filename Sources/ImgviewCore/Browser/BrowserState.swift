@@ -52,8 +52,9 @@ public struct TerminalSize: Sendable, Equatable, Hashable {
 public enum ImagePhase: Sendable, Equatable {
     /// Nothing asked for yet.
     case idle
-    /// Fetching or decoding; `expected` is nil when the server did not say how much.
-    case loading(received: Int64, expected: Int64?)
+    /// Fetching or decoding; `expected` is nil when the server did not say how much. `partial`
+    /// is a picture of what has arrived so far, when the format can show one.
+    case loading(received: Int64, expected: Int64?, partial: RenderedPreview? = nil)
     case loaded(ShownImage)
     /// A one-line reason, safe to print.
     case failed(String)
@@ -62,7 +63,7 @@ public enum ImagePhase: Sendable, Equatable {
 
     /// Whole percent received, when the total is known.
     public var percent: Int? {
-        guard case .loading(let received, let expected?) = self, expected > 0 else { return nil }
+        guard case .loading(let received, let expected?, _) = self, expected > 0 else { return nil }
         return Int(min(100, received * 100 / expected))
     }
 }

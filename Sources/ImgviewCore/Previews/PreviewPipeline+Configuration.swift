@@ -22,12 +22,15 @@ extension PreviewPipeline {
         /// Offline, a stale image in memory is as good as any.
         public var isOffline: Bool
         public var now: @Sendable () -> Date
+        /// How pictures of unfinished downloads are made for the tasks that ask; nil makes none.
+        public var partialPreviews: PartialPreviewPolicy?
 
         public init(
             loader: any ImageLoading, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
             scheduler: any WorkScheduling = WorkerPool(),
             maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, decodedCostLimit: Int = 256 << 20,
-            previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20, isOffline: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+            previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20, isOffline: Bool = false,
+            now: @escaping @Sendable () -> Date = Date.init, partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
         ) {
             self.loader = loader
             self.decoder = decoder
@@ -39,6 +42,7 @@ extension PreviewPipeline {
             self.animationCostLimit = animationCostLimit
             self.isOffline = isOffline
             self.now = now
+            self.partialPreviews = partialPreviews
         }
     }
 }

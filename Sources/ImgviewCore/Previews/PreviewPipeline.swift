@@ -48,11 +48,13 @@ public actor PreviewPipeline {
     // MARK: Entry points
 
     /// Starts making the preview for `request` and returns at once; the task can be moved up or
-    /// down in priority, or cancelled.
+    /// down in priority, or cancelled. `partial` receives pictures of the image while its bytes
+    /// arrive (on a worker thread), when the configuration's policy makes them.
     public nonisolated func previewTask(
-        for request: PreviewRequest, priority: WorkPriority = .high, progress: ImageService.Progress? = nil
+        for request: PreviewRequest, priority: WorkPriority = .high, progress: ImageService.Progress? = nil,
+        partial: (@Sendable (PartialPreview) -> Void)? = nil
     ) -> PreviewTask {
-        let task = PreviewTask(request: request, priority: priority, pipeline: self)
+        let task = PreviewTask(request: request, priority: priority, pipeline: self, partial: partial)
         task.start(progress: progress)
         return task
     }
@@ -147,6 +149,10 @@ public actor PreviewPipeline {
                 let request = task.request.imageRequest
                 let fetch = inFlight.fetches[request] ?? startFetch(request)
                 fetch.reserve(task.id, priority: task.priority)
+                if let partial = task.partial {
+                    fetch.partials?.subscribe(
+                        task.id, options: task.request.options, priority: task.priorityBox, handler: partial)
+                }
                 waiting[task.id] = fetch
                 work = fetch
             }
@@ -244,12 +250,22 @@ public actor PreviewPipeline {
         }
         let loader = configuration.loader
         let fanout = work.progress
+        // Only network bodies arrive slowly enough to be worth pictures of their start.
+        let partials =
+            request.url.isFileURL ? nil : configuration.partialPreviews.map { PartialPreviews(policy: $0, configuration: configuration) }
+        work.partials = partials
         work.task = Task {
             // A file's identity is taken before it is read: a change during the read shows as a change later.
             let stamp = request.url.isFileURL ? FileStamp(of: request.url) : nil
             let result: Result<ImageResponse, any Error>
             do {
-                result = .success(try await loader.image(for: request, progress: { fanout.report($0, $1) }))
+                let progress: ImageService.Progress = { received, expected in
+                    partials?.expect(expected)
+                    fanout.report(received, expected)
+                }
+                var body: ImageService.BodyTap?
+                if let partials { body = { offset, bytes in partials.receive(offset, bytes) } }
+                result = .success(try await loader.image(for: request, progress: progress, body: body))
             } catch {
                 result = .failure(error)
             }

@@ -11,13 +11,30 @@ public final class PreviewTask: Sendable {
     let id = UUID()
     let priorityBox: Locked<WorkPriority>
     private let lastProgress = Locked<(received: Int64, expected: Int64?)?>(nil)
+    private let lastPartial = Locked<PartialPreview?>(nil)
     private let task: Locked<Task<PreviewResponse, any Error>?> = Locked(nil)
     private let pipeline: PreviewPipeline
 
-    init(request: PreviewRequest, priority: WorkPriority, pipeline: PreviewPipeline) {
+    init(request: PreviewRequest, priority: WorkPriority, pipeline: PreviewPipeline, partial: PartialPreviews.Handler? = nil) {
         self.request = request
         priorityBox = Locked(priority)
         self.pipeline = pipeline
+        if let partial {
+            self.partial = { [lastPartial] picture in
+                lastPartial.withLock { $0 = picture }
+                partial(picture)
+            }
+        } else {
+            self.partial = nil
+        }
+    }
+
+    /// Receives pictures of the download while it arrives, when the task asked for them.
+    let partial: PartialPreviews.Handler?
+
+    /// The latest picture of the download while it arrives, if one was made.
+    public var partialPreview: PartialPreview? {
+        lastPartial.withLock { $0 }
     }
 
     /// Starts the work; called once, by the pipeline.

@@ -20,6 +20,8 @@ final class SharedWork<Value: Sendable> {
     let cancellation = CancellationFlag()
     /// Fans a transfer's progress out to the waiters that asked for it (fetches only).
     let progress = ProgressFanout()
+    /// Pictures of the body while it arrives, for the waiters that asked (fetches only).
+    var partials: PartialPreviews?
     var task: Task<Void, Never>?
     /// The work's place in the scheduler's queue, while it has one.
     var ticket: WorkTicket?
@@ -84,6 +86,7 @@ final class SharedWork<Value: Sendable> {
     func leave(_ id: UUID) {
         guard let waiter = waiters.removeValue(forKey: id) else { return }
         progress.remove(id)
+        partials?.unsubscribe(id)
         waiter.continuation?.resume(throwing: CancellationError())
         if waiters.isEmpty {
             giveUp()
@@ -95,6 +98,7 @@ final class SharedWork<Value: Sendable> {
     /// Answers every waiter with `result`.
     func finish(with result: Result<Value, any Error>) {
         detach()
+        partials?.close()
         self.result = result
         let answered = waiters
         waiters = [:]
@@ -106,6 +110,7 @@ final class SharedWork<Value: Sendable> {
 
     private func giveUp() {
         detach()
+        partials?.close()
         cancellation.cancel()
         if parked != nil || ticket?.withdraw() == true {
             parked = nil
