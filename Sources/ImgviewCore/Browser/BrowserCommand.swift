@@ -10,6 +10,8 @@ public enum BrowserCommand: Sendable, Equatable {
     case toggleMode
     case toggleHelp
     case toggleCache
+    /// Space: pause or play the animation on screen.
+    case togglePause
     /// Esc: closes a panel, or quits when none is open.
     case dismiss
     case quit
@@ -41,6 +43,7 @@ extension BrowserCommand {
         case .character("m"): self = .toggleMode
         case .character("?"): self = .toggleHelp
         case .character("c"): self = .toggleCache
+        case .character(" "): self = .togglePause
         case .escape: self = .dismiss
         case .character("q"), .interrupt: self = .quit
         case .character(let character):
