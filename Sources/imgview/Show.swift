@@ -10,8 +10,9 @@ extension Imgview {
             abstract: "Print a text preview of an image, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
-                from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown (an animation's \
-                first frame). The preview keeps the image's aspect inside the box (the terminal's \
+                from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown. An animation plays \
+                on a terminal (its own number of times, or --loops, for at most --duration; Ctrl-C \
+                stops it); into a pipe only its first frame is written. The preview keeps the image's aspect inside the box (the terminal's \
                 size on a terminal, else 80x24).
                 MODE auto (the default; or IMGVIEW_MODE) asks the terminal what it can draw and picks \
                 kitty, iterm or sixel pixels where it can, else blocks when colours are available, \
@@ -41,11 +42,21 @@ extension Imgview {
                 valueName: "#rrggbb"))
         var background: RGBColor?
 
+        @Option(help: ArgumentHelp("Play an animation for at most this many seconds (on a terminal).", valueName: "S"))
+        var duration: Double?
+
+        @Option(help: ArgumentHelp("Play an animation this many times (default: as often as the file says).", valueName: "N"))
+        var loops: Int?
+
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func validate() throws {
             guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            if let duration, !(duration > 0 && duration <= 86_400) {
+                throw ValidationError("--duration takes seconds, more than 0 and at most 86400")
+            }
+            if let loops, !(1...1_000_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 1000000") }
         }
 
         func run() async throws {
@@ -68,7 +79,11 @@ extension Imgview {
             if let warning = response.warning {
                 StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
             }
-            if let graphics = response.preview.graphics {
+            if let animation = response.preview.animation, isatty(STDOUT_FILENO) == 1 {
+                let player = TerminalAnimationPlayer(
+                    animation: animation, loops: loops, duration: duration.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+                try await player.play { StandardOutput.write($0) }
+            } else if let graphics = response.preview.graphics {
                 // The image, then a new line below it, where the prompt comes back.
                 StandardOutput.write(Data(graphics.bytes + [0x0A]))
             } else {
