@@ -160,7 +160,7 @@ public struct BrowserScreen: Sendable {
             rows.append(("fetched", Self.format(facts.fetchTime)))
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
-            if facts.animation != nil { rows.append(("frames", facts.framesText)) }
+            if facts.animation != nil { rows.append(("frames", facts.framesShortText)) }
             if let frames = shown.preview?.animation?.frames {
                 rows.append(("frame", "\(shown.frame + 1) of \(frames.count)\(state.isPaused ? " · paused" : "")"))
             }
