@@ -73,7 +73,8 @@ extension Imgview {
             let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
-                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics)
+                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
+                animates: isatty(STDOUT_FILENO) == 1)
             let pipeline = try network.makePipeline(global: global, maxPixelCount: decoding.maxPixelCount)
             let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
             if let warning = response.warning {

@@ -73,7 +73,8 @@ struct ShowAnimationTests {
 
     @Test(.enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup.sh installs it)"))
     func ctrlCStopsPlaybackAndGivesTheTerminalBack() async throws {
-        let command = TmuxSession.imgviewCommand(["show", Self.slideshow, "--mode", "blocks", "--size", "24x8"], environment: ["NO_COLOR": "1"])
+        let command = TmuxSession.imgviewCommand(
+            ["show", Self.slideshow, "--mode", "blocks", "--size", "24x8"], environment: ["NO_COLOR": "1"])
         let session = try await TmuxSession(columns: 80, rows: 24, command: command)
         defer { Task { await session.kill() } }
         // Playing: the cursor is hidden and the picture is there.

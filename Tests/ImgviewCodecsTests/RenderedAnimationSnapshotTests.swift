@@ -60,12 +60,22 @@ struct RenderedAnimationSnapshotTests {
         #expect(frames.allSatisfy { $0.grid == response.preview.grid && $0.grid.cells.allSatisfy { $0.character == " " } })
     }
 
+    @Test func outputThatCannotPlayGetsTheFirstFrameOnly() async throws {
+        let options = RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)
+        var still = options
+        still.animates = false
+        let first = try await Self.response(for: "slideshow.gif", options: still)
+        #expect(first.preview.animation == nil)
+        #expect(first.preview.grid == (try await Self.response(for: "slideshow.gif", options: options)).preview.grid)
+    }
+
     @Test func anAnimationOverTheCostLimitIsCutShortWithAWarning() async throws {
         let pipeline = PreviewPipeline(
             configuration: .init(
                 loader: ImageService(configuration: .init()), decoder: ImageDecoder(), animationCostLimit: 1))
         let response = try await pipeline.preview(
-            for: PreviewRequest(url: Fixtures.url("slideshow.gif"), options: RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)))
+            for: PreviewRequest(
+                url: Fixtures.url("slideshow.gif"), options: RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)))
         // Only the first frame fits: a still, with the reason.
         #expect(response.preview.animation == nil)
         #expect(response.warning?.contains("animation cut short after 1 of 3 frames") == true)

@@ -15,7 +15,9 @@ public struct TerminalAnimationPlayer: Sendable {
     public var duration: Duration?
     public var clock: any PlaybackClock
 
-    public init(animation: RenderedAnimation, loops: Int? = nil, duration: Duration? = nil, clock: any PlaybackClock = SystemPlaybackClock()) {
+    public init(
+        animation: RenderedAnimation, loops: Int? = nil, duration: Duration? = nil, clock: any PlaybackClock = SystemPlaybackClock()
+    ) {
         self.animation = animation
         self.loops = loops
         self.duration = duration

@@ -21,7 +21,7 @@ extension RenderedPreview {
         }
         let (grid, graphics) = try render(image.pixels)
         var preview = RenderedPreview(grid: grid, graphics: graphics)
-        guard let animation = image.animation else { return (preview, image.warning) }
+        guard options.animates, let animation = image.animation else { return (preview, image.warning) }
 
         var frames = [RenderedFrame(grid: grid, graphics: graphics, delay: animation.frames[0].delay)]
         var cost = 0
