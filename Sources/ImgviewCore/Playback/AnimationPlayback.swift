@@ -33,7 +33,8 @@ struct AnimationPlayback {
             self = AnimationPlayback()
             self.url = url
         }
-        timeline = animation.timeline
+        let timeline = animation.timeline
+        self.timeline = timeline
         switch (isRunning, stoppedAt) {
         case (true, let stopped?):
             origin = now - stopped
@@ -43,7 +44,7 @@ struct AnimationPlayback {
         default:
             break
         }
-        let position = timeline!.position(at: stoppedAt ?? now - origin)
+        let position = timeline.position(at: stoppedAt ?? now - origin)
         return Step(frame: position.frame, wake: stoppedAt == nil ? position.nextChange.map { origin + $0 } : nil)
     }
 
