@@ -188,7 +188,11 @@ public final class BrowserPresenter {
             // Seen before: its facts at once, its preview when it has rendered for this pane.
             next.phase = .loaded(ShownImage(facts: facts, preview: nil))
         } else if let progress = task.progress {
-            next.phase = .loading(received: progress.received, expected: progress.expected, partial: task.partialPreview?.preview)
+            // Progress is reported in steps; a picture of the download may have seen more bytes since.
+            let partial = task.partialPreview
+            next.phase = .loading(
+                received: max(progress.received, partial?.received ?? 0), expected: progress.expected ?? partial?.expected,
+                partial: partial?.preview)
         } else {
             next.phase = .loading(received: 0, expected: nil)
         }
