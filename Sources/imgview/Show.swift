@@ -10,9 +10,10 @@ extension Imgview {
             abstract: "Print a preview of images, in characters or pixels, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
-                The format is told from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown \
-                (an animation's first frame). The preview keeps the image's aspect inside the box (the \
-                terminal's size on a terminal, else 80x24).
+                The format is told from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown. An \
+                animation plays on a terminal (its own number of times, or --loops, for at most \
+                --duration; Ctrl-C stops it); into a pipe only its first frame is written. The preview \
+                keeps the image's aspect inside the box (the terminal's size on a terminal, else 80x24).
                 MODE auto (the default; or IMGVIEW_MODE) asks the terminal what it can draw and picks \
                 kitty, iterm or sixel pixels where it can, else blocks when colours are available, \
                 else ASCII; into a pipe it picks text. A mode named explicitly is used even into a pipe.
@@ -43,12 +44,22 @@ extension Imgview {
                 valueName: "#rrggbb"))
         var background: RGBColor?
 
+        @Option(help: ArgumentHelp("Play an animation for at most this many seconds (on a terminal).", valueName: "S"))
+        var duration: Double?
+
+        @Option(help: ArgumentHelp("Play an animation this many times (default: as often as the file says).", valueName: "N"))
+        var loops: Int?
+
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func validate() throws {
             try ImageArguments.validate(images)
             guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            if let duration, !(duration > 0 && duration <= 86_400) {
+                throw ValidationError("--duration takes seconds, more than 0 and at most 86400")
+            }
+            if let loops, !(1...1_000_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 1000000") }
         }
 
         func run() async throws {
@@ -65,7 +76,8 @@ extension Imgview {
             let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
-                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics)
+                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
+                animates: isatty(STDOUT_FILENO) == 1)
             let pipeline = try network.makePipeline(
                 global: global, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
@@ -82,7 +94,11 @@ extension Imgview {
                 if let warning = response.warning {
                     StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
                 }
-                if let graphics = response.preview.graphics {
+                if let animation = response.preview.animation, isatty(STDOUT_FILENO) == 1 {
+                    let player = TerminalAnimationPlayer(
+                        animation: animation, loops: loops, duration: duration.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+                    try await player.play { StandardOutput.write($0) }
+                } else if let graphics = response.preview.graphics {
                     // The image, then a new line below it, where the prompt (or the next image) comes back.
                     StandardOutput.write(Data(graphics.bytes + [0x0A]))
                 } else {

@@ -216,6 +216,63 @@ struct BrowserTmuxTests {
         }
     }
 
+    /// The preview pane's text on a 120×36 screen, without its border.
+    static func previewPane(of screen: String) -> [String] {
+        let area = BrowserLayout(size: TerminalSize(columns: 120, rows: 36)).previewArea
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        return lines.dropFirst(area.row).prefix(area.height).map { String($0.dropFirst(area.column).prefix(area.width)) }
+    }
+
+    /// The CPU time a process has used, in clock ticks (user and system), from /proc/PID/stat.
+    static func cpuTicks(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The fields after the command's name, which is in parentheses and may hold spaces.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return try #require(Int(fields[11])) + #require(Int(fields[12]))
+    }
+
+    @Test func anAnimatedGIFPlaysInThePaneAndSpacePausesItWithoutUsingCPU() async throws {
+        try await withBrowser(extraEntries: [("anim", Fixtures.url("slideshow.gif").absoluteString)]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("6")
+            // Three photographs, half a second each: the pane shows one, then the next.
+            let first = try await session.waitForScreen { $0.contains("frame   1 of 3") }
+            #expect(first.contains("frames  3 in 1.5 s, forever"))
+            let second = try await session.waitForScreen { $0.contains("frame   2 of 3") }
+            #expect(Self.previewPane(of: first) != Self.previewPane(of: second))
+            #expect(Self.previewPane(of: second).joined().contains { !" │".contains($0) }, "the pane is not empty")
+            let third = try await session.waitForScreen { $0.contains("frame   3 of 3") }
+            #expect(Self.previewPane(of: third) != Self.previewPane(of: second))
+
+            try await session.send("Space")
+            let paused = try await session.waitForScreen { $0.contains("· paused") }
+            let pid = try #require(try await session.imgviewPID())
+            let before = try Self.cpuTicks(of: pid)
+            // Watch the paused pane for three frames' time: it stays, and the process sleeps.
+            let watchedUntil = ContinuousClock.now + .milliseconds(1500)
+            while ContinuousClock.now < watchedUntil {
+                let screen = try await session.screen()
+                #expect(Self.previewPane(of: screen) == Self.previewPane(of: paused))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let used = try Self.cpuTicks(of: pid) - before
+            #expect(used <= 2, "\(used) ticks of CPU in 1.5 s while paused")
+
+            // Space plays on: the next frame comes.
+            let pausedFrame = try #require((1...3).first { paused.contains("frame   \($0) of 3 · paused") })
+            try await session.send("Space")
+            try await session.waitForScreen { !$0.contains("paused") && !$0.contains("frame   \(pausedFrame) of 3") }
+
+            // In ASCII too.
+            try await session.send("m")
+            let ascii = try await session.waitForScreen { $0.contains("preview · ascii") }
+            let shownFrame = try #require((1...3).first { ascii.contains("frame   \($0) of 3") })
+            let next = try await session.waitForScreen { $0.contains("frame   \(shownFrame % 3 + 1) of 3") }
+            #expect(Self.previewPane(of: next) != Self.previewPane(of: ascii))
+        }
+    }
+
     /// A title and a server header carrying escape sequences are shown as text; the terminal obeys neither.
     @Test func escapeSequencesFromOutsideAreShownNotObeyed() async throws {
         try await withBrowser(

@@ -43,7 +43,7 @@ struct ViewportRenderingTests {
 
     static func render(_ pixels: PixelBuffer, _ options: RenderOptions) throws -> RenderedPreview {
         let header = ImageHeader(format: .png, storedWidth: pixels.width, storedHeight: pixels.height, orientation: .up)
-        return try RenderedPreview.rendering(DecodedImage(header: header, pixels: pixels), options: options, pngEncoder: nil)
+        return try RenderedPreview.rendering(DecodedImage(header: header, pixels: pixels), options: options, pngEncoder: nil).preview
     }
 
     @Test func theClosestViewShowsTheImagesOwnPixelsFillingTheBox() throws {

@@ -31,6 +31,8 @@ public enum BrowserCommand: Sendable, Equatable {
     case zoomFit
     /// Moves a zoomed view by a quarter of what shows, left (-1) or right (1), up (-1) or down (1).
     case pan(dx: Int, dy: Int)
+    /// Space: pause or play the animation on screen.
+    case togglePause
     /// Esc: closes a panel, or quits when none is open.
     case dismiss
     case quit
@@ -91,6 +93,7 @@ extension BrowserCommand {
         case .shiftRight, .character("L"): self = .pan(dx: 1, dy: 0)
         case .shiftUp, .character("K"): self = .pan(dx: 0, dy: -1)
         case .shiftDown, .character("J"): self = .pan(dx: 0, dy: 1)
+        case .character(" "): self = .togglePause
         case .escape: self = .dismiss
         case .character("q"), .interrupt: self = .quit
         case .character(let character):

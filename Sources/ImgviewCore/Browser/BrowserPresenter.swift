@@ -26,11 +26,13 @@ public final class BrowserPresenter {
         /// when the user moves away.
         public var neighbourhood: Int
         public var now: @Sendable () -> Date
+        /// What animations play by.
+        public var clock: any PlaybackClock
 
         public init(
             pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
             moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
-            now: @escaping @Sendable () -> Date = Date.init
+            now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock()
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
@@ -40,6 +42,7 @@ public final class BrowserPresenter {
             self.cellAspect = cellAspect
             self.neighbourhood = neighbourhood
             self.now = now
+            self.clock = clock
         }
     }
 
@@ -63,6 +66,9 @@ public final class BrowserPresenter {
     /// priority until the current one settles: cancelling them first could give up the transfer
     /// the new request is about to share.
     private var superseded: [PreviewTask] = []
+    /// Where the shown animation is, and the one wake-up that moves it on: none while nothing moves.
+    private var playback = AnimationPlayback()
+    private var wake: (deadline: Duration, task: Task<Void, Never>)?
 
     public init(catalog: Catalog, configuration: Configuration, terminalSize: TerminalSize, mode: RenderMode, colors: ColorMode) {
         self.catalog = catalog
@@ -119,6 +125,8 @@ public final class BrowserPresenter {
             update { $0.overlay = .help }
         case .toggleCache:
             showCache()
+        case .togglePause:
+            togglePause()
         }
         return true
     }
@@ -142,6 +150,8 @@ public final class BrowserPresenter {
         tasks = [:]
         superseded = []
         current = nil
+        wake?.task.cancel()
+        wake = nil
     }
 
     // MARK: Selecting
@@ -152,6 +162,7 @@ public final class BrowserPresenter {
         if index != next.selectedIndex { next.viewport = .fit }
         next.selectedIndex = index
         next.notice = nil
+        next.isPaused = false
         state = next
         keepOnlyNeighbours(of: index)
         requestSelected(policy: policy)
@@ -330,6 +341,58 @@ public final class BrowserPresenter {
             != nil
     }
 
+    // MARK: Animation
+
+    /// Space: pauses the animation on screen or plays it on; one that has played all its passes
+    /// plays again from the start.
+    private func togglePause() {
+        guard case .loaded(let shown) = state.phase, shown.preview?.animation != nil else { return }
+        let now = configuration.clock.now
+        if playback.hasEnded(now: now) {
+            playback.rewind(now: now)
+            update { $0.isPaused = false }
+        } else {
+            update { $0.isPaused.toggle() }
+        }
+    }
+
+    /// Puts the frame due now into `next`, and keeps one wake-up for the frame after, only while
+    /// an animation is on screen and runs (not paused, no panel over it).
+    private func advanceAnimation(in next: inout BrowserState) {
+        guard case .loaded(var shown) = next.phase else {
+            playback = AnimationPlayback()
+            scheduleWake(at: nil)
+            return
+        }
+        let step = playback.follow(
+            url: shown.facts.url, animation: shown.preview?.animation, isRunning: !next.isPaused && next.overlay == nil,
+            now: configuration.clock.now)
+        if shown.frame != step.frame {
+            shown.frame = step.frame
+            next.phase = .loaded(shown)
+        }
+        scheduleWake(at: step.wake)
+    }
+
+    private func scheduleWake(at deadline: Duration?) {
+        guard wake?.deadline != deadline else { return }
+        wake?.task.cancel()
+        wake = nil
+        guard let deadline else { return }
+        let clock = configuration.clock
+        let task = Task { [weak self] in
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            guard let self, self.wake?.deadline == deadline else { return }
+            self.wake = nil
+            self.commit(self.state)
+        }
+        wake = (deadline, task)
+    }
+
     // MARK: Paging
 
     private func loadNextPageIfAtEnd() {
@@ -434,7 +497,9 @@ public final class BrowserPresenter {
         commit(next)
     }
 
-    func commit(_ next: BrowserState) {
+    func commit(_ proposed: BrowserState) {
+        var next = proposed
+        advanceAnimation(in: &next)
         state = next
         guard next != displayed else { return }
         displayed = next

@@ -23,6 +23,7 @@ public struct BrowserScreen: Sendable {
         ("d", "save the image to the working folder"),
         ("m", "switch preview: blocks / ascii"),
         ("c", "the disk cache (↑ ↓ select, Del removes)"),
+        ("Space", "pause / play an animation"),
         ("Ctrl-Z", "suspend (fg comes back)"),
         ("?", "show or hide this help"),
         ("q Esc", "quit (Esc closes a panel first)"),
@@ -119,7 +120,7 @@ public struct BrowserScreen: Sendable {
             let percent = state.phase.percent.map { " \($0)%" } ?? ""
             centre(["loading \(name)…\(percent)"], in: area, into: &frame, style: .dim)
         case .loaded(let shown):
-            if let grid = shown.preview?.grid {
+            if let grid = shown.grid {
                 place(grid, in: area, into: &frame)
             } else {
                 centre(["rendering…"], in: area, into: &frame, style: .dim)
@@ -166,6 +167,10 @@ public struct BrowserScreen: Sendable {
             rows.append(("fetched", Self.format(facts.fetchTime)))
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
+            if facts.animation != nil { rows.append(("frames", facts.framesShortText)) }
+            if let frames = shown.preview?.animation?.frames {
+                rows.append(("frame", "\(shown.frame + 1) of \(frames.count)\(state.isPaused ? " · paused" : "")"))
+            }
             if let warning = shown.warning { rows.append(("warning", warning)) }
         case .failed:
             rows.append(("status", "failed"))

@@ -23,6 +23,8 @@ public struct BrowserState: Sendable, Equatable {
     public var isFullWidth = false
     /// A search or a tab number being typed in the status line.
     public var prompt: BrowserPrompt?
+    /// The user paused the animation on screen (space); selecting another tab plays again.
+    public var isPaused = false
 
     public init(
         images: [AppImage], selectedIndex: Int = 0, hasMorePages: Bool = false, terminalSize: TerminalSize,
@@ -86,11 +88,21 @@ public struct ShownImage: Sendable, Equatable {
     public var preview: RenderedPreview?
     /// Set when only part of the image could be decoded.
     public var warning: String?
+    /// Which of an animation's frames is on screen (0 for a still).
+    public var frame: Int
 
-    public init(facts: ImageFacts, preview: RenderedPreview?, warning: String? = nil) {
+    public init(facts: ImageFacts, preview: RenderedPreview?, warning: String? = nil, frame: Int = 0) {
         self.facts = facts
         self.preview = preview
         self.warning = warning
+        self.frame = frame
+    }
+
+    /// The cells on screen now: the animation's current frame, or the still preview.
+    public var grid: CellGrid? {
+        guard let preview else { return nil }
+        guard let frames = preview.animation?.frames, frames.indices.contains(frame) else { return preview.grid }
+        return frames[frame].grid
     }
 }
 

@@ -59,6 +59,18 @@ public struct ImageFacts: Sendable, Equatable {
         return "\(animation.frameCount), \(Self.seconds(animation.duration)) s a pass, \(plays)"
     }
 
+    /// "24 in 2.4 s, forever": the frames in the browser's narrow metadata pane.
+    public var framesShortText: String {
+        guard let animation else { return "1" }
+        let plays =
+            switch animation.loopCount {
+            case 0: "forever"
+            case 1: "once"
+            default: "\(animation.loopCount)×"
+            }
+        return "\(animation.frameCount) in \(Self.seconds(animation.duration)) s, \(plays)"
+    }
+
     /// Seconds with at most two decimals and no trailing zeros: `2.4`, `0.05`, `12`.
     private static func seconds(_ duration: Duration) -> String {
         let hundredths = (Int(duration / .milliseconds(1)) + 5) / 10

@@ -191,7 +191,8 @@ final class PartialPreviews: Sendable {
         }
         if case .success(let image?) = outcome, !cancellation.isCancelled {
             for subscriber in subscribers {
-                guard let preview = try? RenderedPreview.rendering(image, options: subscriber.options, pngEncoder: pngEncoder) else {
+                guard let preview = try? RenderedPreview.rendering(image, options: subscriber.options, pngEncoder: pngEncoder).preview
+                else {
                     continue
                 }
                 subscriber.handler(PartialPreview(preview: preview, received: Int64(body.count), expected: expected))

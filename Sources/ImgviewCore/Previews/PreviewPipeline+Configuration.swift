@@ -17,6 +17,8 @@ extension PreviewPipeline {
         public var decodedCostLimit: Int
         /// Bytes of rendered previews kept.
         public var previewCostLimit: Int
+        /// Bytes one animation's rendered frames may take; later frames are left out, with a warning.
+        public var animationCostLimit: Int
         /// Offline, a stale image in memory is as good as any.
         public var isOffline: Bool
         public var now: @Sendable () -> Date
@@ -27,8 +29,8 @@ extension PreviewPipeline {
             loader: any ImageLoading, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
             scheduler: any WorkScheduling = WorkerPool(),
             maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, decodedCostLimit: Int = 256 << 20,
-            previewCostLimit: Int = 64 << 20, isOffline: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
-            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
+            previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20, isOffline: Bool = false,
+            now: @escaping @Sendable () -> Date = Date.init, partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
         ) {
             self.loader = loader
             self.decoder = decoder
@@ -37,6 +39,7 @@ extension PreviewPipeline {
             self.maxPixelCount = maxPixelCount
             self.decodedCostLimit = decodedCostLimit
             self.previewCostLimit = previewCostLimit
+            self.animationCostLimit = animationCostLimit
             self.isOffline = isOffline
             self.now = now
             self.partialPreviews = partialPreviews

@@ -322,8 +322,10 @@ public actor PreviewPipeline {
             inFlight.renders[key]
             ?? startScheduled(\.renders, key: key) { [configuration] cancellation in
                 if cancellation.isCancelled { throw CancellationError() }
-                let preview = try RenderedPreview.rendering(decoded.image, options: key.options, pngEncoder: configuration.pngEncoder)
-                return CachedPreview(preview: preview, warning: decoded.image.warning, decodeTime: decoded.decodeTime)
+                let (preview, warning) = try RenderedPreview.rendering(
+                    decoded.image, options: key.options, pngEncoder: configuration.pngEncoder,
+                    animationCostLimit: configuration.animationCostLimit, cancellation: cancellation)
+                return CachedPreview(preview: preview, warning: warning, decodeTime: decoded.decodeTime)
             } onSuccess: { [memory] cached in
                 memory.previews.set(cached, for: key, cost: cached.preview.cost)
             }

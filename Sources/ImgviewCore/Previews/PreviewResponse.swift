@@ -19,12 +19,16 @@ public struct RenderedPreview: Sendable, Equatable {
     public var grid: CellGrid
     /// A pixel preview's escape sequence, to write at the grid's top-left cell; nil for text.
     public var graphics: GraphicsPreview?
+    /// Every frame of an animated image, rendered like the first (which `grid` and `graphics`
+    /// are); nil for a still.
+    public var animation: RenderedAnimation?
 
-    public init(grid: CellGrid, graphics: GraphicsPreview? = nil) {
+    public init(grid: CellGrid, graphics: GraphicsPreview? = nil, animation: RenderedAnimation? = nil) {
         self.grid = grid
         self.graphics = graphics
+        self.animation = animation
     }
 
     /// Bytes held in memory, roughly: what the preview cache counts.
-    var cost: Int { grid.cells.count * MemoryLayout<Cell>.stride + (graphics?.bytes.count ?? 0) }
+    var cost: Int { RenderedFrame.cost(grid: grid, graphics: graphics) + (animation?.cost ?? 0) }
 }

@@ -19,11 +19,14 @@ public struct RenderOptions: Sendable, Hashable {
     /// Set for a pixel preview (kitty, iTerm2, sixel): the render stage then encodes pixels for
     /// the terminal instead of choosing characters, and `mode` and `colors` do not apply.
     public var graphics: GraphicsOptions?
+    /// Whether an animation's every frame is rendered too, or only the first (for output that
+    /// cannot play it, such as a pipe).
+    public var animates: Bool
 
     public init(
         columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit,
-        graphics: GraphicsOptions? = nil
+        graphics: GraphicsOptions? = nil, animates: Bool = true
     ) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -34,6 +37,7 @@ public struct RenderOptions: Sendable, Hashable {
         self.lightOnDark = lightOnDark
         self.viewport = viewport
         self.graphics = graphics
+        self.animates = animates
     }
 
     /// The box's width divided by its height, as they look on screen: from the cells' pixel size
