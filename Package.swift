@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -26,12 +27,17 @@ let package = Package(
         // The catalog, the pipeline, the caches, the renderer and the presenter.
         .target(
             name: "ImgviewCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
-        .target(name: "ImgviewCurl", dependencies: ["ImgviewCore", "CCurl"]),
+        .target(
+            name: "ImgviewCurl",
+            dependencies: ["ImgviewCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(name: "ImgviewTerminal", dependencies: ["ImgviewCore", "CNCurses"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
@@ -52,12 +58,16 @@ let package = Package(
         ),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
-        .target(name: "ImgviewFuzzing", dependencies: ["ImgviewCore", "ImgviewCodecs"]),
+        .target(
+            name: "ImgviewFuzzing",
+            dependencies: ["ImgviewCore", "ImgviewCodecs", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
-            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl"], exclude: ["Snapshots"]),
+            name: "ImgviewCoreTests",
+            dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
             resources: [.copy("Fixtures")]),

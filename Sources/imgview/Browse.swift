@@ -37,9 +37,10 @@ extension Imgview {
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
             // Only the first page: a paged catalog loads the next one when the user reaches its end.
-            let catalog = try await CatalogLoader().loadFirstPage(from: global.catalogSource)
+            let loader = try network.makeLoader()
+            let catalog = try await CatalogLoader(loader: loader).loadFirstPage(from: global.catalogSource)
             if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
-            let service = try network.makeService(global: global)
+            let service = try network.makeService(global: global, loader: loader)
             let status = try await BrowserLauncher.run(
                 catalog: catalog, service: service, mode: mode, cellAspect: cellAspect, maxPixelCount: decoding.maxPixelCount,
                 offline: global.isOffline)

@@ -19,7 +19,8 @@ enum BrowserLauncher {
         let terminal = try CursesTerminal()
         let configuration = BrowserPresenter.Configuration(
             loader: service, decoder: ImageDecoder(), diskCache: service.configuration.diskCache,
-            catalogPaging: CatalogLoader(), saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            catalogPaging: CatalogLoader(loader: service.configuration.dataLoader),
+            saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             maxPixelCount: maxPixelCount, cellAspect: cellAspect, isOffline: offline)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,

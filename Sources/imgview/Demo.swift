@@ -39,14 +39,16 @@ extension Imgview {
             server.publish(
                 .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
                 at: "/demo-catalog.json")
-            let catalog = try await CatalogLoader().loadAll(from: .remote(catalogURL))
+            // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP says otherwise.
+            let loader = try HTTPClient.makeLoader()
+            let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
             let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
             let cacheFolder =
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
             defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
-            let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
+            let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
                 let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: nil, cellAspect: 2, offline: false)

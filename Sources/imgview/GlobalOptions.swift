@@ -81,12 +81,12 @@ struct GlobalOptions: ParsableArguments {
         return ["1", "true", "yes"].contains(value)
     }
 
-    /// The whole catalog, every page of a paged remote catalog included.
-    func loadCatalog() async throws -> Catalog {
+    /// The whole catalog, every page of a paged remote catalog included, fetched with `loader`.
+    func loadCatalog(using loader: any DataLoading) async throws -> Catalog {
         if isOffline, case .remote(let url) = catalogSource {
             throw OfflineCatalogError(url: url)
         }
-        return try await CatalogLoader().loadAll(from: catalogSource)
+        return try await CatalogLoader(loader: loader).loadAll(from: catalogSource)
     }
 }
 

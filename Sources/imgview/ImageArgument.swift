@@ -1,10 +1,6 @@
 import Foundation
 import ImgviewCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // How a command-line argument (a path, a file:// or http(s) URL, or a catalog name) becomes
 // bytes: local files are read straight into memory; http(s) goes through the ImageService
 // pipeline and its caches, like `get`.
@@ -39,13 +35,14 @@ extension LoadedImage {
 
 /// Reads or fetches the image named by `argument` (a URL, a catalog name or a file, as `get` reads it).
 func loadImageBytes(_ argument: String, global: GlobalOptions, limits: ServiceOptions) async throws -> LoadedImage {
-    let reference = try await ImageReference.resolve(argument) { try await global.loadCatalog() }
-    return try await load(reference.url, global: global, limits: limits)
+    let loader = try limits.makeLoader()
+    let reference = try await ImageReference.resolve(argument) { try await global.loadCatalog(using: loader) }
+    return try await load(reference.url, global: global, limits: limits, loader: loader)
 }
 
-private func load(_ url: URL, global: GlobalOptions, limits: ServiceOptions) async throws -> LoadedImage {
+private func load(_ url: URL, global: GlobalOptions, limits: ServiceOptions, loader: any DataLoading) async throws -> LoadedImage {
     if url.isFileURL { return try readFile(atPath: url.path) }
-    let service = try limits.makeService(global: global)
+    let service = try limits.makeService(global: global, loader: loader)
     let response = try await service.image(for: ImageRequest(url: url))
     let data = try response.data()
     let cacheState: String

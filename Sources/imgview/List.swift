@@ -20,7 +20,7 @@ extension Imgview {
         var json = false
 
         func run() async throws {
-            let catalog = try await global.loadCatalog()
+            let catalog = try await global.loadCatalog(using: try HTTPClient.makeLoader())
             // A cache that cannot be opened holds nothing usable: every image shows as not cached.
             let cache = try? global.existingCache()
             let now = Date()
