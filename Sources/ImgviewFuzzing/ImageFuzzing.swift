@@ -14,6 +14,7 @@ enum ImageFuzzing {
 
     static func run(_ bytes: [UInt8]) {
         let format = ImageFormat.sniff(bytes)
+        if let format { checkCompleteness(bytes, format: format) }
         let dimensions = ImageDimensions.read(bytes)
         if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
         _ = ExifReader.orientation(in: bytes)

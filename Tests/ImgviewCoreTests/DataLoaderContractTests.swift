@@ -171,6 +171,27 @@ struct DataLoaderContractTests {
         }
     }
 
+    /// A body with no Content-Length ends when the server closes the connection: a loader cannot
+    /// tell a whole one from a cut one, so it delivers both with no length, and the pipeline
+    /// judges the image's structure (ImageServiceTests.aCloseDelimitedBody…).
+    @Test(arguments: LoaderKind.allCases)
+    func aCloseDelimitedBodyArrivesWithNoLength(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        let image = fakePNG(size: 70_000)
+        server.respondCloseDelimited(at: "/whole.png", body: image, contentType: "image/png")
+        server.respondCloseDelimited(at: "/cut.png", body: image, sent: 30_000, contentType: "image/png")
+        let loader = kind.make()
+        for (path, expected) in [("/whole.png", image), ("/cut.png", image.prefix(30_000))] {
+            let sink = CollectingSink()
+            let head = try await loader.load(.get(server.url(for: path)), into: sink)
+            #expect(head.status == 200)
+            #expect(head.expectedLength == nil)
+            #expect(head.uncompressedLength == nil)
+            #expect(sink.body == expected)
+        }
+    }
+
     /// Redirects lead to http and https only: a Location with another scheme is refused, never
     /// fetched (URLSession on Linux used to turn `file:///etc/passwd` into `GET /etc/passwd`).
     @Test(arguments: LoaderKind.allCases, ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "gopher://127.0.0.1/a"])

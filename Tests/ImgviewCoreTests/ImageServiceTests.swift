@@ -407,3 +407,43 @@ struct RetryByKindTests {
         #expect(full.message == "http://h/a.png: cannot write the download: No space left on device (in /c/v1/tmp)")
     }
 }
+
+/// A body with no Content-Length (the connection's close ends it) is whole only if the image is.
+@Suite("Close-delimited bodies")
+struct CloseDelimitedBodyTests {
+    static let jpeg = try! Data(contentsOf: repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+
+    @Test(arguments: LoaderKind.allCases)
+    func aWholeImageIsKeptAsFresh(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        server.respondCloseDelimited(at: "/a.jpg", body: Self.jpeg)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = ImageService(configuration: .init(dataLoader: kind.make(), diskCache: try DiskCache(directory: folder)))
+        let response = try await service.image(for: ImageRequest(url: server.url(for: "/a.jpg")))
+        #expect(try response.data() == Self.jpeg)
+        #expect(response.isCached)
+        #expect(response.entry.isFresh(at: Date()))
+    }
+
+    @Test(arguments: LoaderKind.allCases)
+    func aCutImageIsATruncatedTransferRetriedAndNeverCached(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        server.respondCloseDelimited(at: "/a.jpg", body: Self.jpeg, sent: 30_000)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let service = ImageService(
+            configuration: .init(
+                dataLoader: kind.make(), diskCache: disk, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
+        let url = server.url(for: "/a.jpg")
+        await #expect(throws: ImagePipelineError.truncated(url, received: 30_000, expected: nil)) {
+            try await service.image(for: ImageRequest(url: url))
+        }
+        #expect(server.requestCount(for: "/a.jpg") == 3)
+        #expect(disk.entries().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("v1/tmp").path).isEmpty)
+    }
+}

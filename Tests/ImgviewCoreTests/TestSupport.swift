@@ -60,3 +60,6 @@ func withLoopbackServer(_ body: (LoopbackServer, URL) async throws -> Void) asyn
     }
     await server.stop()
 }
+
+/// The repository's root, for the bundled assets.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

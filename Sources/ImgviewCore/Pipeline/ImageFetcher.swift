@@ -149,6 +149,10 @@ struct ImageFetcher: Sendable {
         guard let format = ImageFormat.sniff(writer.prefix) else {
             throw ImagePipelineError.notAnImage(url, contentType: head[.contentType])
         }
+        // A body of unannounced length ended when the connection closed, as a cut one does too.
+        if head.expectedLength == nil, ImageCompleteness.verdict(fileAt: file.url, format: format) == .truncated {
+            throw ImagePipelineError.truncated(url, received: writer.received, expected: nil)
+        }
 
         let now = configuration.now()
         let verdict = configuration.freshness.verdict(fields: head.fields, now: now)
