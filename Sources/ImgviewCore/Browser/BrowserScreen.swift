@@ -85,7 +85,7 @@ public struct BrowserScreen: Sendable {
         if state.isLoadingMorePages { right = "\(spinnerCharacter) " + right }
         let rightWidth = DisplayWidth.of(right)
         let stripWidth = max(0, width - column - rightWidth - 1)
-        let strip = TabStrip(names: state.images.map(\.name), selected: state.selectedIndex, width: stripWidth)
+        let strip = TabStrip(names: state.images.lazy.map(\.name), selected: state.selectedIndex, width: stripWidth)
         if strip.hiddenBefore { frame.put("‹", column: column, row: 0, style: .bold) }
         for tab in strip.tabs {
             frame.put(

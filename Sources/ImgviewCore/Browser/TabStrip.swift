@@ -26,47 +26,63 @@ public struct TabStrip: Sendable, Equatable {
     }
 
     /// The strip for `names` with `selected` chosen, in `width` columns (room for the `‹ ›` marks included).
-    public init(names: [String], selected: Int, width: Int) {
-        let labels = names.enumerated().map { Self.label(for: $1, selected: $0 == selected) }
-        let widths = labels.map(DisplayWidth.of)
-        let total = widths.reduce(0, +)
-        guard total > width, names.indices.contains(selected) else {
+    ///
+    /// Only the tabs near the selected one are measured, however many there are: a catalog of
+    /// 100,000 images lays out as fast as one of ten (pass `images.lazy.map(\.name)`).
+    public init<Names: RandomAccessCollection<String>>(names: Names, selected: Int, width: Int) where Names.Index == Int {
+        var measured: [Int: (label: String, width: Int)] = [:]
+        func tab(_ offset: Int) -> (label: String, width: Int) {
+            if let known = measured[offset] { return known }
+            let label = Self.label(for: names[names.startIndex + offset], selected: offset == selected)
+            let tab = (label, DisplayWidth.of(label))
+            measured[offset] = tab
+            return tab
+        }
+        let count = names.count
+        // Whether every tab fits: stop adding as soon as they do not.
+        var total = 0
+        var counted = 0
+        while counted < count, total <= width {
+            total += tab(counted).width
+            counted += 1
+        }
+        guard total > width, (0..<count).contains(selected) else {
             var column = 0
-            tabs = labels.enumerated().compactMap { index, label in
-                defer { column += widths[index] }
-                return column + widths[index] <= width
-                    ? Tab(index: index, column: column, label: label, isSelected: index == selected) : nil
+            var visible: [Tab] = []
+            for index in 0..<count {
+                let (label, tabWidth) = tab(index)
+                guard column + tabWidth <= width else { break }
+                visible.append(Tab(index: index, column: column, label: label, isSelected: index == selected))
+                column += tabWidth
             }
+            tabs = visible
             hiddenBefore = false
-            hiddenAfter = tabs.count < names.count
+            hiddenAfter = tabs.count < count
             return
         }
-        // Two columns on each side for the scroll marks.
+        // Two columns on each side for the scroll marks. The selected tab shows, with as many tabs
+        // before it as fit, then as many after it.
         let room = max(0, width - 4)
-        var first = 0
-        var used = widths[first...selected].reduce(0, +)
-        while used > room, first < selected {
-            used -= widths[first]
-            first += 1
+        var first = selected
+        var used = tab(selected).width
+        while first > 0, used + tab(first - 1).width <= room {
+            first -= 1
+            used += tab(first).width
         }
         var last = selected
-        while last + 1 < names.count, used + widths[last + 1] <= room {
+        while last + 1 < count, used + tab(last + 1).width <= room {
             last += 1
-            used += widths[last]
-        }
-        // Fill leftover room to the left as well, so the end of the list does not leave a gap.
-        while first > 0, used + widths[first - 1] <= room {
-            first -= 1
-            used += widths[first]
+            used += tab(last).width
         }
         var column = 2
         var visible: [Tab] = []
         for index in first...last {
-            visible.append(Tab(index: index, column: column, label: labels[index], isSelected: index == selected))
-            column += widths[index]
+            let (label, tabWidth) = tab(index)
+            visible.append(Tab(index: index, column: column, label: label, isSelected: index == selected))
+            column += tabWidth
         }
         tabs = visible
         hiddenBefore = first > 0
-        hiddenAfter = last < names.count - 1
+        hiddenAfter = last < count - 1
     }
 }

@@ -13,4 +13,18 @@ extension DiskCache {
         guard let entry = entry(for: url), FileManager.default.fileExists(atPath: blobURL(for: entry).path) else { return .notCached }
         return entry.isFresh(at: now) ? .fresh : .stale
     }
+
+    /// The states of the URLs `addresses` (absolute URL strings), in order, for `list`: the
+    /// entries folder is listed once and only the entries that exist are read, so 100,000 catalog
+    /// images cost their hashes, not 100,000 failed opens.
+    public func states(of addresses: [String], at now: Date) -> [CacheState] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path), !names.isEmpty else {
+            return addresses.map { _ in .notCached }
+        }
+        let present = Set(names)
+        return addresses.map { address in
+            guard present.contains(Self.entryFileName(forAddress: address)), let url = URL(string: address) else { return .notCached }
+            return state(of: url, at: now)
+        }
+    }
 }
