@@ -32,6 +32,9 @@ extension Imgview {
 
         func run() async throws {
             let assets = try BundledAssets.folder()
+            // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP
+            // says otherwise. Made before the server's threads start (see URLSessionDataLoader).
+            let loader = try HTTPClient.makeLoader()
             let server = try await LoopbackServer.start()
             server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
             // The curated catalog (names, titles) with its relative URLs resolved against the server.
@@ -39,8 +42,6 @@ extension Imgview {
             server.publish(
                 .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
                 at: "/demo-catalog.json")
-            // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP says otherwise.
-            let loader = try HTTPClient.makeLoader()
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
             let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil

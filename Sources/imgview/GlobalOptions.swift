@@ -71,6 +71,10 @@ struct GlobalOptions: ParsableArguments {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
         }
+        // $HOME first, as the XDG spec says: Foundation's home directory is the password file's.
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/imgview")
+        }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imgview")
     }
 

@@ -8,6 +8,8 @@ struct ImgviewProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// From the start of the process to its end.
+        var elapsed: Duration = .zero
         /// stderr without trailing newline, for one-line error checks.
         var errorLine: String { stderr.trimmingCharacters(in: .newlines) }
     }
@@ -66,6 +68,7 @@ struct ImgviewProcess {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Duration = .seconds(60)
     ) async throws -> Result {
+        let started = ContinuousClock.now
         let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
@@ -80,10 +83,11 @@ struct ImgviewProcess {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
+        let elapsed = ContinuousClock.now - started
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self))
+            stderr: String(decoding: await err, as: UTF8.self), elapsed: elapsed)
     }
 }
 

@@ -24,9 +24,8 @@ public final class URLSessionDataLoader: DataLoading {
     ///   - idleTimeout: how long connecting, or a pause in the body, may last.
     ///   - maxConnectionsPerHost: concurrent transfers to one host.
     public init(idleTimeout: TimeInterval = 30, maxConnectionsPerHost: Int = 8) {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = Self.ephemeralConfigurationCreatingNothing()
         configuration.timeoutIntervalForRequest = idleTimeout
-        // The shared ones would create ~/.cache/org.swift.foundation.URLCache and ~/.local/share/<name>.
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -44,6 +43,31 @@ public final class URLSessionDataLoader: DataLoading {
 
     deinit {
         session.invalidateAndCancel()
+    }
+
+    private static let configurationLock = NSLock()
+
+    /// `URLSessionConfiguration.ephemeral`, made without FoundationNetworking creating folders in HOME.
+    ///
+    /// Making any configuration creates the shared URL cache and cookie storage, whose initialisers
+    /// create `~/.cache/org.swift.foundation.URLCache/<name>` and `~/.local/share/<name>` even though
+    /// this loader uses neither (FoundationNetworking's `URLCache.init` and `HTTPCookieStorage.init`).
+    /// They find those places through `XDG_CACHE_HOME` and `XDG_DATA_HOME`, and give up quietly
+    /// when the folder cannot be made; so for the moment the shared objects are made, both point
+    /// below `/dev/null`. Under a lock, since `setenv` is process-wide; best done before other
+    /// threads start, as the commands do.
+    private static func ephemeralConfigurationCreatingNothing() -> URLSessionConfiguration {
+        configurationLock.lock()
+        defer { configurationLock.unlock() }
+        let names = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
+        let saved = names.map { getenv($0).map { String(cString: $0) } }
+        for name in names { setenv(name, "/dev/null/imgview-creates-nothing-here", 1) }
+        defer {
+            for (name, value) in zip(names, saved) {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        return URLSessionConfiguration.ephemeral
     }
 
     public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
