@@ -202,3 +202,42 @@ struct CatalogJSONTests {
         }
     }
 }
+
+/// URLs the parser takes without making a `URL` must be ones `URL(string:)` takes unchanged.
+@Suite("Plain web URLs")
+struct PlainWebURLTests {
+    @Test func everyPlainURLParsesAsItIs() {
+        var generator = SystemRandomNumberGenerator()
+        // Mostly characters a plain URL may have, with now and then one it may not.
+        let hostAlphabet = Array("aZ09.-".unicodeScalars) + Array(":@_%".unicodeScalars)
+        let alphabet = Array("aZ09.-_~!$&'()*+,;=:@/?%%/".unicodeScalars) + Array("#[] \"<>\\^`{|}é".unicodeScalars)
+        func text(_ letters: [Unicode.Scalar], _ counts: ClosedRange<Int>) -> String {
+            String(String.UnicodeScalarView((0..<Int.random(in: counts, using: &generator)).map { _ in letters.randomElement()! }))
+        }
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let scheme = Bool.random(using: &generator) ? "http://" : "https://"
+            let host = text(hostAlphabet, 0...6)
+            let rest = (Int.random(in: 0..<4, using: &generator) == 0 ? "" : "/") + text(alphabet, 0...12)
+            let text = scheme + host + rest
+            guard CatalogParser.isPlainWebURL(text) else { continue }
+            accepted += 1
+            let url = URL(string: text)
+            #expect(url?.absoluteString == text, "\(text)")
+            #expect(url?.host?.isEmpty == false, "\(text)")
+        }
+        #expect(accepted > 300)
+    }
+
+    @Test func examples() {
+        for text in ["http://h/a.jpg", "https://example.org:8443/a%20b.png?x=1&y=2", "http://127.0.0.1:9", "http://h.example/@:;=+"] {
+            #expect(CatalogParser.isPlainWebURL(text), "\(text)")
+        }
+        for text in [
+            "HTTP://h/a", "http://", "http:///a", "http://h:99999/", "http://h/a#f", "http://h/%zz", "http://h/a b", "http://[::1]/",
+            "file:///a",
+        ] {
+            #expect(!CatalogParser.isPlainWebURL(text), "\(text)")
+        }
+    }
+}

@@ -280,16 +280,7 @@ public final class DiskCache: Sendable {
     }
 
     func entryURL(for url: URL) -> URL {
-        entriesFolder.appendingPathComponent(Self.entryFileName(for: url))
-    }
-
-    /// `<sha256 of the URL>.json`: the name of `url`'s metadata file in `entries/`.
-    static func entryFileName(for url: URL) -> String {
-        entryFileName(forAddress: url.absoluteString)
-    }
-
-    static func entryFileName(forAddress address: String) -> String {
-        SHA256.hash(data: Data(address.utf8)).hexString + ".json"
+        entriesFolder.appendingPathComponent(SHA256.hash(data: Data(url.absoluteString.utf8)).hexString + ".json")
     }
 
     func blobURL(sha256: String) -> URL {

@@ -19,6 +19,13 @@ public struct AppImage: Sendable, Hashable, Encodable {
         self.urlString = url.absoluteString
     }
 
+    /// An image whose URL text was checked already (`CatalogParser.isPlainWebURL`).
+    init(name: String, title: String?, urlString: String) {
+        self.name = name
+        self.title = title
+        self.urlString = urlString
+    }
+
     /// An absolute http, https or file URL.
     public var url: URL {
         // Made from a URL's own absoluteString, which always parses again.

@@ -8,10 +8,10 @@ extension Catalog {
     /// works as a catalog. Written by hand, one image per line: `JSONEncoder` took most of a second
     /// over 100,000 images.
     public func jsonData(cacheStates: [CacheState]? = nil) -> Data {
-        var text = "{\"images\": ["
+        var text = "{\n  \"images\": ["
         text.reserveCapacity(images.count * 160)
         for (index, image) in images.enumerated() {
-            text += index == 0 ? "\n  {" : ",\n  {"
+            text += index == 0 ? "\n    {" : ",\n    {"
             if let state = cacheStates?[index] {
                 text += "\"cached\": \(state != .notCached), \"fresh\": \(state == .fresh), "
             }
@@ -19,9 +19,9 @@ extension Catalog {
             if let title = image.title { text += ", \"title\": \(JSONText.string(title))" }
             text += ", \"url\": \(JSONText.string(image.urlString))}"
         }
-        text += images.isEmpty ? "]" : "\n]"
-        if let next { text += ", \"next\": \(JSONText.string(next.absoluteString))" }
-        text += "}\n"
+        text += images.isEmpty ? "]" : "\n  ]"
+        if let next { text += ",\n  \"next\": \(JSONText.string(next.absoluteString))" }
+        text += "\n}\n"
         return Data(text.utf8)
     }
 }

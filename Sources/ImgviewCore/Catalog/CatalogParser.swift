@@ -99,6 +99,11 @@ public struct CatalogParser: Sendable {
         guard try scanner.peekKind() == .array else { throw fail(.imagesNotAnArray) }
         var images: [AppImage] = []
         var seen = Set<String>()
+        // Room for an entry per 64 bytes of text (few are shorter), rather than growing the set of
+        // names by doubling, which rehashes it each time.
+        let estimate = min(scanner.bytes.count / 64, 1 << 20)
+        images.reserveCapacity(estimate)
+        seen.reserveCapacity(estimate)
         var index = 0
         try scanner.beginArray()
         while try scanner.nextElement(first: index == 0) {
@@ -167,6 +172,8 @@ public struct CatalogParser: Sendable {
         case .string(let text): urlText = text
         case .null, .other: throw fail(.fieldNotAString("url"))
         }
+        // Most catalogs' URLs are plain http(s) ones: checked here, they need no URL made until used.
+        if Self.isPlainWebURL(urlText) { return AppImage(name: name, title: title, urlString: urlText) }
         guard let url = resolve(urlText) else { throw fail(.invalidURL(urlText)) }
         guard let scheme = url.scheme?.lowercased(), AppImage.allowedSchemes.contains(scheme) else {
             throw fail(.unsupportedScheme(url.scheme ?? ""))
@@ -207,6 +214,57 @@ public struct CatalogParser: Sendable {
         return String(text[...slash])
     }
 
+    /// Whether `text` is an absolute `http://` or `https://` URL of the plainest kind, which
+    /// `URL(string:)` takes as it is: a host of letters, digits, dots and hyphens, an optional
+    /// port, then only RFC 3986's path and query characters (percent signs before two hex digits),
+    /// no fragment.
+    static func isPlainWebURL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index: Int
+            if bytes.starts(with: "http://".utf8) {
+                index = 7
+            } else if bytes.starts(with: "https://".utf8) {
+                index = 8
+            } else {
+                return false
+            }
+            let hostStart = index
+            while index < bytes.count, PlainURLCharacters.host[Int(bytes[index])] { index += 1 }
+            guard index > hostStart else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                var port = 0
+                let digitsStart = index + 1
+                index = digitsStart
+                while index < bytes.count, isDigit(bytes[index]), index - digitsStart < 5 {
+                    port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                }
+                guard index > digitsStart, port <= 65535 else { return false }
+            }
+            guard index == bytes.count || bytes[index] == UInt8(ascii: "/") else { return false }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                    index += 3
+                } else {
+                    guard PlainURLCharacters.pathOrQuery[Int(byte)] else { return false }
+                    index += 1
+                }
+            }
+            return true
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
     /// Whitespace anywhere, or a control character: what the catalog format never allows in a URL.
     private static func hasSpaceOrControl(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.contains { $0 <= 0x20 } }
@@ -242,5 +300,17 @@ public struct CatalogParser: Sendable {
 
     private func fail(_ problem: CatalogError.Problem) -> CatalogError {
         CatalogError(origin: origin, problem: problem)
+    }
+}
+
+/// Which bytes a plain URL's host, and its path and query, may hold (`CatalogParser.isPlainWebURL`).
+private enum PlainURLCharacters {
+    static let host = table("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+    static let pathOrQuery = table("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?")
+
+    private static func table(_ characters: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in characters.utf8 { table[Int(byte)] = true }
+        return table
     }
 }
