@@ -53,8 +53,8 @@ public struct CatalogListing: Sendable {
         return text
     }
 
-    /// The catalog format with `"cached"` and `"fresh"` added to each image.
+    /// The catalog format with `"cached"` and `"fresh"` added to each image, and a newline.
     public func json() -> Data {
-        catalog.jsonData(cacheStates: states)
+        catalog.jsonData(cacheStates: states) + Data("\n".utf8)
     }
 }
