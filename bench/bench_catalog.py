@@ -15,7 +15,6 @@ Usage: python3 bench/bench_catalog.py [--imgview PATH] [--entries N] [--runs N] 
 Exit status: 1 when a command fails or prints the wrong number of lines.
 Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
 """
-import argparse
 import hashlib
 import json
 import os
@@ -26,6 +25,8 @@ import sys
 import tempfile
 import time
 import uuid
+
+import benchlib
 
 GOAL_S = 0.5
 
@@ -115,17 +116,11 @@ def browser(imgview, catalog, env, count):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
+    parser = benchlib.parser(runs=7)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--cached", type=int, default=1_000, help="how many of the entries the cache holds")
-    parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
-    if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
-    if not os.access("/usr/bin/time", os.X_OK):
-        sys.exit("bench_catalog.py needs /usr/bin/time (Debian: apt-get install time)")
+    benchlib.require(args, "bench_catalog.py", ["/usr/bin/time"], "time")
 
     root = tempfile.mkdtemp(prefix="imgview-bench-catalog-")
     try:

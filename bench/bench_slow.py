@@ -13,7 +13,6 @@ Usage: python3 bench/bench_slow.py [--imgview PATH] [--runs N] [--seconds S] [--
 Exit status: 0 when every run succeeded (the goal is judged by bench/report.py), 1 otherwise.
 Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
 """
-import argparse
 import http.server
 import json
 import os
@@ -24,6 +23,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import benchlib
 
 CHUNK = 8 * 1024
 GOAL_RATIO = 2.0
@@ -69,16 +70,10 @@ def timed(argv, cwd, env):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
-    parser.add_argument("--runs", type=int, default=3)
+    parser = benchlib.parser(runs=3)
     parser.add_argument("--seconds", type=float, default=10, help="how long one transfer lasts")
-    parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
-    if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
-    if shutil.which("curl") is None or not os.access("/usr/bin/time", os.X_OK):
-        sys.exit("bench_slow.py needs curl and /usr/bin/time (Debian: apt-get install curl time)")
+    benchlib.require(args, "bench_slow.py", ["curl", "/usr/bin/time"], "curl time")
 
     pause = 0.01
     pieces = int(args.seconds / pause)

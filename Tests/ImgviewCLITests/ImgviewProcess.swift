@@ -46,12 +46,13 @@ struct ImgviewProcess {
         return env
     }
 
-    /// Starts `imgview` with `arguments`, an isolated cache and no inherited catalog.
+    /// Starts `imgview` (or `executable`, which may start it) with `arguments`, an isolated cache
+    /// and no inherited catalog.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = binary
     ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = Self.environment(environment)
         if let directory { process.currentDirectoryURL = directory }
@@ -66,10 +67,11 @@ struct ImgviewProcess {
 
     /// Runs `imgview` to completion (killing it after `timeout`) and returns what it printed.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Duration = .seconds(60)
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = binary,
+        timeout: Duration = .seconds(60)
     ) async throws -> Result {
         let started = ContinuousClock.now
-        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory)
+        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory, executable: executable)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)

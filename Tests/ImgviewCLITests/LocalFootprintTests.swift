@@ -118,22 +118,8 @@ struct LocalFootprintTests {
     }
 
     static func runUnshared(_ script: String, arguments: [String], directory: URL) async throws -> ImgviewProcess.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = unshareArguments() + ["sh", "-c", script, "sh"] + arguments
-        process.environment = ImgviewProcess.environment([:])
-        process.currentDirectoryURL = directory
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        async let out = readToEnd(stdout)
-        async let err = readToEnd(stderr)
-        try await offPool { process.waitUntilExit() }
-        return ImgviewProcess.Result(
-            status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self))
+        try await ImgviewProcess.run(
+            unshareArguments() + ["sh", "-c", script, "sh"] + arguments, directory: directory,
+            executable: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 }

@@ -397,12 +397,12 @@ struct RetryByKindTests {
         let permanent: [ImagePipelineError] = [
             .transport(url, .connectionRefused), .transport(url, .hostNotFound("h")), .transport(url, .tls("wrong version")),
             .transport(url, .tooManyRedirects(limit: 10)), .transport(url, .unsupportedScheme("file", redirected: true)),
-            .transport(url, .badResponse("x")), .storage(url, StorageFailure(operation: "write", path: "/c/v1/tmp/1.part", code: ENOSPC)),
+            .transport(url, .badResponse("x")), .storage(url, FileSystemError(operation: "write", path: "/c/v1/tmp/1.part", errno: ENOSPC)),
             .httpStatus(url, status: 403), .timedOut(url, after: "overall limit of 1 s"),
         ]
         for error in transient { #expect(error.isTransient, "\(error)") }
         for error in permanent { #expect(!error.isTransient, "\(error)") }
-        let full = ImagePipelineError.storage(url, StorageFailure(operation: "write", path: "/c/v1/tmp/1.part", code: ENOSPC))
+        let full = ImagePipelineError.storage(url, FileSystemError(operation: "write", path: "/c/v1/tmp/1.part", errno: ENOSPC))
         #expect(full.exitStatus == .storage)
         #expect(full.message == "http://h/a.png: cannot write the download: No space left on device (in /c/v1/tmp)")
     }

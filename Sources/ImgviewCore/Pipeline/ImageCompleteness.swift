@@ -174,25 +174,20 @@ private protocol RandomAccessBytes {
 }
 
 extension RandomAccessBytes {
-    func bigEndian16(at offset: Int) -> Int? {
-        guard let high = byte(at: offset), let low = byte(at: offset + 1) else { return nil }
-        return Int(high) << 8 | Int(low)
+    /// The unsigned integer in the `size` bytes at `offset`, most significant first or last.
+    func integer(at offset: Int, size: Int, bigEndian: Bool) -> Int? {
+        var value = 0
+        for index in 0..<size {
+            guard let byte = byte(at: offset + (bigEndian ? index : size - 1 - index)) else { return nil }
+            value = value << 8 | Int(byte)
+        }
+        return value
     }
 
-    func bigEndian32(at offset: Int) -> Int? {
-        guard let high = bigEndian16(at: offset), let low = bigEndian16(at: offset + 2) else { return nil }
-        return high << 16 | low
-    }
-
-    func littleEndian16(at offset: Int) -> Int? {
-        guard let low = byte(at: offset), let high = byte(at: offset + 1) else { return nil }
-        return Int(high) << 8 | Int(low)
-    }
-
-    func littleEndian32(at offset: Int) -> Int? {
-        guard let low = littleEndian16(at: offset), let high = littleEndian16(at: offset + 2) else { return nil }
-        return high << 16 | low
-    }
+    func bigEndian16(at offset: Int) -> Int? { integer(at: offset, size: 2, bigEndian: true) }
+    func bigEndian32(at offset: Int) -> Int? { integer(at: offset, size: 4, bigEndian: true) }
+    func littleEndian16(at offset: Int) -> Int? { integer(at: offset, size: 2, bigEndian: false) }
+    func littleEndian32(at offset: Int) -> Int? { integer(at: offset, size: 4, bigEndian: false) }
 }
 
 private struct ByteWindow: RandomAccessBytes {
@@ -258,16 +253,7 @@ private final class FileWindow: RandomAccessBytes {
     }
 
     private func load(at offset: Int) {
-        let size = min(windowSize, count - offset)
-        window = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
-            filled = 0
-            while filled < size {
-                let got = pread(descriptor, buffer.baseAddress! + filled, size - filled, off_t(offset + filled))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { break }
-                filled += got
-            }
-        }
+        window = PositionalRead.bytes(descriptor, at: offset, count: min(windowSize, count - offset))
         windowStart = offset
     }
 }

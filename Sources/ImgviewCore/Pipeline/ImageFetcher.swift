@@ -215,8 +215,8 @@ struct ImageFetcher: Sendable {
     /// A failure to write into the cache: this machine's (disk full, permission…) when the system
     /// said so, else the cache's.
     private static func storeFailure(_ error: any Error, url: URL) -> ImagePipelineError {
-        if let failure = error as? FileSystemError, StorageFailure.isLocal(failure.code) {
-            return .storage(url, StorageFailure(failure))
+        if let failure = error as? FileSystemError, failure.isLocalStorageFailure {
+            return .storage(url, failure)
         }
         return .cache(String(describing: error))
     }
@@ -230,7 +230,7 @@ struct ImageFetcher: Sendable {
         case is CancellationError, is ImagePipelineError:
             return error
         case let failure as FileSystemError:
-            return ImagePipelineError.storage(url, StorageFailure(failure))
+            return ImagePipelineError.storage(url, failure)
         case let failure as TransportError:
             if case .connectionLost = failure, let head = writer.head, (200..<300).contains(head.status) {
                 return ImagePipelineError.truncated(url, received: writer.received, expected: head.uncompressedLength)

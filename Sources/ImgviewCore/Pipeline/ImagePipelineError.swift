@@ -26,7 +26,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable {
     case cache(String)
     /// This machine could not write what was downloaded: disk full, over quota, read-only,
     /// permission denied. Retrying cannot help, so it is never retried.
-    case storage(URL, StorageFailure)
+    case storage(URL, FileSystemError)
     /// Nobody waits for the result any more.
     case cancelled
 }
@@ -50,7 +50,7 @@ extension ImagePipelineError: UserFacingError {
         case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.path)): \(reason)"
         case .unsupportedURL(let url): "\(Self.show(url)): unsupported URL"
         case .cache(let reason): "cache: \(TerminalText.sanitized(reason))"
-        case .storage(let url, let failure): "\(Self.show(url)): \(failure.reason)"
+        case .storage(let url, let failure): "\(Self.show(url)): \(failure.storageReason)"
         case .cancelled: "cancelled"
         }
     }
