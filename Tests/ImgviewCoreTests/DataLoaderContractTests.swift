@@ -359,3 +359,44 @@ struct DataLoaderContractTests {
         }
     }
 }
+
+/// Catalog pages come through the same loaders as images.
+@Suite("Catalog pages over loopback")
+struct CatalogFetcherTests {
+    @Test(arguments: LoaderKind.allCases)
+    func aPageIsFetchedWhole(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            let page = Data(#"{"images": [{"name": "a", "url": "a.jpg"}]}"#.utf8)
+            server.publish(.data(page, contentType: "application/json"), at: "/c.json")
+            let catalog = try await CatalogLoader(loader: kind.make()).loadFirstPage(from: .remote(server.url(for: "/c.json")))
+            #expect(catalog.images.map(\.urlString) == [server.url(for: "/a.jpg").absoluteString])
+            #expect(server.requests(for: "/c.json").first?.header("accept") == "application/json")
+        }
+    }
+
+    /// The limit holds while the page streams: the transfer stops there, it does not download the rest first.
+    @Test(arguments: LoaderKind.allCases)
+    func aPageOverTheLimitIsCutOffAsItStreams(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            // No Content-Length to refuse it by, and slow enough that stopping early shows.
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            let page = Data(repeating: UInt8(ascii: " "), count: 200_000)
+            raw.respondCloseDelimited(at: "/big.json", body: page, contentType: "application/json")
+            let error = await #expect(throws: CatalogFetchError.self) {
+                try await CatalogFetcher(loader: kind.make()).fetchCatalog(from: raw.url(for: "/big.json"), limit: 50_000)
+            }
+            #expect(error?.description == "larger than 50000 bytes")
+            // With a Content-Length over the limit, nothing of the body is taken at all.
+            server.publish(
+                .data(page, contentType: "application/json"), at: "/c.json",
+                faults: [.slowBody(chunkSize: 10_000, delayPerChunk: .milliseconds(50))])
+            let started = ContinuousClock.now
+            await #expect(throws: CatalogFetchError.self) {
+                try await CatalogFetcher(loader: kind.make()).fetchCatalog(from: server.url(for: "/c.json"), limit: 50_000)
+            }
+            #expect(ContinuousClock.now - started < .seconds(0.9), "the 1 s body was not waited for")
+            try await eventually { server.requests(for: "/c.json").first?.outcome == .aborted }
+        }
+    }
+}

@@ -180,6 +180,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             return transfer.failure == nil
         }
         completionHandler(accepted ? .allow : .cancel)
+        // `.cancel` alone let FoundationNetworking read the rest of the body before it gave up.
+        if !accepted { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
