@@ -158,7 +158,7 @@ struct CatalogJSONTests {
         (#"{"images": [],}"#, "expected a key in quotes at line 1, column 15"),
         (#"{"images": [1,]}"#, "unexpected character ']' at line 1, column 15"),
         ("{\"images\":\n [{\"name\": \"a\u{01}\"}]}", "control character in a string at line 2, column 14"),
-        (#"{"images": [{"name": "\x"}]}"#, "invalid escape '\\x' at line 1, column 25"),
+        (#"{"images": [{"name": "\x"}]}"#, "invalid escape: \\ then 'x' at line 1, column 25"),
         (#"{"images": [{"name": "\ud800"}]}"#, "unpaired surrogate in a \\u escape at line 1, column 29"),
         (#"{"images": [01]}"#, "expected ',', found '1' at line 1, column 14"),
         (#"{"images": [] } x"#, "unexpected 'x' after the end at line 1, column 17"),

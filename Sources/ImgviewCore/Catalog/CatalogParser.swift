@@ -54,7 +54,8 @@ public struct CatalogParser: Sendable {
 
     private func notJSON(_ error: JSONScanner.SyntaxError, in scanner: JSONScanner) -> CatalogError {
         let (line, column) = scanner.location(of: error.offset)
-        return fail(.notJSON("\(error.problem) at line \(line), column \(column)"))
+        // The problem names bytes of the text only as safe ASCII, but a message is sanitised wherever it comes from.
+        return fail(.notJSON(TerminalText.sanitized("\(error.problem) at line \(line), column \(column)")))
     }
 
     /// Reads a document, throwing a `JSONScanner.SyntaxError` where its syntax breaks and a

@@ -303,7 +303,7 @@ struct JSONScanner {
             guard let scalar = Unicode.Scalar(unit) else { throw fail("unpaired surrogate in a \\u escape") }
             return scalar
         default:
-            throw fail("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
+            throw fail("invalid escape: \\ then \(describe(byte))")
         }
     }
 
