@@ -164,12 +164,12 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     /// Takes `transfer` out of the multi handle (closing its connection if it was mid-way) and
-    /// tells its caller; a transfer already ended, or never begun, is left alone.
+    /// tells its caller.
     private func end(_ transfer: CurlTransfer, with outcome: Result<ResponseHead, any Error>, on multi: UnsafeMutableRawPointer) {
         guard let handle = transfer.handle, running.removeValue(forKey: handle) != nil else {
-            // Cancelled before the driver thread began it: it is still waiting in `starting`
-            // of a later turn, or was taken this turn and begun above. Either way it ends here.
-            if transfer.handle == nil { transfer.finish(outcome) }
+            // Not running: cancelled before a turn began it (it ends now, and `begin` will find it
+            // ended), or ended already (`finish` ignores a second outcome).
+            transfer.finish(outcome)
             return
         }
         curl_multi_remove_handle(multi, handle)
