@@ -15,12 +15,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSPNG", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
@@ -30,10 +34,12 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // JPEG and PNG decoding: the only importer of CTurboJPEG and CSPNG; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CTurboJPEG", "CSPNG"]),
+        // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
+        // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
+        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",
@@ -63,21 +69,32 @@ let package = Package(
             dependencies: ["ImgviewCore", "ImgviewCodecs", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
+        // What every test target shares: the polling helper, the loopback server, the fixtures, a
+        // scheduler a test drains by hand.
+        .target(
+            name: "ImgviewTestSupport",
+            dependencies: ["ImgviewCore", "ImgviewServer", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
             name: "ImgviewCoreTests",
-            dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore"],
-            resources: [.copy("Fixtures")]),
+            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],
+            exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
-        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore"]),
+        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(
             name: "ImgviewCLITests",
-            dependencies: ["ImgviewServer", "ImgviewCore", .target(name: "imgview")]
+            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewCodecs", "ImgviewTestSupport", .target(name: "imgview")],
+            // The screenshot similarity script the emulator tests run with python3.
+            exclude: ["Emulators"]
         ),
     ],
     swiftLanguageModes: [.v6]

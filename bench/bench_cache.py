@@ -15,7 +15,7 @@ command several times with a release build and prints the median and best wall t
 Usage: python3 bench/bench_cache.py [--imgview PATH] [--entries N] [--runs N] [--json FILE]
 Exit status: 1 when a command fails or lists the wrong count; also 1 when a command held to the
 goal misses it, unless --json is given (bench/report.py then judges the goal from the file).
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this as it is).
 """
 import argparse
@@ -137,7 +137,7 @@ def main():
     parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
     if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview")
 
     root = tempfile.mkdtemp(prefix="imgview-bench-cache-")
     try:

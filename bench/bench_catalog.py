@@ -13,7 +13,7 @@ pressing → to the frame with the next tab selected (tmux's own polling include
 
 Usage: python3 bench/bench_catalog.py [--imgview PATH] [--entries N] [--runs N] [--json FILE]
 Exit status: 1 when a command fails or prints the wrong number of lines.
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 """
 import hashlib
 import json

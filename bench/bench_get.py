@@ -12,7 +12,7 @@ with the range beside it. Outputs are kept until the end, as a user's downloads 
 
 Usage: python3 bench/bench_get.py [--imgview PATH] [--runs N] [--markdown FILE] [--json FILE]
 Exit status: 0 when every run succeeded (goals are judged by bench/report.py), 1 otherwise.
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this with --runs 5).
 """
 import json

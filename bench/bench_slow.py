@@ -11,7 +11,7 @@ imgview starts each run with an empty cache. The goal: imgview's CPU within 2x c
 
 Usage: python3 bench/bench_slow.py [--imgview PATH] [--runs N] [--seconds S] [--json FILE]
 Exit status: 0 when every run succeeded (the goal is judged by bench/report.py), 1 otherwise.
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 """
 import http.server
 import json

@@ -8,10 +8,10 @@ reading the key to the frame that shows the new tab's preview being written to t
 (ncurses' refresh returned). tmux's own input and drawing are not included.
 
 Then it leaves the browser alone and reads the process's CPU time from /proc over an idle
-period, with and without a transfer in flight being impossible to tell apart is the point:
-nothing should run.
+period: nothing should run. Last, over a catalog of 24 MP JPEGs none of which is in memory, it
+compares the CPU time of holding → across ten of them with that of showing one.
 
-Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static
+Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this as it is).
 Usage: bench/bench_tui.py [--imgview PATH] [--switches N] [--idle SECONDS] [--json FILE]
 Exit status: 1 when the browser could not be driven; a missed goal is reported, not an error.
@@ -64,7 +64,7 @@ def percentile(values, fraction):
 def read_log(path, start):
     with open(path) as log:
         lines = log.read().splitlines()[start:]
-    return [float(line.split()[0]) for line in lines if line.strip()]
+    return [float(line.split()[0]) for line in lines if line.strip() and not line.startswith("partial")]
 
 
 def switch(count, pause):
@@ -83,6 +83,60 @@ def report(label, values):
     )
 
 
+def settle(pid, quiet=0.5, timeout=60):
+    """Waits until the process's CPU time stops growing for `quiet` seconds; returns it."""
+    deadline = time.time() + timeout
+    last = cpu_seconds(pid)
+    while time.time() < deadline:
+        time.sleep(quiet)
+        now = cpu_seconds(pid)
+        if now - last < 0.005:
+            return now
+        last = now
+    sys.exit("the browser never went quiet")
+
+
+def hold_across_large(args, work):
+    """CPU time of the browser for holding → across ten large JPEGs, beside that of showing one.
+
+    A catalog of 22 file:// copies of one 24 MP JPEG (hard links: the pipeline keys decodes by URL
+    and content, so each is decoded on its own), none in memory. Showing one: from the first tab
+    press 9 (tab 9 and its two neighbours are decoded). Holding →: ten presses 30 ms apart, from
+    tab 9 to tab 19. Both are measured from a quiet browser until it is quiet again."""
+    folder = os.path.join(work, "large")
+    os.makedirs(folder)
+    images = []
+    for index in range(22):
+        path = os.path.join(folder, f"large{index:02}.jpg")
+        os.link(args.large, path)
+        images.append({"name": f"large{index:02}", "url": "file://" + path})
+    catalog = os.path.join(work, "large.json")
+    with open(catalog, "w") as f:
+        json.dump({"images": images}, f)
+    command = (f"env TERM=tmux-256color LANG=C.UTF-8 IMGVIEW_CACHE_DIR={work}/cache-large "
+               f"{args.imgview} --catalog {catalog}; sleep 600")
+    tmux("new-session", "-d", "-s", "bench", "-x", str(args.columns), "-y", str(args.rows), "sh", "-c", command)
+    try:
+        wait_for(lambda text: "source  local file" in text)
+        shell = tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip()
+        pid = int(subprocess.run(["pgrep", "-P", shell, "-x", "imgview"], capture_output=True, text=True).stdout.split()[0])
+        before = settle(pid)
+        tmux("send-keys", "-t", "bench", "9")
+        wait_for(lambda text: "[ large08 ]" in text and "source  local file" in text)
+        single = settle(pid) - before
+        before = cpu_seconds(pid)
+        for _ in range(10):
+            tmux("send-keys", "-t", "bench", "Right")
+            time.sleep(0.03)
+        wait_for(lambda text: "[ large18 ]" in text and "source  local file" in text)
+        held = settle(pid) - before
+    finally:
+        tmux("kill-server")
+    print(f"{'show one large JPEG (and prefetch 2)':<44} {single:.3f} s of CPU")
+    print(f"{'hold → across ten large JPEGs':<44} {held:.3f} s of CPU ({held / single:.2f}× showing one)")
+    return {"image": os.path.basename(args.large), "single_cpu_s": single, "held_cpu_s": held, "presses": 10}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
@@ -91,9 +145,11 @@ def main():
     parser.add_argument("--columns", type=int, default=200)
     parser.add_argument("--rows", type=int, default=60)
     parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
+    parser.add_argument("--large", default=os.path.abspath("../shared/testdata/10_large_6000x4000.jpg"),
+                        help="the large JPEG held → across (24 MP)")
     args = parser.parse_args()
     if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static")
+        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview")
     if shutil.which("tmux") is None or shutil.which("pgrep") is None:
         sys.exit("bench_tui.py needs tmux and pgrep (Debian: apt-get install tmux procps)")
 
@@ -158,6 +214,10 @@ def main():
         print(f"{'peak RSS':<44} {rss:.1f} MB")
         goal = percentile(cached, 0.99) <= 16
         print(f"goal p99 <= 16 ms for a memory-cached tab (one key at a time): {'met' if goal else 'NOT met'}")
+    finally:
+        tmux("kill-server")
+    try:
+        holding = hold_across_large(args, work)
         if args.json:
             figures = {
                 key: {"label": label, "n": len(values), "p50_ms": percentile(values, 0.5), "p95_ms": percentile(values, 0.95),
@@ -167,9 +227,8 @@ def main():
             with open(args.json, "w") as f:
                 json.dump({"columns": args.columns, "rows": args.rows, "tmux": tmux_version, "switches": figures,
                            "idle_s": args.idle, "idle_cpu_s": idle, "clock_tick_s": 1 / os.sysconf("SC_CLK_TCK"),
-                           "peak_rss_mb": rss}, f, indent=1)
+                           "peak_rss_mb": rss, "holding": holding}, f, indent=1)
     finally:
-        tmux("kill-server")
         shutil.rmtree(work, ignore_errors=True)
 
 

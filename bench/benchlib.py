@@ -4,7 +4,7 @@ import os
 import shutil
 import sys
 
-BUILD = "swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static"
+BUILD = "swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview"
 
 
 def parser(runs, description=None):

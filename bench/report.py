@@ -3,8 +3,9 @@
 
 Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
-  get.json, slow.json, catalog.json                         bench/bench_get.py, bench_slow.py, bench_catalog.py --json
-  cache.json, tui.json                                      bench/bench_cache.py, bench_tui.py --json
+  get.json, slow.json, catalog.json, cache.json, tui.json,  bench/bench_get.py, bench_slow.py, bench_catalog.py,
+  formats.json, pixels.json, partial.json, hardening.json   bench_cache.py, bench_tui.py, bench_formats.py,
+                                                            bench_pixels.py, bench_partial.py, bench_hardening.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -34,13 +35,18 @@ LARGE = [  # (image, label) timed by the speed pass
 GOAL_IMAGES = ["10_large_6000x4000.jpg", "11_large_progressive.jpg", "13_large_mosaic.jpg"]  # "the 6000×4000 JPEGs"
 ASCII_SCORE_GOAL, TRUECOLOR_SCORE_GOAL, COLOR256_SCORE_GOAL = 0.50, 0.94, 0.85
 WALL_VS_JP2A_GOAL, PREVIEW_RSS_GOAL_MB = 0.6, 32
+PROGRESSIVE = ("11_large_progressive.jpg", "10_large_6000x4000.jpg")  # the same picture, progressive and baseline
+PROGRESSIVE_WALL_GOAL, PROGRESSIVE_SCORE_TOLERANCE = 0.5, 0.005
+HARDENING_RSS_GOAL_MB = 100
 THROUGHPUT_GOAL, DOWNLOAD_RSS_GOAL_MB = 0.9, 64
 SWITCH_P99_GOAL_MS = 16
 IMGVIEW_CONFIGS = ["imgview_ascii", "imgview_blocks_tc", "imgview_blocks_256"]
 SKIPPED_CONFIGS = {"jp2a_invert"}  # bench.py's polarity check, not a way anyone runs jp2a
 PEER_PACKAGES = [("chafa", "chafa"), ("jp2a", "jp2a"), ("timg", "timg"), ("catimg", "catimg"),
                  ("img2txt", "caca-utils"), ("hyperfine", "hyperfine"), ("curl", "curl"), ("tmux", "tmux"),
-                 ("TurboJPEG", "libturbojpeg0"), ("libspng", "libspng0")]
+                 ("libjpeg-turbo", "libjpeg62-turbo"), ("libspng", "libspng0"), ("giflib", "libgif7"), ("libwebp", "libwebp7"),
+                 ("libavif", "libavif15"), ("ImageMagick", "imagemagick-6.q16")]
+FORMAT_NAMES = {"gif": "GIF", "webp": "WebP", "avif": "AVIF", "bmp": "BMP", "jpeg": "JPEG", "png": "PNG"}
 
 
 def fail(message):
@@ -256,6 +262,27 @@ class Previews:
                          "; ".join(rss), verdict(ok_rss)])
         return rows
 
+    def progressive_goals(self):
+        """A progressive JPEG previewed at 80×24 from its first scans: faster and smaller than jp2a,
+        and scoring as the baseline encoding of the same picture does (decoded whole)."""
+        progressive, baseline = PROGRESSIVE
+        size = "80x24"
+        rows = []
+        mine, jp2a = self.timing(size, "imgview_ascii", progressive), self.timing(size, "jp2a", progressive)
+        if mine and jp2a:
+            rows.append([f"preview, progressive 6000×4000 JPEG at {size}: ASCII wall time ≤ {PROGRESSIVE_WALL_GOAL}× jp2a's",
+                         f"{ratio(mine[0] / jp2a[0])} ({mine[0]:.0f} vs {jp2a[0]:.0f} ms)",
+                         verdict(mine[0] / jp2a[0] <= PROGRESSIVE_WALL_GOAL)])
+            rows.append([f"preview, progressive 6000×4000 JPEG at {size}: ASCII peak RSS ≤ jp2a's",
+                         f"{ratio(mine[1] / jp2a[1])} ({mine[1]:.1f} vs {jp2a[1]:.1f} MB)", verdict(mine[1] <= jp2a[1])])
+        scores = [self.quality[size].get(("imgview_ascii", image), {}).get("score") for image in PROGRESSIVE]
+        if None not in scores:
+            difference = scores[0] - scores[1]
+            rows.append([f"preview, progressive 6000×4000 JPEG at {size}: ASCII score within {PROGRESSIVE_SCORE_TOLERANCE} "
+                         "of the same picture's baseline JPEG", f"{scores[0]:.4f} vs {scores[1]:.4f} ({difference:+.4f})",
+                         verdict(abs(difference) <= PROGRESSIVE_SCORE_TOLERANCE)])
+        return rows
+
 
 def downloads(results):
     data = load_json(os.path.join(results, "get.json"))
@@ -335,7 +362,81 @@ def browser(results):
         [f"browser: idle CPU about 0 (at most one clock tick, {data['clock_tick_s'] * 1000:.0f} ms, over {data['idle_s']:.0f} s)",
          f"{data['idle_cpu_s']:.3f} s ({idle_share:.2f}% of a core)", verdict(data["idle_cpu_s"] <= data["clock_tick_s"] + 1e-9)],
     ]
+    holding = data["holding"]
+    share = holding["held_cpu_s"] / holding["single_cpu_s"]
+    rows.append([f"hold → across {holding['presses']} large JPEGs not in memory, CPU", "", "",
+                 f"{holding['held_cpu_s']:.2f} s", f"{share:.2f}× showing one ({holding['single_cpu_s']:.2f} s)", ""])
     return data, table(["what", "switches", "p50", "p95", "p99", "max"], rows), goals
+
+
+def partial(results):
+    data = load_json(os.path.join(results, "partial.json"))
+    rows = [[r["image"], f"{r['bytes'] / 1e6:.2f} MB", f"{r['first_partial_ms']:.0f} ms",
+             f"{r['received'] / 1e3:.0f} kB ({100 * r['share']:.1f}%)", f"{r['bytes'] / data['rate']:.1f} s"]
+            for r in data["results"]]
+    return data, table(["image", "size", "first picture after the first byte", "arrived by then", "whole download"], rows)
+
+
+def hardening(results):
+    data = load_json(os.path.join(results, "hardening.json"))
+    rows = [[m["image"], f"{m['wall_s']:.2f} s", f"{m['rss_mb']:.1f} MB"] for m in data["memory"]]
+    worst = max(data["memory"], key=lambda m: m["rss_mb"])
+    goals = [[f"memory: peak RSS ≤ {HARDENING_RSS_GOAL_MB} MB for any image at the default limits (`show`, 100×40)",
+              f"{worst['rss_mb']:.1f} MB ({worst['image']})", verdict(worst["rss_mb"] <= HARDENING_RSS_GOAL_MB)]]
+    return data, table(["image", "wall, median", "peak RSS, largest"], rows), goals
+
+
+def formats(results):
+    data = load_json(os.path.join(results, "formats.json"))
+    goal = data["goal"]
+    by_key = {(r["format"], r["mode"]): r for r in data["quality"]}
+    modes = [("ascii", "ASCII"), ("blocks", "blocks, truecolour")]
+    quality_rows, goals = [], []
+    for fmt in ("gif", "webp", "avif", "bmp"):
+        row = [FORMAT_NAMES[fmt]]
+        for mode, _ in modes:
+            r = by_key[(fmt, mode)]
+            row.append(f"{r['mean_score']:.3f} vs {r['mean_original']:.3f} ({r['mean_delta']:+.3f}; worst image {r['worst_delta']:+.3f})")
+        quality_rows.append(row)
+        deltas = [by_key[(fmt, mode)]["mean_delta"] for mode, _ in modes]
+        goals.append([f"formats: {FORMAT_NAMES[fmt]} previews score within {goal} of the JPEG/PNG originals (mean)",
+                      ", ".join(f"{d:+.3f} {label}" for d, (_, label) in zip(deltas, modes)),
+                      verdict(all(abs(d) <= goal for d in deltas))])
+    speed_rows = []
+    for r in data["speed"]:
+        speed_rows.append([r["image"], FORMAT_NAMES.get(r["format"], r["format"]), f"{r['bytes'] / 1e6:.2f} MB",
+                           f"{r['imgview_ms']:.0f} ms · {r['imgview_rss_mb']:.1f} MB",
+                           f"{r['chafa_ms']:.0f} ms · {r['chafa_rss_mb']:.1f} MB",
+                           f"{ratio(r['imgview_ms'] / r['chafa_ms'])} · {ratio(r['imgview_rss_mb'] / r['chafa_rss_mb'])}"])
+    quality_table = table(["format", *[f"{label}: mean score vs the original's (difference)" for _, label in modes]], quality_rows)
+    speed_table = table(["photograph", "format", "file", "imgview (wall · peak RSS)", "chafa (wall · peak RSS)", "imgview/chafa"],
+                        speed_rows)
+    return data, quality_table, speed_table, goals
+
+
+PIXEL_TIME_GOAL = 0.7
+
+
+def pixels(results):
+    data = load_json(os.path.join(results, "pixels.json"))
+    rows, goals = [], []
+    for r in data["results"]:
+        mine, chafa = r["imgview"], r["chafa"]
+        rows.append([r["mode"], r["image"], r["emulator"],
+                     f"{mine['wall_s']:.3f} s · {mine['bytes'] / 1e6:.2f} MB · {mine['ssim']:.3f}",
+                     f"{chafa['wall_s']:.3f} s · {chafa['bytes'] / 1e6:.2f} MB · {chafa['ssim']:.3f}",
+                     ratio(r["time_ratio"]), ratio(r["bytes_ratio"]),
+                     verdict(r["time_ratio"] <= PIXEL_TIME_GOAL and mine["ssim"] >= chafa["ssim"])])
+    for mode in sorted({r["mode"] for r in data["results"]}):
+        mode_rows = [r for r in data["results"] if r["mode"] == mode]
+        worst_time = max(r["time_ratio"] for r in mode_rows)
+        worst_score = min(r["imgview"]["ssim"] - r["chafa"]["ssim"] for r in mode_rows)
+        goals.append([f"pixels, {mode}: at least chafa's screenshot SSIM in ≤ {PIXEL_TIME_GOAL}× its time (worst image)",
+                      f"{ratio(worst_time)} time, SSIM {worst_score:+.3f}",
+                      verdict(worst_time <= PIXEL_TIME_GOAL and worst_score >= 0)])
+    header = ["mode", "image", "drawn by", "imgview: wall · bytes · SSIM", "chafa: wall · bytes · SSIM",
+              "imgview/chafa time", "imgview/chafa bytes", "goal"]
+    return data, table(header, rows), goals
 
 
 def write(results, output):
@@ -346,6 +447,10 @@ def write(results, output):
     catalog_data, catalog_table, catalog_goals = catalog_at_scale(results)
     cache_data, cache_table, cache_goals = cache(results)
     tui_data, tui_table, tui_goals = browser(results)
+    formats_data, formats_quality, formats_speed, formats_goals = formats(results)
+    pixel_data, pixel_table, pixel_goals = pixels(results)
+    partial_data, partial_table = partial(results)
+    hardening_data, hardening_table, hardening_goals = hardening(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -408,7 +513,8 @@ def write(results, output):
     add("")
     add("## Goals")
     add("")
-    add(table(["goal", "this run", "verdict"], previews.goals() + get_goals + slow_goals + catalog_goals + cache_goals + tui_goals))
+    add(table(["goal", "this run", "verdict"], previews.goals() + previews.progressive_goals() + formats_goals + get_goals
+                + slow_goals + catalog_goals + cache_goals + tui_goals + pixel_goals + hardening_goals))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")
@@ -451,6 +557,23 @@ def write(results, output):
     add("The renderers as the harness runs them (the image path and its fitted size vary):")
     add("")
     add(table(["renderer", "command"], [[f"`{c}`", previews.example_command(c)] for c in previews.configs]))
+    add("")
+    add("## Formats: GIF, WebP, AVIF and BMP against their originals and against chafa")
+    add("")
+    add(f"`bench/bench_formats.py` makes each format from the upright photographs "
+        f"({len(formats_data['quality_images'])} of them) with Debian's encoders — "
+        + ", ".join(f"{FORMAT_NAMES[k]}: `{v}`" for k, v in formats_data["encoders"].items())
+        + f" — and scores `imgview show` of each at {formats_data['size']} against the original photograph, beside "
+        "the score of imgview's preview of the original JPEG or PNG itself. A format's preview can only lose what its "
+        "encoding lost (GIF's 256 colours most), so the difference is the measure.")
+    add("")
+    add(formats_quality)
+    add("")
+    add("Decode, scale and render to a preview of the same files, imgview (truecolour blocks) and chafa (`-c full "
+        "--symbols vhalf`, the closest mode; chafa 1.12 reads AVIF and BMP through ImageMagick): hyperfine's median "
+        "wall time with output to a pipe, and the median peak RSS of three runs.")
+    add("")
+    add(formats_speed)
     add("")
     add("## Downloads: `imgview get` against curl")
     add("")
@@ -515,23 +638,62 @@ def write(results, output):
     add(f"Idle: {tui_data['idle_cpu_s']:.3f} s of CPU over {tui_data['idle_s']:.0f} s. Peak RSS of the demo after "
         f"visiting every image: {tui_data['peak_rss_mb']:.0f} MB.")
     add("")
+    add(f"Holding →: a catalog of 22 `file://` copies of {tui_data['holding']['image']} (24 MP), none in memory. Showing "
+        "one is the CPU time from pressing 9 until the browser is quiet again (tab 9 and its two neighbours decoded); "
+        f"holding is {tui_data['holding']['presses']} presses of → 30 ms apart, measured the same way. Superseded "
+        "decodes stop between rows, so holding costs about what the first and last tabs cost.")
+    add("")
+    add("## Previews while the bytes arrive")
+    add("")
+    add(f"`bench/bench_partial.py` serves each large photograph from a Python server on loopback at "
+        f"{partial_data['rate'] / 1000:.0f} kB/s (8 kB every 40 ms) to the browser (`imgview --catalog` over a one-image "
+        "catalog, 120×36 cells in tmux, an empty cache). The figure is the time from the server writing the first byte "
+        "of the body to the browser drawing the first picture of what has arrived (`$IMGVIEW_FRAME_LOG`). There is no "
+        "peer: no other terminal viewer shows an image before its last byte.")
+    add("")
+    add(partial_table)
+    add("")
+    add("## Memory under hostile images and outputs that are files of their own")
+    add("")
+    add(f"`bench/bench_hardening.py`: peak RSS of `imgview show IMAGE --size 100x40 --mode ascii` for the large "
+        f"photographs, a 9999×10000 grey PNG and an 8000×8000 interlaced RGBA PNG (max of {hardening_data['runs']} runs).")
+    add("")
+    add(hardening_table)
+    add("")
+    add(f"`get --all --offline` of 200 cached 1 MB images into a new folder: {hardening_data['cached_get_s']:.2f} s; "
+        f"`cp` of the same blobs: {hardening_data['cp_s']:.2f} s ({ratio(hardening_data['cached_get_s'] / hardening_data['cp_s'])} "
+        f"cp's time), median of {hardening_data['runs']}. Each output is a file of its own: a clone where the file "
+        "system has one, else an in-kernel copy.")
+    add("")
+    add("## Pixels: `imgview show --mode sixel|kitty|iterm` against chafa")
+    add("")
+    add(f"`bench/bench_pixels.py` runs both tools on a pseudo-terminal of {pixel_data['columns']}×{pixel_data['rows']} cells "
+        f"of {pixel_data['cell'][0]}×{pixel_data['cell'][1]} pixels (set with TIOCSWINSZ, so both scale to the same pixel box "
+        f"and neither asks the terminal anything), {pixel_data['runs']} runs each after a warm-up; wall is the median, bytes "
+        "what reached the terminal. One output of each is then drawn by a real terminal under Xvfb (xterm -ti vt340 for "
+        "sixel, kitty 0.26 for kitty, mlterm for iTerm2), screenshot, and scored by SSIM against the photograph "
+        f"(higher is better). chafa: {pixel_data['chafa_version']}. Goal: at least chafa's score in at most "
+        f"{PIXEL_TIME_GOAL}× its time.")
+    add("")
+    add(pixel_table)
+    add("")
     add("## What the figures depend on")
     add("")
     add("What the investigations behind these benchmarks found, with the figures of the time, is in "
         "[performance-notes.md](performance-notes.md); the choices they led to are in DECISIONS.md. In short:")
     add("")
-    add("- Previews: a baseline JPEG is decoded by TurboJPEG at the smallest DCT scale that still covers the box, but "
-        "the entropy decoding of the whole file cannot be skipped, and start-up of the Swift runtime comes on top; "
+    add("- Previews: a baseline JPEG is decoded by libjpeg-turbo at the smallest DCT scale that still covers the box, "
+        "but the entropy decoding of the whole file cannot be skipped, and start-up of the Swift runtime comes on top; "
         "the static build (`-static-stdlib`) starts faster and smaller than a dynamically linked one. A progressive "
-        "JPEG keeps every DCT coefficient until its last scan, whatever the output scale, so its time and memory "
-        "grow with the image's pixel count (TurboJPEG 2.x has no way to stop after the first scan); jp2a pays the "
-        "same. The 256-colour block mode does the most work per cell: it ranks candidate patterns again after "
-        "quantising them to the palette.")
+        "JPEG whose preview needs at most 1/8 of its pixels is decoded from its DC scans alone and the file is not "
+        "read further; at larger scales every coefficient is kept until the last scan, as jp2a does. The 256-colour "
+        "block mode does the most work per cell: it ranks candidate patterns again after quantising them to the palette.")
     add("- Downloads: imgview receives through libcurl directly, every transfer on one multi handle driven by one "
         "thread that sleeps until a socket has data; it hashes the body (SHA-256, which curl does not do) on a "
-        "queue of its own and writes it in large blocks. On a virtual machine the first write into "
-        "page-cache memory the guest has not touched recently is slow, and which tool gets recycled pages depends "
-        "on what ran before it: this is what moves the 100 MB figures between runs (DECISIONS.md).")
+        "queue of its own and writes it in large blocks; an output is then cloned or copied in the kernel from the "
+        "cache's blob. On a virtual machine the first write into page-cache memory the guest has not touched "
+        "recently is slow, and which tool gets recycled pages depends on what ran before it: this is what moves the "
+        "100 MB figures between runs (DECISIONS.md).")
     add("- The browser: a tab switch redraws nearly every cell of the pane, each with its own pair of 256-colour "
         "escape sequences, and most of the time goes to ncurses formatting and writing them to the terminal.")
     add("- Cache commands: `ls` and `stats` read every entry's metadata file; `verify` also reads and hashes every "

@@ -29,17 +29,13 @@ fi
 # What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
 # (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
+# imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs.
 scripts/install-packages.sh \
-  libncurses-dev libturbojpeg0-dev libspng-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
-  chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3
-if ! python3 -c 'import numpy, PIL' 2>/dev/null; then
-  echo "bench: installing numpy and pillow (PyPI)" >&2
-  if ! python3 -m pip install --quiet numpy pillow; then
-    # Debian's own python3 refuses pip (PEP 668): take Debian's builds of the two instead.
-    scripts/install-packages.sh python3-numpy python3-pil
-  fi
-  python3 -c 'import numpy, PIL' || { echo "bench: python3 cannot import numpy and pillow" >&2; exit 1; }
-fi
+  libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
+  chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3 \
+  imagemagick webp libavif-bin
+scripts/install-numpy-pillow.sh
+scripts/setup-emulators.sh   # Xvfb, xterm, kitty and mlterm: the pixel modes are scored from screenshots
 command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
 
 results=bench-results
@@ -54,7 +50,7 @@ cut -d' ' -f1 /proc/loadavg > "$results/load-before"
 [ $quick -eq 1 ] && touch "$results/quick"
 
 number=0
-total=12
+total=16
 # step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
 # $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
 step() {
@@ -80,7 +76,7 @@ step() {
   printf '%s s\n' "$elapsed" >&2
 }
 
-step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static'
+step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview'
 
 # Preview quality (every testdata image, once each) and speed (hyperfine, which spends at least
 # 3 s per configuration and image, so on the four large photographs only), at two sizes.
@@ -98,17 +94,25 @@ done
 step peer-tables "python3 $shared/report.py --out $results/quality && python3 $shared/report.py --out $results/speed"
 
 if [ $quick -eq 1 ]; then
+  step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --quick --runs 3 --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
   step slow-transfer "python3 bench/bench_slow.py --imgview \$PWD/.build-static/release/imgview --runs 1 --seconds 3 --json $results/slow.json"
   step catalog "python3 bench/bench_catalog.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/catalog.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
+  step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
+  step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
 else
+  step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
   step slow-transfer "python3 bench/bench_slow.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/slow.json"
   step catalog "python3 bench/bench_catalog.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/catalog.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
+  step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 5 --json $results/pixels.json"
+  step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"

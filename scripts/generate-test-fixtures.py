@@ -4,8 +4,11 @@
 Every fixture shows the same 16x12 picture, so one check fits all: the top-left quadrant
 red, the top-right green, the bottom half blue. PNG variants are written by hand (Pillow
 cannot write interlaced or every colour type); JPEGs by Pillow. Run from the repository
-root: python3 scripts/generate-test-fixtures.py  (needs numpy and Pillow).
+root: python3 scripts/generate-test-fixtures.py  (needs numpy and Pillow). With --photos it
+writes only the photo fixtures for progressive and partial decoding (from the bundled images
+in Assets/images, see Assets/ATTRIBUTION.md).
 """
+import sys
 import struct
 import zlib
 
@@ -62,6 +65,24 @@ def png(name, pixels, color_type, depth=8, palette=None, trns=None, interlace=Fa
     open(OUT + name, "wb").write(out)
 
 
+def photos():
+    """Real photographs, small: progressive and baseline JPEGs, interlaced and plain PNGs."""
+    cat = Image.open("Assets/images/03_chelsea_cat.png").convert("RGB").resize((226, 150), Image.LANCZOS)
+    cat.save(OUT + "cat-progressive.jpg", quality=85, progressive=True)
+    cat.save(OUT + "cat-progressive-444.jpg", quality=85, progressive=True, subsampling=0)
+    cat.save(OUT + "cat-baseline.jpg", quality=85)
+    camera = Image.open("Assets/images/05_camera_gray.png").convert("L").resize((256, 256), Image.LANCZOS)
+    camera.save(OUT + "camera-progressive.jpg", quality=85, progressive=True)
+    pixels = np.asarray(cat)
+    png("cat-interlaced.png", pixels, 2, interlace=True, width=226, height=150)
+    png("cat-plain.png", pixels, 2, width=226, height=150)
+
+
+if "--photos" in sys.argv:
+    photos()
+    print("ok")
+    sys.exit(0)
+
 p = picture()
 png("rgb.png", p, 2)
 png("interlaced.png", p, 2, interlace=True)
@@ -109,4 +130,5 @@ data = bytearray(open(OUT + "rgb.jpg", "rb").read())
 sof = data.index(b"\xff\xc0")
 data[sof + 5:sof + 9] = struct.pack(">HH", 65000, 65000)
 open(OUT + "bomb.jpg", "wb").write(bytes(data))
+photos()
 print("ok")

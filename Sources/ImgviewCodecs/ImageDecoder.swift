@@ -1,28 +1,49 @@
+import Foundation
 import ImgviewCore
 
-/// The decoder the application uses: sniffs the format from the bytes and hands them to
-/// the JPEG or PNG decoder; every other format is a clear "unsupported" error.
+/// The decoder the application uses: sniffs the format from the bytes and hands them to the
+/// decoder for it. A format imgview recognises but cannot decode still gets a header when its
+/// size can be read (so `info` describes it); decoding it is an "unsupported format" error
+/// that names it.
 public struct ImageDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
-        switch try Self.format(of: bytes) {
-        case .jpeg: try JPEGDecoder().inspect(bytes)
-        case .png: try PNGDecoder().inspect(bytes)
-        case let other: throw .unsupportedFormat(other)
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        let format = try Self.format(of: bytes)
+        if let decoder = Self.decoder(for: format) { return try decoder.inspect(bytes) }
+        guard let size = ImageDimensions.read([UInt8](bytes)) else { throw .unsupportedFormat(format) }
+        // The size read is upright already.
+        return ImageHeader(format: format, storedWidth: size.width, storedHeight: size.height, orientation: .up)
+    }
+
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        guard let decoder = Self.decoder(for: header.format) else { throw .unsupportedFormat(header.format) }
+        return try decoder.decode(bytes, header: header, request: request)
+    }
+
+    /// The decoder for a format, nil for those imgview only recognises.
+    static func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
+        switch format {
+        case .jpeg: JPEGDecoder()
+        case .png: PNGDecoder()
+        case .gif: GIFDecoder()
+        case .webp: WebPDecoder()
+        case .avif: AVIFDecoder()
+        case .bmp: BMPDecoder()
+        case .tiff, .heic, .jxl, .svg, .ico, .qoi: nil
         }
     }
 
-    public func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        switch try Self.format(of: bytes) {
-        case .jpeg: try JPEGDecoder().decode(bytes, request: request)
-        case .png: try PNGDecoder().decode(bytes, request: request)
-        case let other: throw .unsupportedFormat(other)
+    public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        switch format {
+        case .jpeg: try? JPEGStreamDecoder(sizing: sizing)
+        case .png: PNGStreamDecoder(sizing: sizing)
+        default: nil
         }
     }
 
     /// The sniffed format; names and content types are never trusted.
-    static func format(of bytes: [UInt8]) throws(ImageDecodingError) -> ImageFormat {
+    static func format(of bytes: Data) throws(ImageDecodingError) -> ImageFormat {
         if bytes.isEmpty { throw .empty }
         guard let format = ImageFormat.sniff(bytes) else { throw .notAnImage }
         return format

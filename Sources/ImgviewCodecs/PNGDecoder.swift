@@ -1,87 +1,147 @@
 import CSPNG
+import Foundation
 import ImgviewCore
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
 ///
-/// Decodes row by row (libspng's progressive mode), so a file that ends early keeps the
-/// rows that arrived, shows the rest as transparent (the background) and comes back with
-/// a warning; a file that ends before the first row is an error. See DECISIONS.md.
+/// Decodes row by row (libspng's progressive mode) into a `RowDownscaler`, so memory follows
+/// the size asked for, not the size the file declares; a file that ends early keeps the rows
+/// that arrived, shows the rest as transparent (the background) and comes back with a warning;
+/// a file that ends before the first row is an error. See DECISIONS.md.
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
-        try withContext(bytes) { context throws(ImageDecodingError) in try header(context, bytes: bytes) }
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        let (width, height) = try withContext(bytes) { context throws(ImageDecodingError) in try storedSize(context) }
+        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: ExifReader.orientation(in: bytes))
     }
 
-    public func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let decoded = try decodeRows(bytes, header: header, request: request) { width, height, minimum in
+            RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        }
+        var warning: String?
+        if let failure = decoded.failure {
+            warning = "damaged or truncated PNG (\(failure)); showing the rows that could be decoded"
+        }
+        return DecodedImage(header: header, pixels: header.orientation.apply(to: decoded.sink.finish()), warning: warning)
+    }
+
+    /// What a row-by-row decode produced: the sink it filled, how far it got, and why it stopped early.
+    struct DecodedRows<Sink: PNGRowSink> {
+        var sink: Sink
+        var rows: Int
+        /// Adam7 passes decoded to their end (all seven, or none, for a plain image).
+        var completePasses: Int
+        var isInterlaced: Bool
+        var failure: String?
+    }
+
+    /// Decodes `bytes` row by row into the sink `makeSink` gives for the stored size and the
+    /// stored-size minimum; a file that ends after its first row ends the decode, not the call.
+    func decodeRows<Sink: PNGRowSink>(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest,
+        makeSink: (_ width: Int, _ height: Int, _ minimum: (width: Int, height: Int)?) -> Sink
+    ) throws(ImageDecodingError) -> DecodedRows<Sink> {
         try withContext(bytes) { context throws(ImageDecodingError) in
-            let header = try header(context, bytes: bytes)
-            let (width, height) = (header.storedWidth, header.storedHeight)
+            let (width, height) = try storedSize(context)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
                 throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
             }
+            // One row is the only thing sized by the image: refuse rows that alone would cost too much.
+            guard width <= Self.maxRowPixels else { throw .tooLarge(width: width, height: height, limit: request.maxPixelCount) }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
-            var size = 0
-            try check(spng_decoded_image_size(context, format, &size))
-            guard size == width * height * 4 else { throw .corrupt(.png, detail: "unexpected decoded size") }
             let start = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
             // libspng needs whole chunks: a file cut inside its first IDAT chunk has no row to show.
             if Self.isEndOfData(start) { throw .truncated(.png) }
             try check(start)
+            var ihdr = spng_ihdr()
+            try check(spng_get_ihdr(context, &ihdr))
+            let interlaced = ihdr.interlace_method != 0
 
-            // Zero is transparent black: rows that never arrive show the background.
-            var output = [UInt8](repeating: 0, count: size)
+            // Rows go into the sink as they decode: memory follows the preview, not the image.
+            // The minimum size is upright; the reduction applies to the stored image.
+            let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+            var sink = makeSink(width, height, minimum)
+            var row = [UInt8](repeating: 0, count: width * 4)
             let rowLength = width * 4
             var rowsDecoded = 0
+            var lastPass = -1
+            var finished = false
             var failure: Int32 = 0
-            output.withUnsafeMutableBufferPointer { buffer in
+            var cancelled = false
+            row.withUnsafeMutableBufferPointer { buffer in
                 while true {
-                    var info = spng_row_info()
-                    var status = spng_get_row_info(context, &info)
-                    if status == 0 {
-                        let row = Int(info.row_num)
-                        guard row < height else { status = Int32(SPNG_EOVERFLOW.rawValue); failure = status; return }
-                        status = spng_decode_row(context, buffer.baseAddress! + row * rowLength, rowLength)
+                    if request.cancellation.isCancelled {
+                        cancelled = true
+                        return
                     }
-                    if status == Int32(SPNG_EOI.rawValue) { return }
-                    if status != 0 { failure = status; return }
+                    var info = spng_row_info()
+                    let rowStatus = spng_get_row_info(context, &info)
+                    if rowStatus == Int32(SPNG_EOI.rawValue) {
+                        finished = true
+                        return
+                    }
+                    if rowStatus != 0 { failure = rowStatus; return }
+                    guard Int(info.row_num) < height else { failure = Int32(SPNG_EOVERFLOW.rawValue); return }
+                    let status = spng_decode_row(context, buffer.baseAddress!, rowLength)
+                    // The last row comes with "end of image": it is decoded all the same.
+                    guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { failure = status; return }
+                    // An interlaced pass fills only some columns of its rows, at their final places.
+                    let pass = interlaced ? Int(info.pass) : -1
+                    lastPass = max(lastPass, pass)
+                    sink.add(row: Int(info.row_num), pixels: UnsafeBufferPointer(buffer), pass: pass)
                     rowsDecoded += 1
+                    if status == Int32(SPNG_EOI.rawValue) {
+                        finished = true
+                        return
+                    }
                 }
             }
-            var warning: String?
-            if failure != 0 {
-                if rowsDecoded == 0 {
-                    if Self.isEndOfData(failure) { throw .truncated(.png) }
-                    throw .corrupt(.png, detail: Self.errorText(failure))
-                }
-                warning = "damaged or truncated PNG (\(Self.errorText(failure))); showing the rows that could be decoded"
+            if cancelled { throw .cancelled }
+            if failure != 0, rowsDecoded == 0 {
+                if Self.isEndOfData(failure) { throw .truncated(.png) }
+                throw .corrupt(.png, detail: Self.errorText(failure))
             }
-            let stored = PixelBuffer(width: width, height: height, bytes: output)
-            return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
+            // A pass is whole once a later one has begun, or the image ended.
+            let completePasses = interlaced ? (finished ? 7 : max(0, lastPass)) : 0
+            return DecodedRows(
+                sink: sink, rows: rowsDecoded, completePasses: completePasses, isInterlaced: interlaced,
+                failure: failure == 0 ? nil : Self.errorText(failure))
         }
     }
 
-    private func withContext<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+    /// The widest image decoded: one RGBA row of it is 16 MB (libspng keeps two scanlines more).
+    static let maxRowPixels = 1 << 22
+    /// Where each Adam7 pass starts along a row, and how far apart its pixels are.
+    static let adam7FirstColumn = [0, 4, 0, 2, 0, 1, 0]
+    static let adam7ColumnStep = [8, 8, 4, 4, 2, 2, 1]
+
+    private func withContext<T>(_ bytes: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         guard let context = spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }
         defer { spng_ctx_free(context) }
         // libspng refuses chunks above these sizes itself; the pixel limit is checked by us.
         try check(spng_set_chunk_limits(context, 64 << 20, 64 << 20))
         try check(spng_set_image_limits(context, UInt32(Int32.max), UInt32(Int32.max)))
-        return try bytes.withUnsafeBufferPointer { buffer throws(ImageDecodingError) -> T in
+        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { buffer in
             // libspng reads from the pointer only while the context lives, inside this closure.
-            try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
-            return try body(context)
+            do throws(ImageDecodingError) {
+                try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
+                return .success(try body(context))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try result.get()
     }
 
-    private func header(_ context: OpaquePointer, bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    /// The size as stored, from IHDR.
+    private func storedSize(_ context: OpaquePointer) throws(ImageDecodingError) -> (width: Int, height: Int) {
         var ihdr = spng_ihdr()
         let status = spng_get_ihdr(context, &ihdr)
         if Self.isEndOfData(status) { throw .truncated(.png) }
         try check(status)
-        return ImageHeader(
-            format: .png, storedWidth: Int(ihdr.width), storedHeight: Int(ihdr.height),
-            orientation: ExifReader.orientation(in: bytes))
+        return (Int(ihdr.width), Int(ihdr.height))
     }
 
     private func check(_ status: Int32) throws(ImageDecodingError) {

@@ -1,3 +1,5 @@
+import ImgviewCodecs
+
 /// The inputs imgview takes from places it does not control, each one a libFuzzer target.
 ///
 /// A target returns normally for every input, good or bad; a crash or a failed `precondition`
@@ -12,6 +14,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case httpMetadata = "http-metadata"
     /// A cache entry's metadata file, as found on disk (possibly damaged or written by someone else).
     case cacheEntry = "cache-entry"
+    /// GIF bytes straight to the GIF decoder: composition, interlace, disposal, loops, frame limits.
+    case gif
+    /// WebP bytes straight to the WebP decoder: stills (incremental), animations, truncation.
+    case webp
+    /// AVIF bytes straight to the AVIF decoder: the container, sequences, transforms.
+    case avif
+    /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
+    case bmp
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    case terminalReplies = "terminal-replies"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -20,6 +32,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .catalog: CatalogFuzzing.run(bytes)
         case .httpMetadata: HTTPMetadataFuzzing.run(bytes)
         case .cacheEntry: CacheEntryFuzzing.run(bytes)
+        case .gif: FormatFuzzing.run(bytes, with: GIFDecoder(), format: .gif)
+        case .webp: FormatFuzzing.run(bytes, with: WebPDecoder(), format: .webp)
+        case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
+        case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
+        case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ImgviewCodecs
 import ImgviewCore
 
@@ -12,34 +13,26 @@ enum ImageFuzzing {
         PreviewRenderer(options: RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)),
     ]
 
-    static func run(_ bytes: [UInt8]) {
+    static func run(_ raw: [UInt8]) {
+        let bytes = Data(raw)
         let format = ImageFormat.sniff(bytes)
-        if let format { checkCompleteness(bytes, format: format) }
-        let dimensions = ImageDimensions.read(bytes)
+        if let format { checkCompleteness(raw, format: format) }
+        let dimensions = ImageDimensions.read(raw)
         if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
         _ = ExifReader.orientation(in: bytes)
 
-        let header: ImageHeader
-        do {
-            header = try decoder.inspect(bytes)
-        } catch {
-            TerminalSafety.requireSafe(error.message, "inspect error")
-            return
-        }
-        precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
-        let request = DecodeRequest(minimumSize: (width: 48, height: 32), maxPixelCount: maxPixelCount)
-        let image: DecodedImage
-        do {
-            image = try decoder.decode(bytes, request: request)
-        } catch {
-            TerminalSafety.requireSafe(error.message, "decode error")
-            if case .tooLarge = error {
-                precondition(header.storedWidth * header.storedHeight > maxPixelCount, "a small image refused as too large")
-            }
-            return
-        }
+        guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
+        let request = DecodeRequest(
+            minimumSize: (width: 48, height: 32), maxPixelCount: maxPixelCount, animationLimits: FormatFuzzing.limits)
+        guard let image = FormatFuzzing.decodeChecked(bytes, header: header, request: request, with: decoder) else { return }
         precondition(image.pixels.width * image.pixels.height <= maxPixelCount, "decoded past the pixel limit")
-        if let warning = image.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+        // The smallest decode too: a progressive JPEG at 1/8 scale takes the DC-only path.
+        if let smallest = try? decoder.decode(
+            bytes, header: header, request: DecodeRequest(minimumSize: (1, 1), maxPixelCount: maxPixelCount))
+        {
+            precondition(smallest.pixels.width <= image.pixels.width, "a smaller decode came out larger")
+            if let warning = smallest.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+        }
         for renderer in renderers {
             let grid = renderer.render(image.pixels)
             precondition(grid.columns <= 24 && grid.rows <= 8, "preview larger than its box")

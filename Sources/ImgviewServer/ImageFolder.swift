@@ -40,7 +40,7 @@ public struct ImageFolder: Sendable {
                 attributes[.type] as? FileAttributeType == .typeRegular,
                 let handle = try? FileHandle(forReadingFrom: url)
             else { continue }
-            let head = (try? handle.read(upToCount: 16)) ?? Data()
+            let head = (try? handle.read(upToCount: ImageFormat.sniffLength)) ?? Data()
             try? handle.close()
             guard let format = ImageFormat.sniff(head) else { continue }
             let name = Self.catalogName(for: fileName, taken: taken)

@@ -146,11 +146,14 @@ public final class TerminalBrowser: BrowserView {
 }
 
 /// Appends, for each tab switch, the milliseconds from the key to the first frame showing the
-/// selected image's preview: what `bench/bench_tui.py` reads (env `IMGVIEW_FRAME_LOG`).
+/// selected image's preview: what `bench/bench_tui.py` reads (env `IMGVIEW_FRAME_LOG`); and, as
+/// `partial MS BYTES`, the wall-clock time of the first picture of a download and the bytes it
+/// showed (`bench/bench_partial.py`).
 @MainActor
 final class FrameLog {
     private let handle: FileHandle
     private var pending: (command: BrowserCommand, at: ContinuousClock.Instant)?
+    private var partialLogged: URL?
 
     init?(path: String) {
         guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
@@ -168,9 +171,14 @@ final class FrameLog {
     }
 
     func frameDrawn(_ state: BrowserState) {
+        if case .loading(let received, _, .some) = state.phase, let url = state.selectedImage?.url, url != partialLogged {
+            // The first picture of a download: when, by the wall clock, and how much had come.
+            partialLogged = url
+            handle.write(Data(String(format: "partial %.3f %lld\n", Date().timeIntervalSince1970 * 1000, received).utf8))
+        }
         guard let pending, case .loaded(let shown) = state.phase, shown.preview != nil else { return }
         let elapsed = pending.at.duration(to: .now)
         self.pending = nil
-        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.details.source.rawValue).utf8))
+        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.facts.source.rawValue).utf8))
     }
 }

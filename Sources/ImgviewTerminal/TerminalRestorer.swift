@@ -5,11 +5,20 @@ import Foundation
     import Glibc
 #endif
 
-/// Puts the terminal back when the process dies of a crash signal, where ncurses' `endwin` can
-/// no longer run: restores the saved tty modes and writes the terminal's own reset strings,
-/// using only async-signal-safe calls, then lets the signal take its course.
+/// Puts the terminal back when the process dies of a signal, where ncurses' `endwin` can no
+/// longer run: restores the saved tty modes and writes the terminal's own reset strings, using
+/// only async-signal-safe calls, then lets the signal take its course.
+///
+/// It covers every signal whose default action ends the process and that the browser does not
+/// handle itself (SIGINT, SIGTERM and SIGHUP end it cleanly through the main queue): crashes,
+/// SIGQUIT, resource limits, and the user and timer signals nobody here sends. Installed over the
+/// Swift runtime's backtracer, which would otherwise take SIGQUIT and the crashes first and print
+/// over the browser's screen, with the terminal still raw.
 enum TerminalRestorer {
-    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+    static let crashSignals: [Int32] = [
+        SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGQUIT, SIGXCPU, SIGXFSZ,
+        SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGSTKFLT,
+    ]
 
     /// The tty modes from before ncurses changed them.
     static func saveModes() {

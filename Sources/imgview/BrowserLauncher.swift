@@ -1,5 +1,4 @@
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 import ImgviewTerminal
 
@@ -17,11 +16,11 @@ enum BrowserLauncher {
         offline: Bool
     ) async throws -> Int32 {
         let terminal = try CursesTerminal()
+        let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
-            loader: service, decoder: ImageDecoder(), diskCache: service.configuration.diskCache,
+            pipeline: pipeline, diskCache: service.configuration.diskCache,
             catalogPaging: CatalogLoader(loader: service.configuration.dataLoader),
-            saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            maxPixelCount: maxPixelCount, cellAspect: cellAspect, isOffline: offline)
+            saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,
             mode: mode ?? (terminal.colorMode == .none ? .ascii : .blocks), colors: terminal.colorMode)

@@ -23,7 +23,7 @@ extension Imgview.Cache {
 
         func run() async throws {
             let style = OutputStyle.choose(json: json)
-            let entries = try withCacheErrors(global.cacheDirectoryURL) { try global.existingCache()?.entries() ?? [] }
+            let entries = try withCacheErrors(global.cacheDirectoryURL) { try global.existingCache(readOnly: true)?.entries() ?? [] }
             let names = entries.isEmpty ? [:] : await global.catalogNamesByURL()
             let listing = CacheListing(entries: entries, names: names, now: Date())
             switch style {

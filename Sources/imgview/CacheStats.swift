@@ -25,10 +25,9 @@ extension Imgview.Cache {
             let style = OutputStyle.choose(json: json)
             let directory = global.cacheDirectoryURL
             let statistics = try withCacheErrors(directory) { () throws -> CacheStatistics in
-                let cache = try global.existingCache()
+                let cache = try global.existingCache(readOnly: true)
                 return CacheStatistics(
-                    entries: cache?.entries() ?? [], counters: cache?.counters() ?? .zero,
-                    limit: cache?.sizeLimit ?? DiskCache.defaultSizeLimit)
+                    entries: cache?.entries() ?? [], counters: cache?.counters() ?? .zero, limit: try global.cacheSizeLimit())
             }
             switch style {
             case .json: StandardOutput.write(statistics.json(directory: directory.path))

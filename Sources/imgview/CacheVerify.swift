@@ -10,9 +10,10 @@ extension Imgview.Cache {
             abstract: "Rehash every blob; remove damaged and orphaned entries, blobs and files.",
             discussion: """
                 Finds blobs whose bytes no longer match their SHA-256, entries whose blob is missing, \
-                metadata files that cannot be read, blobs no entry references, and temporary files of \
-                processes that are gone; prints and removes each. Exit code 0 when the cache was sound, \
-                9 when something was found (and removed).
+                metadata files that cannot be read, blobs no entry references, and links, FIFOs, \
+                devices or folders where a file belongs (removed themselves, never followed); prints \
+                and removes each. Temporary files of processes that are gone are removed as upkeep, \
+                not damage. Exit code 0 when the cache was sound, 9 when something was found (and removed).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -28,6 +29,10 @@ extension Imgview.Cache {
                 var output =
                     "checked \(report.entries) \(report.entries == 1 ? "entry" : "entries"), \(report.blobs) "
                     + "\(report.blobs == 1 ? "blob" : "blobs") (\(ByteCount.format(report.bytes)))\n"
+                if report.abandonedFiles > 0 {
+                    let count = report.abandonedFiles
+                    output += "tidied \(count) abandoned temporary \(count == 1 ? "file" : "files") (left by processes that are gone)\n"
+                }
                 for problem in report.problems {
                     let url = problem.url.map { " \(TerminalText.sanitized($0.absoluteString))" } ?? ""
                     output += "removed \(problem.kind.rawValue) \(TerminalText.sanitized(problem.path))\(url): \(problem.detail)\n"
@@ -37,7 +42,7 @@ extension Imgview.Cache {
             guard report.problems.isEmpty else { throw CacheDamageFound(count: report.problems.count) }
         }
 
-        /// `{"entries", "blobs", "bytes", "problems": [{"kind", "path", "url", "detail"}]}`.
+        /// `{"entries", "blobs", "bytes", "abandoned_files", "problems": [{"kind", "path", "url", "detail"}]}`.
         static func json(_ report: VerifyReport) -> Data {
             let problems = report.problems.map { problem in
                 "{\"kind\": \(JSONText.string(problem.kind.rawValue)), \"path\": \(JSONText.string(TerminalText.sanitized(problem.path))), "
@@ -46,7 +51,8 @@ extension Imgview.Cache {
             }
             let list = problems.isEmpty ? "[]" : "[\n  " + problems.joined(separator: ",\n  ") + "\n]"
             return Data(
-                "{\"entries\": \(report.entries), \"blobs\": \(report.blobs), \"bytes\": \(report.bytes), \"problems\": \(list)}\n".utf8)
+                ("{\"entries\": \(report.entries), \"blobs\": \(report.blobs), \"bytes\": \(report.bytes), "
+                    + "\"abandoned_files\": \(report.abandonedFiles), \"problems\": \(list)}\n").utf8)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 import ImgviewServer
 import ImgviewTerminal
@@ -59,15 +58,22 @@ extension Imgview {
             }
 
             StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
+            let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: DecodeRequest.defaultMaxPixelCount, offline: false)
+            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
+            let options = RenderOptions(
+                columns: size.columns, rows: size.rows, mode: colorMode == .none ? .ascii : .blocks, colors: colorMode, cellAspect: 2,
+                background: RGBColor(red: 0, green: 0, blue: 0))
             var rows: [[String]] = []
-            var previews: [(AppImage, [UInt8])] = []
+            var previews: [(AppImage, PreviewResponse)] = []
             for pass in ["first", "second"] {
                 for image in catalog.images {
-                    let response = try await service.image(for: ImageRequest(url: image.url))
-                    if pass == "second" { previews.append((image, [UInt8](try response.data()))) }
+                    let started = ContinuousClock.now
+                    let response = try await pipeline.preview(for: PreviewRequest(url: image.url, options: options))
+                    let elapsed = started.duration(to: .now)
+                    if pass == "second" { previews.append((image, response)) }
                     rows.append([
-                        pass, image.name, "\(response.entry.format.displayName)", ByteCount.format(response.entry.byteCount),
-                        response.source.displayName, String(format: "%.1f ms", response.elapsed.milliseconds),
+                        pass, image.name, response.facts.format.displayName, ByteCount.format(response.facts.byteCount),
+                        response.facts.source.displayName, String(format: "%.1f ms", elapsed.milliseconds),
                         TerminalText.sanitized(image.displayTitle),
                     ])
                 }
@@ -78,16 +84,10 @@ extension Imgview {
                 "\nThe server saw \(requests.count) image requests for \(rows.count) fetches; the rest came from the caches.\n")
             await server.stop()
 
-            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
-            let options = RenderOptions(
-                columns: size.columns, rows: size.rows, mode: colorMode == .none ? .ascii : .blocks, colors: colorMode, cellAspect: 2,
-                background: RGBColor(red: 0, green: 0, blue: 0))
-            for (image, bytes) in previews {
+            for (image, response) in previews {
                 StandardOutput.write("\n\(image.name) — \(TerminalText.sanitized(image.displayTitle))\n")
-                let text = try Show.preview(of: bytes, options: options, maxPixelCount: DecodeRequest.defaultMaxPixelCount) { warning in
-                    StandardError.print("imgview: \(image.name): \(warning)")
-                }
-                StandardOutput.write(text)
+                if let warning = response.warning { StandardError.print("imgview: \(image.name): \(warning)") }
+                StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
             }
         }
     }

@@ -1,40 +1,102 @@
 import Foundation
 import ImgviewCore
+import SystemPackage
 
 /// Fetches one image through the service and saves it where `get` was told to.
 struct DownloadPlan: Sendable {
+    /// Where the downloads go.
+    enum Target: Sendable {
+        /// Each under its own name in the folder (`-O DIR`, or the current folder).
+        case folder(URL)
+        /// The single image as this file (`-o FILE`).
+        case file(URL)
+        /// The single image's bytes to standard output (`-o -`).
+        case standardOutput
+    }
+
+    /// What became of one image.
+    enum Saved: Sendable {
+        case written(URL)
+        /// The file was already there with exactly these bytes, and was left alone.
+        case upToDate(URL)
+        case printed
+    }
+
     let service: ImageService
-    let folder: URL
-    let explicitFile: URL?
+    let target: Target
     let replace: Bool
     let display: ProgressDisplay
+    let names: OutputNameClaims
 
-    func download(_ reference: ImageReference) async -> Result<URL, any Error> {
+    /// A plan for `references`: names that collide within the run are numbered, in the order given.
+    init(service: ImageService, references: [ImageReference], target: Target, replace: Bool, display: ProgressDisplay) {
+        self.service = service
+        self.target = target
+        self.replace = replace
+        self.display = display
+        names = OutputNameClaims()
+        for reference in references {
+            if let name = OutputNaming.fileName(for: reference.url) { _ = names.claim(name, for: reference.url) }
+        }
+    }
+
+    func download(_ reference: ImageReference) async -> Result<Saved, any Error> {
         do {
-            // Refuse before downloading when the name is known already and taken.
-            var destination = explicitFile ?? OutputNaming.fileName(for: reference.url).map { folder.appendingPathComponent($0) }
-            if let known = destination, !replace, FileManager.default.fileExists(atPath: known.path) {
-                throw OutputError.exists(known.path)
-            }
+            var destination = destination(for: reference)
+            // Refuse before downloading what could never be replaced: a device node, a FIFO, a folder.
+            if let known = destination { try Self.refuseSpecialFile(at: known) }
             let label = reference.image?.name ?? OutputNaming.fileName(for: reference.url) ?? reference.url.absoluteString
             let response = try await service.image(for: ImageRequest(url: reference.url)) { received, expected in
                 display.update(label, received: received, expected: expected)
             }
             display.done(label)
-            if destination == nil {
-                destination = folder.appendingPathComponent(
-                    OutputNaming.fallbackName(catalogName: reference.image?.name, format: response.entry.format))
+            guard case .folder(let folder) = target, destination == nil else {
+                return .success(try save(response, to: destination))
             }
-            let path = destination!
-            do {
-                try response.write(to: path, replace: replace)
-            } catch let error as FileSystemError {
-                throw error.code == EEXIST ? OutputError.exists(path.path) : OutputError.cannotWrite(error.description)
-            }
-            return .success(path)
+            let fallback = OutputNaming.fallbackName(catalogName: reference.image?.name, format: response.entry.format)
+            destination = folder.appendingPathComponent(names.claim(fallback, for: reference.url))
+            return .success(try save(response, to: destination))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Where `reference` goes when its name is known before the download; nil when it is not.
+    private func destination(for reference: ImageReference) -> URL? {
+        switch target {
+        case .file(let file): file
+        case .standardOutput: nil
+        case .folder(let folder):
+            OutputNaming.fileName(for: reference.url).map { folder.appendingPathComponent(names.claim($0, for: reference.url)) }
+        }
+    }
+
+    private func save(_ response: ImageResponse, to destination: URL?) throws -> Saved {
+        guard let destination else {
+            try response.withSource { source in
+                do {
+                    try OutputFile.copy(source, to: FileDescriptor.standardOutput)
+                } catch Errno.brokenPipe {
+                    StandardOutput.endByBrokenPipe()
+                }
+            }
+            return .printed
+        }
+        do {
+            switch try response.write(to: destination, replace: replace) {
+            case .written: return .written(destination)
+            case .upToDate: return .upToDate(destination)
+            }
+        } catch let error as FileSystemError {
+            throw error.code == EEXIST ? OutputError.exists(destination.path) : OutputError.cannotWrite(error.description)
+        }
+    }
+
+    private static func refuseSpecialFile(at destination: URL) throws {
+        var status = stat()
+        guard lstat(destination.path, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        if type != S_IFREG, type != S_IFLNK { throw OutputFileError.notARegularFile(destination.path) }
     }
 }
 

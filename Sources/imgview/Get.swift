@@ -9,9 +9,14 @@ extension Imgview {
             commandName: "get",
             abstract: "Download images through the cache into the current folder (like curl -O).",
             discussion: """
-                Each image is saved under its URL's file name and the path is printed. The file \
-                appears whole or not at all, and an existing file is kept unless --force is given. \
-                A progress bar is shown on stderr when it is a terminal.
+                Each image is saved under its URL's file name and the path is printed; when two \
+                URLs end in the same name, the later ones get -1, -2... before the extension. The \
+                file appears whole or not at all, is a file of its own (never linked to the cache), \
+                and an existing file is kept unless --force is given; a file that already holds \
+                exactly these bytes is up to date and left alone (exit 0, like wget -N). Only \
+                regular files and links are ever replaced, never a device node, FIFO or folder. \
+                -o - writes the image to standard output. A progress bar is shown on stderr when \
+                it is a terminal.
 
                 Exit codes: 0 all saved; 1 some failed; when every image failed, the code of the \
                 first failure (see 'imgview --help').
@@ -26,7 +31,9 @@ extension Imgview {
         @Flag(help: "Download every image of the catalog.")
         var all = false
 
-        @Option(name: .customShort("o"), help: ArgumentHelp("Save the (single) image as this file.", valueName: "file"))
+        @Option(
+            name: .customShort("o"),
+            help: ArgumentHelp("Save the (single) image as this file ('-' for standard output).", valueName: "file"))
         var output: String?
 
         @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))
@@ -69,11 +76,15 @@ extension Imgview {
                     throw OutputError.notAFolder(folder.path)
                 }
             }
+            let target: DownloadPlan.Target =
+                switch output {
+                case "-": .standardOutput
+                case let file?: .file(URL(fileURLWithPath: file).standardizedFileURL)
+                case nil: .folder(folder)
+                }
             let service = try network.makeService(global: global, loader: loader, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
-            let plan = DownloadPlan(
-                service: service, folder: folder, explicitFile: output.map { URL(fileURLWithPath: $0).standardizedFileURL },
-                replace: force, display: display)
+            let plan = DownloadPlan(service: service, references: references, target: target, replace: force, display: display)
 
             // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
@@ -100,7 +111,7 @@ extension Imgview {
             _ references: [ImageReference], plan: DownloadPlan, display: ProgressDisplay, jobs: Int
         ) async -> [any Error] {
             var failures: [any Error] = []
-            await withTaskGroup(of: (Int, Result<URL, any Error>).self) { group in
+            await withTaskGroup(of: (Int, Result<DownloadPlan.Saved, any Error>).self) { group in
                 var next = 0
                 func startNext() {
                     guard next < references.count, !Task.isCancelled else { return }
@@ -112,8 +123,10 @@ extension Imgview {
                 while let (index, result) = await group.next() {
                     display.clear()
                     switch result {
-                    case .success(let path):
+                    case .success(.written(let path)), .success(.upToDate(let path)):
                         StandardOutput.write(path.path + "\n")
+                    case .success(.printed):
+                        break
                     case .failure(let error):
                         failures.append(error)
                         guard !Task.isCancelled else { continue }

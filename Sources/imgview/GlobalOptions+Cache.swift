@@ -3,10 +3,12 @@ import ImgviewCore
 
 extension GlobalOptions {
     /// The disk cache if one was ever created there; nil otherwise, so that looking creates nothing.
-    func existingCache() throws -> DiskCache? {
+    ///
+    /// `readOnly` opens it only to read (`ls`, `stats`), so a cache the user may not write still lists.
+    func existingCache(readOnly: Bool = false) throws -> DiskCache? {
         let directory = cacheDirectoryURL
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("v1").path) else { return nil }
-        return try DiskCache(directory: directory)
+        return try DiskCache(directory: directory, sizeLimit: cacheSizeLimit(), readOnly: readOnly)
     }
 
     /// The catalog's names by URL, to label cache entries; a catalog that cannot be loaded only

@@ -18,8 +18,30 @@ struct GlobalOptions: ParsableArguments {
             valueName: "dir"))
     var cacheDirectory: String?
 
+    @Option(
+        name: .customLong("cache-size"),
+        help: ArgumentHelp(
+            "The most the disk cache keeps, e.g. 500M, 2G (K = 1024; env IMGVIEW_CACHE_SIZE; default 1G).", valueName: "size"))
+    var cacheSize: String?
+
     @Flag(name: .long, help: "Use only what is cached; never touch the network (env IMGVIEW_OFFLINE=1).")
     var offline = false
+
+    func validate() throws {
+        _ = try cacheSizeLimit()
+    }
+
+    /// The cache's size limit: the option, else the environment, else 1 GiB.
+    func cacheSizeLimit() throws -> Int64 {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = cacheSize ?? environment["IMGVIEW_CACHE_SIZE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return DiskCache.defaultSizeLimit
+        }
+        guard let bytes = ByteCount.parse(text), bytes > 0 else {
+            throw ValidationError("--cache-size: \"\(TerminalText.sanitized(text))\" is not a size (use e.g. 500M, 2G)")
+        }
+        return bytes
+    }
 
     /// `arguments` with global options written before the subcommand moved after it.
     ///
@@ -33,10 +55,12 @@ struct GlobalOptions: ParsableArguments {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if ["--catalog", "--cache-dir"].contains(argument), index + 1 < arguments.count {
+            if ["--catalog", "--cache-dir", "--cache-size"].contains(argument), index + 1 < arguments.count {
                 globals += arguments[index...index + 1]
                 index += 2
-            } else if argument == "--offline" || argument.hasPrefix("--catalog=") || argument.hasPrefix("--cache-dir=") {
+            } else if argument == "--offline" || argument.hasPrefix("--catalog=") || argument.hasPrefix("--cache-dir=")
+                || argument.hasPrefix("--cache-size=")
+            {
                 globals.append(argument)
                 index += 1
             } else if path.isEmpty, subcommands.contains(argument) {

@@ -18,7 +18,7 @@ struct Imgview: AsyncParsableCommand {
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Serve.self, Cache.self],
+        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self],
         defaultSubcommand: Browse.self
     )
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 
 extension Imgview {
@@ -8,7 +7,7 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show an image's format, pixel size, byte count, SHA-256, orientation and source.")
+            abstract: "Show an image's format, pixel size, frames, byte count, SHA-256, orientation and source.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -21,32 +20,44 @@ extension Imgview {
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global, limits: network)
-            let header = try loaded.droppedFromCacheOnFailure(global: global) { try ImageDecoder().inspect(loaded.bytes) }
-            let info = ImageInfo(
-                header: header, bytes: loaded.bytes, source: loaded.source, origin: loaded.origin, cacheState: loaded.cacheState)
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+        }
+
+        private func work() async throws {
+            let loader = try network.makeLoader()
+            let url = try await imageURL(for: image, global: global, loader: loader)
+            let info = try await network.makePipeline(global: global, loader: loader).facts(for: ImageRequest(url: url))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                StandardOutput.write(try encoder.encode(info))
+                StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
                 StandardOutput.write("\n")
                 return
             }
             let sizeText =
-                header.orientation.swapsAxes
+                info.orientation.swapsAxes
                 ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
             let rows = [
-                ["format", info.format],
+                [
+                    "format",
+                    info.format.isPreviewable
+                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
+                ],
                 ["size", sizeText],
-                ["bytes", String(info.bytes)],
+                ["frames", info.framesText],
+                ["bytes", String(info.byteCount)],
                 ["sha256", info.sha256],
-                ["orientation", header.orientation.exifDescription],
-                ["source", info.source],
-                ["origin", info.origin],
-                ["cache", info.cacheState],
+                ["orientation", info.orientation.exifDescription],
+                ["source", TerminalText.sanitized(info.location)],
+                ["origin", info.source.rawValue],
+                ["cache", info.cacheState.description],
             ]
+            let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
+                value.map { [name, TerminalText.sanitized($0)] }
+            }
             StandardOutput.write(
-                rows.map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
+                (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n")
         }
     }
 }

@@ -34,7 +34,7 @@ struct ServiceOptions: ParsableArguments {
     ///
     /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
     func makeService(global: GlobalOptions, loader: any DataLoading, keepsImagesInMemory: Bool = true) throws -> ImageService {
-        let disk = try DiskCache(directory: global.cacheDirectoryURL)
+        let disk = try DiskCache(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
         let maxFileSize = ByteCount.parse(maxFileSize) ?? 512 << 20
         let configuration = ImageService.Configuration(
             dataLoader: loader,

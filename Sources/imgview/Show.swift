@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCodecs
 import ImgviewCore
 
 extension Imgview {
@@ -11,9 +10,12 @@ extension Imgview {
             abstract: "Print a text preview of an image, fitted to a box of cells.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, or a catalog name. The format is told \
-                from the bytes; JPEG and PNG can be shown. The preview keeps the image's aspect \
-                inside the box (the terminal's size on a terminal, else 80x24).
-                Without --mode, blocks are used when colours are, ASCII otherwise.
+                from the bytes; JPEG, PNG, GIF, WebP, AVIF and BMP can be shown (an animation's \
+                first frame). The preview keeps the image's aspect inside the box (the terminal's \
+                size on a terminal, else 80x24).
+                MODE auto (the default; or IMGVIEW_MODE) asks the terminal what it can draw and picks \
+                kitty, iterm or sixel pixels where it can, else blocks when colours are available, \
+                else ASCII; into a pipe it picks text. A mode named explicitly is used even into a pipe.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -24,8 +26,8 @@ extension Imgview {
         @Option(help: ArgumentHelp("The box to fit in (default: the terminal, else 80x24).", valueName: "COLSxROWS"))
         var size: CellBox?
 
-        @Option(help: ArgumentHelp("ascii or blocks.", valueName: "mode"))
-        var mode: RenderMode?
+        @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
+        var mode: ModeChoice?
 
         @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
         var colors: ColorChoice = .auto
@@ -33,8 +35,11 @@ extension Imgview {
         @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
         var cellAspect: Double = 2.0
 
-        @Option(help: ArgumentHelp("The colour transparent pixels are drawn over.", valueName: "#rrggbb"))
-        var background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)
+        @Option(
+            help: ArgumentHelp(
+                "The colour transparent pixels are drawn over (default: black; for pixels, the terminal's background).",
+                valueName: "#rrggbb"))
+        var background: RGBColor?
 
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
@@ -44,34 +49,32 @@ extension Imgview {
         }
 
         func run() async throws {
-            let loaded = try await loadImageBytes(image, global: global, limits: network)
-            let box = size ?? CellBox.terminalOrDefault()
-            let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
-            let options = RenderOptions(
-                columns: box.columns, rows: box.rows, mode: mode ?? (colorMode == .none ? .ascii : .blocks),
-                colors: colorMode, cellAspect: cellAspect, background: background)
-            let text = try loaded.droppedFromCacheOnFailure(global: global) {
-                try Self.preview(of: loaded.bytes, options: options, maxPixelCount: decoding.maxPixelCount) { warning in
-                    StandardError.print("imgview: \(TerminalText.sanitized(loaded.source)): \(warning)")
-                }
-            }
-            StandardOutput.write(text)
+            let command = self
+            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
         }
 
-        /// Decodes at the smallest scale the preview needs and renders it to text.
-        static func preview(
-            of bytes: [UInt8], options: RenderOptions, maxPixelCount: Int, warn: (String) -> Void
-        ) throws -> String {
-            let decoder = ImageDecoder()
-            let header = try decoder.inspect(bytes)
-            let renderer = PreviewRenderer(options: options)
-            let upright = header.uprightSize
-            let request = DecodeRequest(
-                minimumSize: renderer.minimumDecodeSize(width: upright.width, height: upright.height),
-                maxPixelCount: maxPixelCount)
-            let decoded = try decoder.decode(bytes, request: request)
-            if let warning = decoded.warning { warn(warning) }
-            return AnsiPrinter().text(for: renderer.render(decoded.pixels))
+        private func work() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let choice = try ModeChoice.resolved(mode, environment: environment)
+            let loader = try network.makeLoader()
+            let url = try await imageURL(for: image, global: global, loader: loader)
+            let box = size ?? CellBox.terminalOrDefault()
+            let colorMode = colors.resolved(environment: environment)
+            let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
+            let options = RenderOptions(
+                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
+                background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics)
+            let pipeline = try network.makePipeline(global: global, loader: loader, maxPixelCount: decoding.maxPixelCount)
+            let response = try await pipeline.preview(for: PreviewRequest(url: url, options: options))
+            if let warning = response.warning {
+                StandardError.print("imgview: \(TerminalText.sanitized(response.facts.location)): \(warning)")
+            }
+            if let graphics = response.preview.graphics {
+                // The image, then a new line below it, where the prompt comes back.
+                StandardOutput.write(Data(graphics.bytes + [0x0A]))
+            } else {
+                StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
+            }
         }
     }
 }

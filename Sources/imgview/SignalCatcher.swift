@@ -1,5 +1,7 @@
+import ArgumentParser
 import Dispatch
 import Foundation
+import ImgviewCore
 
 /// Turns SIGINT, SIGTERM and SIGHUP (or other signals) into a call of `onSignal`, instead of death.
 ///
@@ -51,5 +53,24 @@ final class SignalCatcher: @unchecked Sendable {
         }
         catcher?.stop()
         return number
+    }
+}
+
+extension SignalCatcher {
+    /// Runs a command's `work` so that SIGINT, SIGTERM or SIGHUP cancel it and clean up after it,
+    /// as `get` does: the cache's temporary files of this process go, "interrupted" is printed and
+    /// the process exits 128+N. What `show` and `info` call around their work.
+    static func cancellingOnSignal<T: Sendable>(
+        cacheDirectory: URL, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let task = Task { try await work() }
+        let catcher = SignalCatcher { _ in task.cancel() }
+        let result = await task.result
+        catcher.stop()
+        guard let number = catcher.caught else { return try result.get() }
+        // A transfer winding down still holds its file open; its name goes now, its bytes when it closes.
+        (try? DiskCache(directory: cacheDirectory))?.removeTemporaryFilesOfThisProcess()
+        StandardError.print("imgview: interrupted")
+        throw ExitCode(128 + number)
     }
 }

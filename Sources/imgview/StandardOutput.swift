@@ -21,13 +21,18 @@ enum StandardOutput {
                 } else if errno == EINTR {
                     continue
                 } else if errno == EPIPE {
-                    signal(SIGPIPE, SIG_DFL)
-                    raise(SIGPIPE)
-                    exit(128 + SIGPIPE)
+                    endByBrokenPipe()
                 } else {
                     return  // stdout is unusable (a full disk, say): nothing more can be said there
                 }
             }
         }
+    }
+
+    /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.
+    static func endByBrokenPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(128 + SIGPIPE)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -72,6 +73,15 @@ struct BadInputTableTests {
         contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
     static let bomb = try! Data(
         contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/bomb.png"))
+
+    /// A GIF of `frames` one-pixel frames on a `width × height` logical screen: a few bytes a frame.
+    static func frameBomb(width: Int, height: Int, frames: Int) -> Data {
+        let size = [width & 0xFF, width >> 8, height & 0xFF, height >> 8].map(UInt8.init)
+        let screen = Data("GIF89a".utf8) + size + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        // A graphic control block (20 ms), a 1×1 image descriptor, and its LZW data: one pixel of colour 0.
+        let frame = Data([0x21, 0xF9, 4, 0, 2, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0])
+        return screen + Data(repeatElement(frame, count: frames).joined()) + [0x3B]
+    }
 
     static let table: [BadInput] = [
         BadInput(label: "unknown name") { context in
@@ -219,14 +229,17 @@ struct BadInputTableTests {
             return (result, Expectation(status: 7, message: "imgview: \(context.hopper): larger than the download limit of 10 kB"))
         },
         BadInput(label: "corrupt image") { context in
-            context.publish(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("garbage, not a JPEG at all".utf8), at: "/corrupt.jpg")
+            // A whole file (APP0, then garbage where the frame should start, then EOI), not a short one.
+            context.publish(
+                Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00]) + Data("garbage, not a JPEG at all".utf8) + Data([0xFF, 0xD9]),
+                at: "/corrupt.jpg")
             let result = try await context.run(["show", context.url("/corrupt.jpg"), "--size", "10x5"])
             return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
         },
         BadInput(label: "truncated image") { context in
             context.publish(hopperBytes.prefix(300), at: "/cut.jpg")
             let result = try await context.run(["info", context.url("/cut.jpg")])
-            return (result, Expectation(status: 7, message: "imgview: corrupt JPEG image: …"))
+            return (result, Expectation(status: 7, message: "imgview: truncated JPEG image: the data ends before any pixel"))
         },
         BadInput(label: "image whose declared size would need gigabytes") { context in
             context.publish(bomb, at: "/bomb.png", contentType: "image/png")
@@ -235,6 +248,28 @@ struct BadInputTableTests {
                 result,
                 Expectation(status: 7, message: "imgview: image too large: 100000×100000 is 10000 megapixels, the limit is 100")
             )
+        },
+        BadInput(label: "animation whose frames would need gigabytes (10,000 frames)") { context in
+            context.publish(frameBomb(width: 64, height: 64, frames: 10_000), at: "/frames.gif", contentType: "image/gif")
+            let result = try await context.run(["show", context.url("/frames.gif"), "--size", "10x5", "--colors", "none"])
+            // What fits plays; the file itself is a good GIF, so it stays cached.
+            let warning = "animation cut short after 5000 of 10000 frames (at most 5000 frames are kept)"
+            return (result, Expectation(status: 0, message: "imgview: \(context.url("/frames.gif")): \(warning)", cachedEntries: 1))
+        },
+        BadInput(label: "animation whose canvas would need gigabytes") { context in
+            context.publish(frameBomb(width: 65535, height: 65535, frames: 2), at: "/screen.gif", contentType: "image/gif")
+            let result = try await context.run(["show", context.url("/screen.gif"), "--size", "10x5"])
+            let message = "imgview: image too large: 65535×65535 is 4294.8 megapixels, the limit is 100"
+            return (result, Expectation(status: 7, message: message))
+        },
+        BadInput(label: "image in a format imgview recognises but cannot preview") { context in
+            let tiff = try Fixtures.data("q.tif")
+            context.publish(tiff, at: "/scan.tif", contentType: "image/tiff")
+            let result = try await context.run(["show", context.url("/scan.tif"), "--size", "10x5"])
+            // The bytes are a good TIFF: kept in the cache, unlike a corrupt image.
+            let message =
+                "imgview: unsupported format: TIFF images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF and BMP)"
+            return (result, Expectation(status: 7, message: message, cachedEntries: 1))
         },
         BadInput(label: "cache file damaged on disk: a blob") { context in
             let first = try await context.run(["get", context.hopper, "-o", "first.jpg"])
@@ -298,6 +333,21 @@ struct BadInputTableTests {
             let result = try await interrupted(context, signal: SIGTERM)
             return (result, Expectation(status: 143, message: "imgview: interrupted"))
         },
+        BadInput(label: "SIGHUP while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGHUP, command: "show")
+            return (result, Expectation(status: 129, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGINT while info downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGINT, command: "info")
+            return (result, Expectation(status: 130, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGTERM while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGTERM, command: "show")
+            return (result, Expectation(status: 143, message: "imgview: interrupted"))
+        },
         BadInput(label: "kill -9 in the middle of a download") { context in
             context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
             let killed = try await interrupted(context, signal: SIGKILL)
@@ -331,13 +381,14 @@ struct BadInputTableTests {
         },
     ]
 
-    /// Starts a `get` of the slow hopper, sends `signal` once part of the body arrived, and waits for the end.
-    static func interrupted(_ context: Context, signal: Int32) async throws -> ImgviewProcess.Result {
+    /// Starts `command` (`get`, `show`, `info`) on the slow hopper, sends `signal` once part of the
+    /// body arrived, and waits for the end.
+    static func interrupted(_ context: Context, signal: Int32, command: String = "get") async throws -> ImgviewProcess.Result {
         let (process, stdout, stderr) = try ImgviewProcess.start(
-            ["get", context.hopper], environment: context.environment, directory: context.folder)
+            [command, context.hopper], environment: context.environment, directory: context.folder)
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
-        try await waitUntil { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
+        try await eventually { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
         kill(process.processIdentifier, signal)
         try await offPool { process.waitUntilExit() }
         return ImgviewProcess.Result(

@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCore
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// The real binary's browser in tmux: keys in, screen out, against the loopback server.
@@ -92,6 +93,33 @@ struct BrowserTmuxTests {
         }
     }
 
+    @Test func aSlowDownloadShowsItsPictureBeforeHalfOfItHasArrived() async throws {
+        // cups is a progressive JPEG (700 kB): its first scan, 18% of the file, is a whole picture.
+        // About 70 kB/s: half the file after 5 s, so a slow (debug, sanitised) build still draws before.
+        let slow = [Fault.slowBody(chunkSize: 4096, delayPerChunk: .milliseconds(60))]
+        try await withBrowser(faults: ["cups": slow]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") }
+            try await session.send("5")
+            var seen: (percent: Int, screen: String)?
+            for _ in 0..<300 where seen == nil {
+                let plain = try await session.screen()
+                let styled = try await session.styledScreen()
+                let lines = plain.split(separator: "\n", omittingEmptySubsequences: false)
+                let status = lines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).map(String.init) ?? ""
+                let percent = status.split(separator: " ").last.flatMap { Int($0.dropLast()) }
+                // Image cells in the pane (coloured blocks), not the "loading cups…" line, while the status line is below half.
+                if let percent, percent < 50, status.hasSuffix("%"), !plain.contains("loading cups"), styled.contains("\u{1B}[48;5;") {
+                    seen = (percent, plain)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(seen != nil, "a picture in the pane while under half of the bytes had arrived")
+            if let seen { #expect(seen.percent < 50 && seen.screen.contains("[ cups ]")) }
+            try await session.waitForScreen(timeout: .seconds(40)) { $0.contains("format  JPEG 2560×1600") }
+        }
+    }
+
     @Test func rapidSwitchingAgainstASlowServerEndsOnTheLastSelection() async throws {
         let slow = [Fault.delay(.milliseconds(700))]
         try await withBrowser(faults: ["hopper": slow, "chelsea": slow, "coffee": slow, "camera": slow, "cups": slow]) { fixture in
@@ -145,8 +173,10 @@ struct BrowserTmuxTests {
         }
     }
 
+    /// Every signal that ends the process restores the terminal first, SIGQUIT included, before the
+    /// Swift runtime's backtracer can print over the screen; the process really ends.
     @Test func signalsRestoreTheTerminalToo() async throws {
-        for (signal, status) in [(SIGTERM, 143), (SIGSEGV, 139)] {
+        for (signal, status) in [(SIGTERM, 143), (SIGSEGV, 139), (SIGQUIT, 131), (SIGUSR1, 138)] {
             try await withBrowser { fixture in
                 let session = fixture.session
                 try await session.waitForScreen { $0.contains("source  network") }
@@ -156,9 +186,10 @@ struct BrowserTmuxTests {
                 }
                 kill(pid, signal)
                 let screen = try await session.waitForScreen { $0.contains("EXIT=") && $0.contains("speed ") }
-                #expect(screen.contains("EXIT=\(status)"))
+                #expect(screen.contains("EXIT=\(status)"), "\(screen)")
                 #expect(try await session.format("#{alternate_on}") == "0")
                 #expect(screen.contains(" icanon ") && screen.contains(" echo "), "cooked mode is back after signal \(signal)")
+                #expect(!screen.contains("Backtrace") && !screen.contains("crashed"), "nothing printed over it: \(screen)")
             }
         }
     }
@@ -223,7 +254,7 @@ struct BrowserTmuxTests {
             try await session.send("m")
             try await session.waitForScreen { $0.contains("preview · ascii") }
             try await session.send("r")
-            try await waitUntil { fixture.server.requests(for: "/images/hopper").count == 2 }
+            try await eventually { fixture.server.requests(for: "/images/hopper").count == 2 }
             try await session.waitForScreen { $0.contains("source  network") && !$0.contains("loading") }
         }
     }

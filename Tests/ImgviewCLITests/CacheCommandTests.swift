@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -109,7 +110,7 @@ struct CacheCommandTests {
             #expect(hopper["width"] as? Int == 512)
             #expect(hopper["height"] as? Int == 600)
             #expect(hopper["fresh"] as? Bool == true)
-            #expect(hopper["sha256"] as? String == ImageInfo.sha256Hex([UInt8](Self.hopper)))
+            #expect(hopper["sha256"] as? String == sha256Hex(Data(Self.hopper)))
             let other = try #require(entries.first { $0["url"] as? String == setup.url("/same-cat.png").absoluteString })
             #expect(other["name"] is NSNull)
         }
@@ -192,7 +193,7 @@ struct CacheCommandTests {
             #expect(lines.contains { $0.hasPrefix("oldest\t") && $0.hasSuffix("\t\(setup.url("/hopper.jpg"))") })
 
             let human = try await ImgviewProcess.runOnTerminal(["cache", "stats"], columns: 100, environment: setup.environment)
-            #expect(human.stdout.contains("size           \(ByteCount.format(Int64(Self.hopper.count + Self.cat.count))) of 1.1 GB"))
+            #expect(human.stdout.contains("size           \(ByteCount.formatBinary(Int64(Self.hopper.count + Self.cat.count))) of 1 GiB"))
             #expect(human.stdout.contains("misses         3"))
         }
     }
@@ -403,7 +404,7 @@ struct CacheCommandTests {
             async let downloaderOut = readToEnd(stdout)
             async let downloaderErr = readToEnd(stderr)
             let temporary = setup.cache.appendingPathComponent("v1/tmp")
-            try await waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
+            try await eventually { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
             #expect(downloader.isRunning)
 
             let ls = try await setup.run(["cache", "ls"])

@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCore
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// `imgview list` and the global options, run as a user runs them.

@@ -4,6 +4,10 @@ import Testing
 
 @testable import ImgviewCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `imgview get` as a user runs it, against the loopback server.
 @Suite("imgview get")
 struct GetCommandTests {
@@ -76,39 +80,78 @@ struct GetCommandTests {
         }
     }
 
-    /// The output is a hard link to the cache's blob (no second copy), which eviction does not disturb.
-    @Test func theOutputIsLinkedToTheCacheBlobAndOutlivesIt() async throws {
+    /// Every output is a file of its own: not the cache's blob, not another output, so editing one
+    /// changes nothing else, and damage in the cache never reaches a file already saved.
+    @Test func outputsAreFilesOfTheirOwn() async throws {
         try await withSetup { setup in
             let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
-            let result = try await setup.get([url])
-            #expect(result.status == 0, "\(result.stderr)")
-            let output = setup.folder.appendingPathComponent("hopper.jpg")
+            #expect(try await setup.get([url]).status == 0)
+            #expect(try await setup.get([url, "-o", "copy.jpg"]).status == 0)
+            let first = setup.folder.appendingPathComponent("hopper.jpg")
+            let second = setup.folder.appendingPathComponent("copy.jpg")
             let entry = try #require(setup.cachedEntries().first)
             let blob = try DiskCache(directory: URL(fileURLWithPath: setup.cache)).blobURL(for: entry)
-            let outputAttributes = try FileManager.default.attributesOfItem(atPath: output.path)
-            let blobAttributes = try FileManager.default.attributesOfItem(atPath: blob.path)
-            #expect(outputAttributes[.systemFileNumber] as? Int == blobAttributes[.systemFileNumber] as? Int)
+            let inodes = try [first, second, blob].map {
+                try FileManager.default.attributesOfItem(atPath: $0.path)[.systemFileNumber] as? Int
+            }
+            #expect(Set(inodes).count == 3, "\(inodes)")
 
-            try FileManager.default.removeItem(atPath: setup.cache)
-            #expect(try Data(contentsOf: output) == Self.image)
+            // The blob is damaged in place: the outputs keep their bytes, and the next get fetches again.
+            let handle = try FileHandle(forWritingTo: blob)
+            try handle.write(contentsOf: Data(repeating: 0, count: 100))
+            try handle.close()
+            #expect(try Data(contentsOf: first) == Self.image)
+            #expect(try Data(contentsOf: second) == Self.image)
+            #expect(try await setup.get([url, "-o", "third.jpg"]).status == 0)
+            #expect(try Data(contentsOf: setup.folder.appendingPathComponent("third.jpg")) == Self.image)
+            #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 2)
         }
     }
 
-    @Test func neverClobbersWithoutForce() async throws {
+    /// `-o -` writes the bytes to standard output, and nothing else there.
+    @Test func dashOWritesToStandardOutput() async throws {
         try await withSetup { setup in
-            let existing = setup.folder.appendingPathComponent("hopper.jpg")
-            try Data("mine".utf8).write(to: existing)
             let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
-            let refused = try await setup.get([url])
-            #expect(refused.status == ImgviewCore.ExitStatus.output.rawValue)
-            #expect(refused.errorLine == "imgview: \(existing.path): file exists (use --force to overwrite)")
-            #expect(try Data(contentsOf: existing) == Data("mine".utf8))
-            #expect(setup.server.requests().isEmpty)
+            let result = try await setup.get([url, "-o", "-"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdoutData == Self.image)
+            #expect(setup.files().isEmpty)
+        }
+    }
 
-            let forced = try await setup.get([url, "--force"])
-            #expect(forced.status == 0)
-            #expect(try Data(contentsOf: existing) == Self.image)
-            #expect(setup.files() == ["hopper.jpg"])
+    /// Two URLs ending in the same name both get saved, as `d` saves: `hopper.jpg`, `hopper-1.jpg`;
+    /// the same command again finds both up to date, in the same order.
+    @Test func collidingNamesAreNumberedAndAGainRunIsUpToDate() async throws {
+        try await withSetup { setup in
+            let other = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/09_cups_progressive.jpg"))
+            setup.server.publish(.data(other, contentType: "image/jpeg"), at: "/elsewhere/hopper.jpg")
+            let urls = [
+                setup.server.url(for: "/photos/hopper.jpg").absoluteString, setup.server.url(for: "/elsewhere/hopper.jpg").absoluteString,
+            ]
+            for run in 0..<2 {
+                let result = try await setup.get(urls + ["--jobs", "2"])
+                #expect(result.status == 0, "run \(run): \(result.stderr)")
+                let printed = Set(result.stdout.split(separator: "\n").map(String.init))
+                #expect(printed == Set(["hopper.jpg", "hopper-1.jpg"].map { setup.folder.appendingPathComponent($0).path }))
+                #expect(setup.files() == ["hopper-1.jpg", "hopper.jpg"])
+                #expect(try Data(contentsOf: setup.folder.appendingPathComponent("hopper.jpg")) == Self.image)
+                #expect(try Data(contentsOf: setup.folder.appendingPathComponent("hopper-1.jpg")) == other)
+            }
+        }
+    }
+
+    /// A device node is never replaced, even with --force; the refusal comes before any download.
+    @Test(.enabled(if: getuid() == 0)) func aDeviceNodeIsNeverReplaced() async throws {
+        try await withSetup { setup in
+            let node = setup.folder.appendingPathComponent("node")
+            #expect(mknod(node.path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0)
+            let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
+            let result = try await setup.get([url, "-o", node.path, "--force"])
+            #expect(result.status == ImgviewCore.ExitStatus.output.rawValue)
+            #expect(result.errorLine == "imgview: \(node.path): not a regular file; not replaced")
+            var status = stat()
+            #expect(lstat(node.path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+            #expect(setup.server.requests().isEmpty)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// Runs the built `imgview` binary as a user would, and captures what it printed and how it exited.
@@ -10,6 +11,8 @@ struct ImgviewProcess {
         let stderr: String
         /// From the start of the process to its end.
         var elapsed: Duration = .zero
+        /// stdout as bytes, for output that is not text (`get -o -`).
+        var stdoutData = Data()
         /// stderr without trailing newline, for one-line error checks.
         var errorLine: String { stderr.trimmingCharacters(in: .newlines) }
     }
@@ -28,8 +31,7 @@ struct ImgviewProcess {
     }()
 
     /// The repository's root, for the bundled assets.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repositoryRoot = ImgviewTestSupport.repositoryRoot
 
     /// This process's environment without imgview's own variables (a cache of the test run's
     /// own instead), with `overrides` applied.
@@ -46,10 +48,10 @@ struct ImgviewProcess {
         return env
     }
 
-    /// Starts `imgview` (or `executable`, which may start it) with `arguments`, an isolated cache
+    /// Starts `imgview` (or `executable`, a wrapper such as strace) with `arguments`, an isolated cache
     /// and no inherited catalog.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = binary
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil
     ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = executable
@@ -67,11 +69,11 @@ struct ImgviewProcess {
 
     /// Runs `imgview` to completion (killing it after `timeout`) and returns what it printed.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = binary,
+        _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
         let started = ContinuousClock.now
-        let (process, stdout, stderr) = try start(arguments, environment: environment, directory: directory, executable: executable)
+        let (process, stdout, stderr) = try start(arguments, executable: executable, environment: environment, directory: directory)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
@@ -86,10 +88,10 @@ struct ImgviewProcess {
         }
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - started
+        let output = await out
         return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: await out, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self), elapsed: elapsed)
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: await err, as: UTF8.self), elapsed: elapsed, stdoutData: output)
     }
 }
 
@@ -125,16 +127,4 @@ func stopping(_ server: LoopbackServer, after body: () async throws -> Void) asy
         throw error
     }
     await server.stop()
-}
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }

@@ -119,7 +119,7 @@ struct LocalFootprintTests {
 
     static func runUnshared(_ script: String, arguments: [String], directory: URL) async throws -> ImgviewProcess.Result {
         try await ImgviewProcess.run(
-            unshareArguments() + ["sh", "-c", script, "sh"] + arguments, directory: directory,
-            executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+            unshareArguments() + ["sh", "-c", script, "sh"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+            directory: directory)
     }
 }

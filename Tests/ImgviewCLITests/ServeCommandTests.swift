@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,13 +1,9 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @Suite("show and info, run as a process")
 struct ShowInfoCommandTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("ImgviewCodecsTests/Fixtures")
-
-    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
-
     func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -18,7 +14,7 @@ struct ShowInfoCommandTests {
 
     @Test func showPrintsAPreviewFittedToTheBox() async throws {
         let result = try await ImgviewProcess.run([
-            "show", Self.fixture("photo.jpg"), "--size", "40x10", "--mode", "ascii", "--colors", "none",
+            "show", Fixtures.path("photo.jpg"), "--size", "40x10", "--mode", "ascii", "--colors", "none",
         ])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -30,7 +26,7 @@ struct ShowInfoCommandTests {
 
     @Test func showInTruecolorUsesRGBEscapes() async throws {
         let result = try await ImgviewProcess.run([
-            "show", Self.fixture("rgb.png"), "--size", "16x6", "--mode", "blocks", "--colors", "full",
+            "show", Fixtures.path("rgb.png"), "--size", "16x6", "--mode", "blocks", "--colors", "full",
         ])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\u{1B}[38;2;") || result.stdout.contains("\u{1B}[48;2;"))
@@ -39,17 +35,17 @@ struct ShowInfoCommandTests {
 
     @Test func noColorTurnsAutoColoursOff() async throws {
         let result = try await ImgviewProcess.run(
-            ["show", Self.fixture("rgb.png"), "--size", "16x6"], environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"])
+            ["show", Fixtures.path("rgb.png"), "--size", "16x6"], environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"])
         #expect(result.status == 0 && !result.stdout.contains("\u{1B}"))
     }
 
     @Test func showAcceptsFileURLs() async throws {
-        let result = try await ImgviewProcess.run(["show", "file://" + Self.fixture("orient6.jpg"), "--size", "8x4", "--colors", "none"])
+        let result = try await ImgviewProcess.run(["show", "file://" + Fixtures.path("orient6.jpg"), "--size", "8x4", "--colors", "none"])
         #expect(result.status == 0 && !result.stdout.isEmpty)
     }
 
     @Test func showReadsCatalogNamesWithFileURLs() async throws {
-        let catalog = #"{"images": [{"name": "cat", "url": "file://\#(Self.fixture("rgb.jpg"))"}]}"#
+        let catalog = #"{"images": [{"name": "cat", "url": "file://\#(Fixtures.path("rgb.jpg"))"}]}"#
         let path = try temporaryFile(Array(catalog.utf8), name: "catalog.json")
         let result = try await ImgviewProcess.run(["--catalog", path, "show", "cat", "--size", "8x4", "--colors", "none"])
         #expect(result.status == 0 && !result.stdout.isEmpty)
@@ -59,7 +55,7 @@ struct ShowInfoCommandTests {
     }
 
     @Test func infoReportsHeaderFacts() async throws {
-        let result = try await ImgviewProcess.run(["info", Self.fixture("orient6.jpg")])
+        let result = try await ImgviewProcess.run(["info", Fixtures.path("orient6.jpg")])
         #expect(result.status == 0)
         #expect(result.stdout.contains("JPEG"))
         #expect(result.stdout.contains("16×12 (stored 12×16)"))
@@ -67,7 +63,7 @@ struct ShowInfoCommandTests {
     }
 
     @Test func infoJSONIsMachineReadable() async throws {
-        let result = try await ImgviewProcess.run(["info", Self.fixture("rgb.png"), "--json"])
+        let result = try await ImgviewProcess.run(["info", Fixtures.path("rgb.png"), "--json"])
         #expect(result.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(object?["format"] as? String == "PNG")
@@ -87,7 +83,8 @@ struct ShowInfoCommandTests {
         let cases: [([UInt8], String, String)] = [
             ([], "empty.jpg", "not an image"),
             (Array("<html>oops</html>".utf8), "page.png", "not an image"),
-            (Array("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8), "anim.gif", "unsupported format: GIF"),
+            ([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0, 0], "scan.tif", "unsupported format: TIFF images cannot be previewed"),
+            (Array("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8), "cut.gif", "truncated GIF image"),
         ]
         for (bytes, name, expected) in cases {
             let path = try temporaryFile(bytes, name: name)
@@ -96,14 +93,14 @@ struct ShowInfoCommandTests {
             #expect(result.stderr.hasPrefix("imgview: ") && result.stderr.contains(expected), "\(name): \(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
-        let bomb = try await ImgviewProcess.run(["show", Self.fixture("bomb.png")])
+        let bomb = try await ImgviewProcess.run(["show", Fixtures.path("bomb.png")])
         #expect(bomb.status == 7 && bomb.stderr.contains("image too large"))
         let info = try await ImgviewProcess.run(["info", try temporaryFile([1, 2, 3], name: "x.jpg")])
         #expect(info.status == 7)
     }
 
     @Test func truncatedImageShowsWithAWarning() async throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("photo.jpg"))))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photo.jpg"))))
         let path = try temporaryFile(Array(bytes.prefix(bytes.count * 6 / 10)), name: "cut.jpg")
         let result = try await ImgviewProcess.run(["show", path, "--size", "20x5", "--colors", "none"])
         #expect(result.status == 0)
@@ -118,7 +115,7 @@ struct ShowInfoCommandTests {
     }
 
     @Test func badOptionValuesAreUsageErrors() async throws {
-        #expect(try await ImgviewProcess.run(["show", Self.fixture("rgb.png"), "--size", "80by24"]).status == 2)
-        #expect(try await ImgviewProcess.run(["show", Self.fixture("rgb.png"), "--colors", "lots"]).status == 2)
+        #expect(try await ImgviewProcess.run(["show", Fixtures.path("rgb.png"), "--size", "80by24"]).status == 2)
+        #expect(try await ImgviewProcess.run(["show", Fixtures.path("rgb.png"), "--colors", "lots"]).status == 2)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 /// `show` and `info` with http URLs and catalog names, against the loopback server.
@@ -7,7 +8,7 @@ import Testing
 struct ShowOverHTTPTests {
     @Test func showsAnImageFetchedOverHTTP() async throws {
         let server = try await LoopbackServer.start()
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: ShowInfoCommandTests.fixture("photo.png")))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photo.png")))
         server.publish(.data(bytes, contentType: "text/plain"), at: "/photo")
         let url = server.url(for: "/photo").absoluteString
         let shown = try await ImgviewProcess.run(["show", url, "--size", "20x5", "--colors", "none"])

@@ -1,12 +1,14 @@
+import Foundation
 import ImgviewCodecs
 import ImgviewCore
+import ImgviewTestSupport
 import Testing
 
 @Suite("Bad images")
 struct BadImageTests {
     let decoder = ImageDecoder()
 
-    func error(decoding bytes: [UInt8], request: DecodeRequest = DecodeRequest()) -> ImageDecodingError? {
+    func error(decoding bytes: Data, request: DecodeRequest = DecodeRequest()) -> ImageDecodingError? {
         do {
             _ = try decoder.decode(bytes, request: request)
             return nil
@@ -18,23 +20,24 @@ struct BadImageTests {
     }
 
     @Test func emptyDataIsRefused() {
-        #expect(error(decoding: []) == .empty)
+        #expect(error(decoding: Data()) == .empty)
     }
 
     @Test func textIsNotAnImage() {
-        #expect(error(decoding: Array("<html>not found</html>".utf8)) == .notAnImage)
+        #expect(error(decoding: Data("<html>not found</html>".utf8)) == .notAnImage)
     }
 
-    @Test func recognisedButUnsupportedFormatsSaySo() {
-        #expect(error(decoding: Array("GIF89a\u{1}\0\u{1}\0\0\0\0".utf8)) == .unsupportedFormat(.gif))
-        #expect(error(decoding: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .unsupportedFormat(.webp))
-        #expect(error(decoding: Array("BM\0\0\0\0\0\0\0\0".utf8)) == .unsupportedFormat(.bmp))
-        #expect(ImageDecodingError.unsupportedFormat(.gif).message.contains("unsupported format"))
+    @Test func recognisedButUnsupportedFormatsSaySo() throws {
+        #expect(error(decoding: try Fixtures.data("q.tif")) == .unsupportedFormat(.tiff))
+        #expect(error(decoding: try Fixtures.data("q.ico")) == .unsupportedFormat(.ico))
+        #expect(error(decoding: Data("qoif\0\0\0\u{10}\0\0\0\u{C}\u{4}\0".utf8)) == .unsupportedFormat(.qoi))
+        #expect(error(decoding: Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)) == .unsupportedFormat(.svg))
+        #expect(ImageDecodingError.unsupportedFormat(.tiff).message.hasPrefix("unsupported format: TIFF images cannot be previewed"))
     }
 
     @Test(arguments: ["bomb.png", "bomb.jpg"])
     func hugeDeclaredSizesAreRefusedBeforeDecoding(name: String) throws {
-        guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixture.bytes(name)) else {
+        guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixtures.data(name)) else {
             Issue.record("expected tooLarge")
             return
         }
@@ -42,41 +45,41 @@ struct BadImageTests {
     }
 
     @Test func thePixelLimitIsConfigurable() throws {
-        let bytes = try Fixture.bytes("rgb.png")
+        let bytes = try Fixtures.data("rgb.png")
         #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 191)) == .tooLarge(width: 16, height: 12, limit: 191))
         #expect(error(decoding: bytes, request: DecodeRequest(maxPixelCount: 192)) == nil)
     }
 
     @Test func truncatedJPEGShowsWhatDecodedWithAWarning() throws {
-        let bytes = try Fixture.bytes("photo.jpg")
-        let image = try decoder.decode(Array(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
+        let bytes = try Fixtures.data("photo.jpg")
+        let image = try decoder.decode(Data(bytes.prefix(bytes.count * 6 / 10)), request: DecodeRequest())
         #expect(image.pixels.width == 128 && image.pixels.height == 96)
         #expect(image.warning?.contains("truncated") == true)
-        // The first rows decoded from real data, not TurboJPEG's grey fill.
+        // The first rows decoded from real data, not libjpeg's grey fill.
         let top = image.pixels.pixel(x: 100, y: 2)
         #expect(!(top.0 == top.1 && top.1 == top.2))
     }
 
     @Test func jpegCutInsideItsHeaderIsAnError() throws {
-        let bytes = try Fixture.bytes("photo.jpg")
-        #expect(error(decoding: Array(bytes.prefix(40))) != nil)
+        let bytes = try Fixtures.data("photo.jpg")
+        #expect(error(decoding: Data(bytes.prefix(40))) != nil)
     }
 
     @Test func truncatedPNGShowsTheRowsThatArrivedWithAWarning() throws {
-        let bytes = try Fixture.bytes("photo.png")
-        let image = try decoder.decode(Array(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
+        let bytes = try Fixtures.data("photo.png")
+        let image = try decoder.decode(Data(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
         #expect(image.warning?.contains("truncated") == true)
         #expect(image.pixels.pixel(x: 10, y: 1).3 == 255, "early rows are real")
         #expect(image.pixels.pixel(x: 10, y: 95).3 == 0, "missing rows are transparent, so they show the background")
     }
 
     @Test func pngCutBeforeAnyRowIsTruncated() throws {
-        let bytes = try Fixture.bytes("photo.png")
-        #expect(error(decoding: Array(bytes.prefix(20))) == .truncated(.png))
+        let bytes = try Fixtures.data("photo.png")
+        #expect(error(decoding: Data(bytes.prefix(20))) == .truncated(.png))
     }
 
     @Test func pngWithADamagedHeaderIsCorrupt() throws {
-        var bytes = try Fixture.bytes("rgb.png")
+        var bytes = try Fixtures.data("rgb.png")
         bytes[30] ^= 0xFF  // inside IHDR's CRC: the header no longer checks out
         guard case .corrupt(.png, _)? = error(decoding: bytes) else {
             Issue.record("expected corrupt")
@@ -85,7 +88,20 @@ struct BadImageTests {
     }
 
     @Test func inspectRefusesWhatDecodeRefuses() {
-        #expect(throws: ImageDecodingError.notAnImage) { try decoder.inspect(Array("hello".utf8)) }
-        #expect(throws: ImageDecodingError.empty) { try decoder.inspect([]) }
+        #expect(throws: ImageDecodingError.notAnImage) { try decoder.inspect(Data("hello".utf8)) }
+        #expect(throws: ImageDecodingError.empty) { try decoder.inspect(Data()) }
+    }
+}
+
+@Suite("Cancelled decodes")
+struct CancelledDecodeTests {
+    @Test(arguments: ["photo.jpg", "photo.png"])
+    func aDecodeNobodyWaitsForStopsBeforeItsFirstRow(name: String) throws {
+        let flag = CancellationFlag()
+        flag.cancel()
+        #expect(throws: ImageDecodingError.cancelled) {
+            try ImageDecoder().decode(try Fixtures.data(name), request: DecodeRequest(cancellation: flag))
+        }
+        #expect(ImageDecodingError.cancelled.exitStatus == .interrupted)
     }
 }

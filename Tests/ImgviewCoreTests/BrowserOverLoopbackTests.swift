@@ -1,60 +1,88 @@
 import Foundation
 import ImgviewCurl
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
 
-/// The presenter over the real image service and a real server on loopback.
+/// The presenter over the real pipeline, the real image service and a real server on loopback.
 @MainActor
 @Suite("Browser over loopback")
 struct BrowserOverLoopbackTests {
-    @Test func switchingAwayFromASlowImageAbortsItsTransferAndShowsTheNewOne() async throws {
-        let server = try await LoopbackServer.start()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        server.publish(
-            .data(stubImage(width: 40, height: 30) + Data(count: 200_000), contentType: "image/png"), at: "/slow.png",
-            faults: [.slowBody(chunkSize: 4096, delayPerChunk: .milliseconds(50))])
-        server.publish(.data(stubImage(width: 30, height: 40), contentType: "image/png"), at: "/fast.png")
-        let images = [
-            AppImage(name: "slow", url: server.url(for: "/slow.png")), AppImage(name: "fast", url: server.url(for: "/fast.png")),
-        ]
-        let service = ImageService(
-            configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: try DiskCache(directory: folder)))
-        let view = SpyBrowserView()
-        let presenter = BrowserPresenter(
-            catalog: Catalog(images: images, origin: .builtIn),
-            configuration: .init(loader: service, decoder: TrailingBytesStubDecoder(), saveFolder: folder),
-            terminalSize: TerminalSize(columns: 100, rows: 30), mode: .ascii, colors: .none)
-        presenter.view = view
-        presenter.start()
-        try await eventually { view.last?.phase.percent ?? 0 > 0 }
-        presenter.handle(.next)
-        try await eventually { view.shownURL == images[1].url && view.isShowingPreview }
-        try await eventually(timeout: .seconds(10)) { server.requests(for: "/slow.png").first?.outcome == .aborted }
-        // Once the fast image shows, its neighbour (the slow one) is prefetched again: that is all.
-        #expect(server.requests(for: "/slow.png").count <= 2)
-        #expect(server.requests(for: "/fast.png").count == 1)
-        // The slow image was not cached half-written.
-        #expect(DiskCache.entryExists(in: folder, for: images[0].url) == false)
-        presenter.shutDown()
-        await server.stop()
+    /// A catalog whose first image arrives slowly (4 kB every 50 ms, about 2.5 s), then `fastCount` quick ones.
+    func withSlowCatalog(
+        fastCount: Int, _ body: (LoopbackServer, [AppImage], BrowserPresenter, SpyBrowserView, URL) async throws -> Void
+    ) async throws {
+        try await withLoopbackServer { server, folder in
+            server.publish(
+                .data(stubImage(width: 40, height: 30) + Data(count: 200_000), contentType: "image/png"), at: "/slow.png",
+                faults: [.slowBody(chunkSize: 4096, delayPerChunk: .milliseconds(50))])
+            var images = [AppImage(name: "slow", url: server.url(for: "/slow.png"))]
+            for index in 0..<fastCount {
+                server.publish(
+                    .data(stubImage(width: 30, height: 40, grey: UInt8(index * 40)), contentType: "image/png"), at: "/\(index).png")
+                images.append(AppImage(name: "fast\(index)", url: server.url(for: "/\(index).png")))
+            }
+            let service = ImageService(
+                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: try DiskCache(directory: folder)))
+            let pipeline = PreviewPipeline(configuration: .init(loader: service, decoder: TrailingBytesStubDecoder()))
+            let view = SpyBrowserView()
+            let presenter = BrowserPresenter(
+                catalog: Catalog(images: images, origin: .builtIn), configuration: .init(pipeline: pipeline, saveFolder: folder),
+                terminalSize: TerminalSize(columns: 100, rows: 30), mode: .ascii, colors: .none)
+            presenter.view = view
+            presenter.start()
+            try await eventually { view.last?.phase.percent ?? 0 > 0 }
+            try await body(server, images, presenter, view, folder)
+            presenter.shutDown()
+        }
+    }
+
+    @Test func comingBackToANeighbourContinuesItsDownload() async throws {
+        try await withSlowCatalog(fastCount: 1) { server, images, presenter, view, _ in
+            presenter.handle(.next)
+            try await eventually { view.shownURL == images[1].url && view.isShowingPreview }
+            let percentWhenLeft = server.requests(for: "/slow.png").count
+            presenter.handle(.previous)
+            // The download went on at low priority meanwhile: it shows progress at once, then the picture.
+            #expect(view.last?.phase.percent ?? 0 > 0)
+            try await eventually { view.shownURL == images[0].url && view.isShowingPreview }
+            #expect(percentWhenLeft == 1)
+            #expect(server.requests(for: "/slow.png").count == 1, "one request, continued, not started again")
+            #expect(server.requests(for: "/slow.png").first?.outcome != .aborted)
+        }
+    }
+
+    @Test func leavingForATabFarAwayAbortsTheTransfer() async throws {
+        try await withSlowCatalog(fastCount: 3) { server, images, presenter, view, folder in
+            presenter.handle(.jump(3))
+            try await eventually { view.shownURL == images[3].url && view.isShowingPreview }
+            try await eventually { server.requests(for: "/slow.png").first?.outcome == .aborted }
+            #expect(server.requests(for: "/slow.png").count == 1)
+            #expect(server.requests(for: "/2.png").count == 1, "the neighbour is prefetched once it shows")
+            // The slow image was not cached half-written.
+            #expect(DiskCache.entryExists(in: folder, for: images[0].url) == false)
+        }
     }
 }
 
 /// The stub decoder, reading only the stub header at the start of a longer body.
 struct TrailingBytesStubDecoder: ImageDecoding {
-    func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
         try StubDecoder().inspect(Self.header(of: bytes))
     }
 
-    func decode(_ bytes: [UInt8], request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        try StubDecoder().decode(Self.header(of: bytes), request: request)
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try StubDecoder().decode(Self.header(of: bytes), header: header, request: request)
     }
 
-    private static func header(of bytes: [UInt8]) -> [UInt8] {
-        Array(bytes.prefix { $0 != 0 })
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        StubDecoder.Progressive()
+    }
+
+    private static func header(of bytes: Data) -> Data {
+        Data(bytes.prefix { $0 != 0 })
     }
 }
 

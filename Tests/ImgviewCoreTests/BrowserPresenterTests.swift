@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -11,16 +12,21 @@ struct BrowserPresenterTests {
     let loader = HeldImageLoader()
     let view = SpyBrowserView()
     let images = (0..<6).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).png")!) }
+    let pipeline: PreviewPipeline
+
+    init() {
+        pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+    }
 
     func url(_ index: Int) -> URL { images[index].url }
 
     func makePresenter(
         catalog: Catalog? = nil, paging: (any CatalogPaging)? = nil, saveFolder: URL = FileManager.default.temporaryDirectory,
-        size: TerminalSize = TerminalSize(columns: 100, rows: 30)
+        size: TerminalSize = TerminalSize(columns: 100, rows: 30), pipeline: PreviewPipeline? = nil
     ) -> BrowserPresenter {
         let presenter = BrowserPresenter(
             catalog: catalog ?? Catalog(images: images, origin: .builtIn),
-            configuration: .init(loader: loader, decoder: StubDecoder(), catalogPaging: paging, saveFolder: saveFolder),
+            configuration: .init(pipeline: pipeline ?? self.pipeline, catalogPaging: paging, saveFolder: saveFolder),
             terminalSize: size, mode: .blocks, colors: .twoFiftySix)
         presenter.view = view
         return presenter
@@ -30,10 +36,15 @@ struct BrowserPresenterTests {
     func started() async throws -> BrowserPresenter {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .success(stubImage()))
         try await eventually { view.isShowingPreview }
         return presenter
+    }
+
+    /// Whether the spy was ever shown `url`'s image loaded, from state `index` on.
+    func everShowed(_ url: URL, from index: Int = 0) -> Bool {
+        view.states[index...].contains { if case .loaded(let shown) = $0.phase { shown.facts.url == url } else { false } }
     }
 
     // MARK: States
@@ -43,28 +54,28 @@ struct BrowserPresenterTests {
         presenter.start()
         #expect(view.last?.selectedIndex == 0)
         #expect(view.last?.phase == .loading(received: 0, expected: nil))
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .success(stubImage(width: 64, height: 48)))
         try await eventually { view.isShowingPreview }
         guard case .loaded(let shown)? = view.last?.phase else {
             Issue.record("not loaded")
             return
         }
-        #expect(shown.details.url == url(0))
-        #expect(shown.details.source == .network)
-        #expect(shown.details.width == 64 && shown.details.height == 48)
-        #expect(shown.details.fetchTime == .milliseconds(12))
-        #expect(shown.details.cacheState != .notCached)
+        #expect(shown.facts.url == url(0))
+        #expect(shown.facts.source == .network)
+        #expect(shown.facts.width == 64 && shown.facts.height == 48)
+        #expect(shown.facts.fetchTime == .milliseconds(12))
+        #expect(shown.facts.cacheState != .notCached)
         // The preview fits the pane: 100×30 leaves a preview box of 70×28, 68×26 inside.
         let area = BrowserLayout(size: TerminalSize(columns: 100, rows: 30)).previewArea
-        #expect((shown.preview?.columns ?? 0) <= area.width && (shown.preview?.rows ?? 0) <= area.height)
-        #expect((shown.preview?.columns ?? 0) > area.width / 2)
+        #expect((shown.preview?.grid.columns ?? 0) <= area.width && (shown.preview?.grid.rows ?? 0) <= area.height)
+        #expect((shown.preview?.grid.columns ?? 0) > area.width / 2)
     }
 
     @Test func reportsProgressAsTheBytesArrive() async throws {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.report(url(0), received: 450, expected: 1000)
         try await eventually { view.last?.phase == .loading(received: 450, expected: 1000) }
         #expect(view.last?.phase.percent == 45)
@@ -75,15 +86,40 @@ struct BrowserPresenterTests {
         _ = presenter
     }
 
+    @Test func aDownloadShowsWhatHasArrivedUntilTheFinalPreview() async throws {
+        let pipeline = PreviewPipeline(
+            configuration: .init(
+                loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: WorkerPool(width: 1),
+                partialPreviews: PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)))
+        let presenter = makePresenter(pipeline: pipeline)
+        presenter.start()
+        await loader.waitForRequest(url(0))
+        await pipeline.synchronize()
+        let body = stubImage(width: 64, height: 48, grey: 200) + Data(count: 3000)
+        loader.feed(url(0), body.prefix(1200), expected: Int64(body.count))
+        try await eventually {
+            if case .loading(_, _, let partial?) = view.last?.phase { partial.grid.columns > 0 } else { false }
+        }
+        #expect(view.last?.phase.percent == 1200 * 100 / body.count)
+        // The pane draws the picture; the status line carries the progress.
+        let text = BrowserScreen(state: try #require(view.last)).compose().text
+        #expect(!text.contains("loading image0"))
+        #expect(text.contains("\(1200 * 100 / body.count)%"))
+        loader.release(url(0), with: .success(body))
+        try await eventually { view.isShowingPreview }
+        guard case .loaded(let shown)? = view.last?.phase else { return }
+        #expect(shown.facts.byteCount == Int64(body.count))
+    }
+
     @Test func aFailureIsOneLineAndTheBrowserKeepsWorking() async throws {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .failure(ImagePipelineError.notFound(url(0), status: 404)))
         try await eventually { if case .failed = view.last?.phase { true } else { false } }
         #expect(view.last?.phase == .failed("http://example.test/0.png: HTTP 404 (not found)"))
         presenter.handle(.next)
-        try await eventually { loader.isWaiting(for: url(1)) }
+        await loader.waitForRequest(url(1))
         loader.release(url(1), with: .success(stubImage()))
         try await eventually { view.shownURL == url(1) }
     }
@@ -91,27 +127,29 @@ struct BrowserPresenterTests {
     @Test func anImageThatCannotBeDecodedFails() async throws {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .success(Data("GIF89a not really".utf8)))
         try await eventually { if case .failed = view.last?.phase { true } else { false } }
         #expect(view.last?.phase == .failed(ImageDecodingError.notAnImage.message))
+        #expect(loader.discardedURLs == [url(0)], "bytes the decoder refuses are dropped from the caches")
         _ = presenter
     }
 
     @Test func stopCancelsTheTransferAndALateAnswerChangesNothing() async throws {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         presenter.handle(.stop)
         #expect(view.last?.phase == .cancelled)
         #expect(view.last?.notice == Notice("stopped loading image0"))
         try await eventually { loader.cancelledURLs == [url(0)] }
         let count = view.states.count
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(view.states.count == count)
+        try await eventually { !presenter.isWorking(on: url(0)) }
+        await pipeline.synchronize()
+        #expect(view.states.count == count, "the cancelled answer changed nothing")
         // r tries again.
         presenter.handle(.reload)
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         #expect(loader.calls(for: url(0)).last?.request.cachePolicy == .reload)
     }
 
@@ -123,38 +161,34 @@ struct BrowserPresenterTests {
         presenter.handle(.next)
         presenter.handle(.next)
         #expect(view.last?.selectedIndex == 2)
-        // Superseded requests are cancelled (the held loader answers them with CancellationError);
-        // StubbornLoader below answers late instead.
-        try await eventually { loader.calls.count == 3 }
-        try await eventually { loader.cancelledURLs.count == 2 }
-        #expect(Set(loader.cancelledURLs) == [url(0), url(1)])
+        await pipeline.synchronize()
+        await loader.waitForRequest(url(2))
+        // Tab 0 is two away now: given up. Tab 1 is a neighbour: its request goes on, at low priority.
+        try await eventually { loader.cancelledURLs == [url(0)] }
+        #expect(loader.isWaiting(for: url(1)))
         let selected = view.states.count
         loader.release(url(2), with: .success(stubImage(grey: 200)))
         try await eventually { view.shownURL == url(2) && view.isShowingPreview }
-        // Late answers to the old requests (a loader that ignores cancellation) must not show.
-        try await Task.sleep(for: .milliseconds(50))
-        for state in view.states[selected...] {
-            if case .loaded(let shown) = state.phase { #expect(shown.details.url == url(2)) }
-            #expect(state.selectedIndex == 2)
-        }
+        // The neighbour's answer comes last: it is kept for later, never shown now.
+        loader.release(url(1), with: .success(stubImage(grey: 100)))
+        try await eventually { presenter.hasPreview(at: 1) && !presenter.isWorking(on: url(1)) }
+        #expect(!everShowed(url(1), from: selected))
+        for state in view.states[selected...] { #expect(state.selectedIndex == 2) }
     }
 
     @Test func anOlderResponseArrivingLastNeverReachesTheScreen() async throws {
         // A loader that does not notice cancellation: the old request answers after the new one.
         let stubborn = StubbornLoader()
-        let presenter = BrowserPresenter(
-            catalog: Catalog(images: images, origin: .builtIn),
-            configuration: .init(loader: stubborn, decoder: StubDecoder(), saveFolder: FileManager.default.temporaryDirectory),
-            terminalSize: TerminalSize(columns: 100, rows: 30), mode: .blocks, colors: .twoFiftySix)
-        presenter.view = view
+        let pipeline = PreviewPipeline(configuration: .init(loader: stubborn, decoder: StubDecoder()))
+        let presenter = makePresenter(pipeline: pipeline)
         stubborn.delays = [url(0): .milliseconds(300), url(1): .milliseconds(10)]
         presenter.start()
         presenter.handle(.next)
         try await eventually { view.shownURL == url(1) && view.isShowingPreview }
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(stubborn.finished.contains(url(0)), "the old response did arrive")
+        try await eventually { stubborn.finished.contains(url(0)) }
+        try await eventually { !presenter.isWorking(on: url(0)) }
         #expect(view.shownURL == url(1))
-        #expect(!view.states.contains { if case .loaded(let shown) = $0.phase { shown.details.url == url(0) } else { false } })
+        #expect(!everShowed(url(0)))
     }
 
     @Test func rapidSwitchingEndsOnTheLastTab() async throws {
@@ -163,43 +197,51 @@ struct BrowserPresenterTests {
         for _ in 0..<5 { presenter.handle(.next) }
         presenter.handle(.previous)
         presenter.handle(.jump(3))
-        try await eventually { loader.isWaiting(for: url(3)) }
+        // Requests given up on the way are gone from the loader once the cancellations are carried out.
+        await pipeline.synchronize()
+        await loader.waitForRequest(url(3))
         // Release everything still waiting, oldest first.
         for call in loader.pending { loader.release(call.request.url, with: .success(stubImage())) }
         try await eventually { view.shownURL == url(3) && view.isShowingPreview }
-        try await Task.sleep(for: .milliseconds(50))
+        // Its neighbours are prefetched (unless a request made on the way already brought them);
+        // their answers change nothing on screen.
+        for neighbour in [2, 4] where presenter.isWorking(on: url(neighbour)) {
+            await loader.waitForRequest(url(neighbour))
+            loader.release(url(neighbour), with: .success(stubImage()))
+            try await eventually { !presenter.isWorking(on: url(neighbour)) }
+        }
         #expect(view.last?.selectedIndex == 3)
         #expect(view.shownURL == url(3))
     }
 
-    // MARK: Caching in the presenter
+    // MARK: What the pipeline keeps
 
     @Test func returningToATabShowsItFromMemoryWithoutAskingTheLoader() async throws {
         let presenter = try await started()
         presenter.handle(.next)
-        try await eventually { loader.isWaiting(for: url(1)) }
+        await loader.waitForRequest(url(1))
         loader.release(url(1), with: .success(stubImage(grey: 30)))
         try await eventually { view.shownURL == url(1) && view.isShowingPreview }
         presenter.handle(.previous)
         // Shown in the same turn: no await between the key and the frame.
         #expect(view.shownURL == url(0) && view.isShowingPreview)
         guard case .loaded(let shown)? = view.last?.phase else { return }
-        #expect(shown.details.source == .memory)
+        #expect(shown.facts.source == .memory)
         #expect(loader.calls(for: url(0)).count == 1)
     }
 
     @Test func resizeRendersAgainFromTheDecodedImage() async throws {
         let presenter = try await started()
-        guard case .loaded(let before)? = view.last?.phase, let small = before.preview else {
+        guard case .loaded(let before)? = view.last?.phase, let small = before.preview?.grid else {
             Issue.record("no preview")
             return
         }
         presenter.resize(to: TerminalSize(columns: 160, rows: 50))
         try await eventually {
-            if case .loaded(let shown)? = view.last?.phase, let grid = shown.preview { grid.rows > small.rows } else { false }
+            if case .loaded(let shown)? = view.last?.phase, let grid = shown.preview?.grid { grid.rows > small.rows } else { false }
         }
         let area = BrowserLayout(size: TerminalSize(columns: 160, rows: 50)).previewArea
-        guard case .loaded(let after)? = view.last?.phase, let large = after.preview else { return }
+        guard case .loaded(let after)? = view.last?.phase, let large = after.preview?.grid else { return }
         #expect(large.columns <= area.width && large.rows <= area.height)
         #expect(loader.calls(for: url(0)).count == 1, "no refetch")
     }
@@ -218,7 +260,7 @@ struct BrowserPresenterTests {
         presenter.handle(.toggleMode)
         #expect(view.last?.mode == .ascii)
         try await eventually {
-            if case .loaded(let shown)? = view.last?.phase, let grid = shown.preview {
+            if case .loaded(let shown)? = view.last?.phase, let grid = shown.preview?.grid {
                 grid.cells.allSatisfy { $0.character.isASCII }
             } else {
                 false
@@ -231,7 +273,7 @@ struct BrowserPresenterTests {
         let presenter = try await started()
         presenter.handle(.reload)
         #expect(view.last?.phase == .loading(received: 0, expected: nil))
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         #expect(loader.calls(for: url(0)).map(\.request.cachePolicy) == [.useCache, .reload])
         loader.release(url(0), with: .success(stubImage(grey: 10)))
         try await eventually { view.isShowingPreview }
@@ -240,14 +282,14 @@ struct BrowserPresenterTests {
     @Test func aTabDecodedButNotRenderedForThisPaneNeverShowsThePreviousTab() async throws {
         let presenter = try await started()
         presenter.handle(.next)
-        try await eventually { loader.isWaiting(for: url(1)) }
+        await loader.waitForRequest(url(1))
         loader.release(url(1), with: .success(stubImage(grey: 20)))
         try await eventually { view.shownURL == url(1) && view.isShowingPreview }
         // ASCII previews exist now for image1 only; image0 is decoded but has none.
         presenter.handle(.toggleMode)
         try await eventually {
             if case .loaded(let shown)? = view.last?.phase {
-                shown.preview?.cells.allSatisfy { $0.character.isASCII } == true
+                shown.preview?.grid.cells.allSatisfy { $0.character.isASCII } == true
             } else {
                 false
             }
@@ -257,19 +299,19 @@ struct BrowserPresenterTests {
         #expect(view.shownURL == url(0), "at once: image0's details, its preview still rendering")
         try await eventually { view.shownURL == url(0) && view.isShowingPreview }
         for state in view.states[before...] {
-            if case .loaded(let shown) = state.phase { #expect(shown.details.url == url(0)) }
+            if case .loaded(let shown) = state.phase { #expect(shown.facts.url == url(0)) }
         }
     }
 
     @Test func aReloadThatBringsNewBytesShowsTheNewPicture() async throws {
         let presenter = makePresenter()
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .success(stubImage(grey: 10)))
         try await eventually { view.isShowingPreview }
         guard case .loaded(let first)? = view.last?.phase else { return }
         presenter.handle(.reload)
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         loader.release(url(0), with: .success(stubImage(grey: 250)))
         try await eventually {
             if case .loaded(let shown)? = view.last?.phase { shown.preview != nil && shown.preview != first.preview } else { false }
@@ -282,13 +324,16 @@ struct BrowserPresenterTests {
         let presenter = makePresenter()
         presenter.start()
         presenter.handle(.jump(2))
-        try await eventually { loader.isWaiting(for: url(2)) }
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(loader.pending.map(\.request.url) == [url(2)], "nothing competes with the current image")
+        await loader.waitForRequest(url(2))
+        await pipeline.synchronize()
+        // Tab 0's request was given up (two away); tab 1 was never selected, so nothing is asked for it yet.
+        try await eventually { loader.pending.map(\.request.url) == [url(2)] }
+        #expect(loader.pending.map(\.request.url) == [url(2)])
         loader.release(url(2), with: .success(stubImage()))
-        try await eventually { loader.isWaiting(for: url(1)) && loader.isWaiting(for: url(3)) }
+        await loader.waitForRequest(url(1))
+        await loader.waitForRequest(url(3))
         loader.release(url(3), with: .success(stubImage(grey: 99)))
-        try await eventually { presenter.hasPrepared(url(3)) }
+        try await eventually { presenter.hasPreview(at: 3) }
         // The prefetched neighbour shows at once, from memory.
         presenter.handle(.next)
         #expect(view.shownURL == url(3) && view.isShowingPreview)
@@ -297,7 +342,7 @@ struct BrowserPresenterTests {
 
     @Test func selectingATabWhosePrefetchIsUnderWayWaitsForItInsteadOfAskingAgain() async throws {
         let presenter = try await started()
-        try await eventually { loader.isWaiting(for: url(1)) }
+        await loader.waitForRequest(url(1))
         presenter.handle(.next)
         #expect(view.last?.phase == .loading(received: 0, expected: nil))
         loader.report(url(1), received: 300, expected: 1000)
@@ -307,12 +352,80 @@ struct BrowserPresenterTests {
         #expect(loader.calls(for: url(1)).count == 1)
     }
 
+    @Test func leavingATabKeepsItsDownloadAndComingBackContinuesIt() async throws {
+        let presenter = makePresenter()
+        presenter.start()
+        await loader.waitForRequest(url(0))
+        loader.report(url(0), received: 250, expected: 1000)
+        try await eventually { view.last?.phase.percent == 25 }
+        presenter.handle(.next)
+        await pipeline.synchronize()
+        #expect(loader.isWaiting(for: url(0)), "a neighbour's download goes on")
+        #expect(loader.cancelledURLs.isEmpty)
+        presenter.handle(.previous)
+        // Back on it: its progress at once, and the same request, not a new one.
+        #expect(view.last?.phase.percent == 25)
+        await pipeline.synchronize()
+        #expect(loader.calls(for: url(0)).count == 1)
+        loader.release(url(0), with: .success(stubImage()))
+        try await eventually { view.shownURL == url(0) && view.isShowingPreview }
+        #expect(loader.calls(for: url(0)).count == 1)
+    }
+
+    @Test func theSelectedImageDecodesBeforeTheNeighbourItLeft() async throws {
+        let scheduler = ManualScheduler()
+        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: scheduler))
+        let presenter = makePresenter(pipeline: pipeline)
+        presenter.start()
+        await loader.waitForRequest(url(0))
+        loader.release(url(0), with: .success(stubImage(grey: 1)))
+        await scheduler.waitForWork()  // image0's header
+        presenter.handle(.next)
+        await loader.waitForRequest(url(1))
+        loader.release(url(1), with: .success(stubImage(grey: 2)))
+        await scheduler.waitForWork(count: 2)
+        await pipeline.synchronize()
+        // Tab 0 is a neighbour now: its work waits, lowered, behind the selected tab's.
+        #expect(scheduler.queued == [.high, .low])
+        try await scheduler.run(atLeast: .high) { view.shownURL == url(1) && view.isShowingPreview }
+        #expect(!presenter.hasPreview(at: 0), "the neighbour's work has not run yet")
+        try await scheduler.run { presenter.hasPreview(at: 0) }
+    }
+
+    @Test func tenQuickSwitchesDecodeOnlyTheFirstAndTheLastInFull() async throws {
+        // Twelve tall images, each 400 rows; the decoder counts rows and checks between them.
+        let catalog = (0..<12).map { AppImage(name: "tall\($0)", url: URL(string: "http://example.test/tall\($0).png")!) }
+        let instant = InstantLoader(
+            images: Dictionary(
+                uniqueKeysWithValues: catalog.enumerated().map { index, image in
+                    (image.url, stubImage(width: 100, height: 400, grey: UInt8(index)))
+                }))
+        let decoder = RowCountingDecoder()
+        let pipeline = PreviewPipeline(configuration: .init(loader: instant, decoder: decoder, scheduler: WorkerPool(width: 1)))
+        let presenter = makePresenter(catalog: Catalog(images: catalog, origin: .builtIn), pipeline: pipeline)
+        decoder.pause(atRow: 10)
+        presenter.start()
+        await decoder.waitUntilPaused()
+        // Ten presses of → while the first image decodes.
+        for _ in 0..<10 { presenter.handle(.next) }
+        await pipeline.synchronize()
+        decoder.resume()
+        try await eventually { view.shownURL == catalog[10].url && view.isShowingPreview }
+        // Decoded to the end: the last first; after it, at most its neighbours (prefetched once it is on screen).
+        let completed = decoder.completed
+        #expect(completed.first == 10, "\(completed)")
+        #expect(Set(completed).isSubset(of: [9, 10, 11]), "\(completed)")
+        #expect((decoder.rows[0] ?? 0) < 400, "the first stopped once it was left two tabs behind")
+        for index in 1...8 { #expect(decoder.rows[UInt8(index)] == nil, "tab \(index) was passed over: never decoded") }
+        presenter.shutDown()
+    }
+
     @Test func movingAwayCancelsPrefetchesThatAreNoLongerNeighbours() async throws {
         let presenter = try await started()
-        try await eventually { loader.isWaiting(for: url(1)) }
+        await loader.waitForRequest(url(1))
         presenter.handle(.jump(4))
         try await eventually { loader.cancelledURLs.contains(url(1)) }
-        try await eventually { loader.isWaiting(for: url(4)) }
+        await loader.waitForRequest(url(4))
     }
 
     // MARK: Keys, panels, saving, paging
@@ -334,12 +447,15 @@ struct BrowserPresenterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let presenter = makePresenter(saveFolder: folder)
         presenter.start()
-        try await eventually { loader.isWaiting(for: url(0)) }
+        await loader.waitForRequest(url(0))
         let bytes = stubImage(grey: 77)
         loader.release(url(0), with: .success(bytes))
         try await eventually { view.isShowingPreview }
         try Data("mine".utf8).write(to: folder.appendingPathComponent("0.png"))
         presenter.handle(.save)
+        // The bytes come through the pipeline again (from the image service's memory cache, in the app).
+        await loader.waitForRequest(url(0))
+        loader.release(url(0), with: .success(bytes))
         try await eventually { view.last?.notice != nil }
         #expect(view.last?.notice?.text.hasSuffix("0-1.png") == true)
         #expect(try Data(contentsOf: folder.appendingPathComponent("0.png")) == Data("mine".utf8))
@@ -441,4 +557,22 @@ final class StubbornLoader: ImageLoading, @unchecked Sendable {
         lock.withLock { _finished.append(request.url) }
         return makeResponse(url: request.url, bytes: stubImage(), source: .network)
     }
+
+    func discardCachedImage(for url: URL) async {}
+}
+
+/// A loader that answers at once from memory.
+final class InstantLoader: ImageLoading {
+    let images: [URL: Data]
+
+    init(images: [URL: Data]) {
+        self.images = images
+    }
+
+    func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
+        guard let bytes = images[request.url] else { throw ImagePipelineError.notFound(request.url, status: 404) }
+        return makeResponse(url: request.url, bytes: bytes, source: .network)
+    }
+
+    func discardCachedImage(for url: URL) async {}
 }

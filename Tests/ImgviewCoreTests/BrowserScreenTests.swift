@@ -44,11 +44,17 @@ struct BrowserScreenTests {
 
     @Test func theMetadataPaneShowsTheLoadedImagesFacts() {
         var loaded = state(names: ["image0"])
-        let details = ImageDetails(
-            url: loaded.images[0].url, format: .jpeg, width: 3840, height: 2400, byteCount: 1_800_000, source: .disk,
-            fetchTime: .milliseconds(12), decodeTime: .microseconds(8400),
-            cacheState: .fresh(until: Date(timeIntervalSince1970: 1000 + 29 * 60)))
-        loaded.phase = .loaded(ShownImage(details: details, preview: nil))
+        let url = loaded.images[0].url
+        let fetched = Date(timeIntervalSince1970: 1000)
+        let entry = CacheEntry(
+            url: url, finalURL: url, contentType: "image/jpeg", format: .jpeg, byteCount: 1_800_000,
+            sha256: String(repeating: "a", count: 64),
+            etag: nil, lastModified: nil, fetchedAt: fetched, lastAccessedAt: fetched, freshUntil: fetched.addingTimeInterval(29 * 60))
+        let facts = ImageFacts(
+            url: url, header: ImageHeader(format: .jpeg, storedWidth: 3840, storedHeight: 2400, orientation: .up), entry: entry,
+            source: .disk, fetchTime: .milliseconds(12), decodeTime: .microseconds(8400),
+            cacheState: .fresh(until: fetched.addingTimeInterval(29 * 60)))
+        loaded.phase = .loaded(ShownImage(facts: facts, preview: nil))
         let text = BrowserScreen(state: loaded, now: Date(timeIntervalSince1970: 1000)).compose().text
         #expect(text.contains("format  JPEG 3840×2400"))
         #expect(text.contains("bytes   1.8 MB"))

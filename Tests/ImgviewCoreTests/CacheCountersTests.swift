@@ -1,6 +1,7 @@
 import Foundation
 import ImgviewCurl
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore

@@ -88,7 +88,7 @@ struct CacheEntryParserTests {
         for broken in [
             "", "{", good + "x", good.replacingOccurrences(of: "\"sha256\"", with: "\"sha\""),
             good.replacingOccurrences(of: "\"byteCount\":1234567", with: "\"byteCount\":\"1\""),
-            good.replacingOccurrences(of: "\"format\":\"png\"", with: "\"format\":\"tiff\""), "[]", "null",
+            good.replacingOccurrences(of: "\"format\":\"png\"", with: "\"format\":\"xcf\""), "[]", "null",
         ] {
             #expect(parse(broken) == nil, "\(broken)")
             #expect(DiskCache.decodeEntry(Data(broken.utf8)) == nil, "\(broken)")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -8,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("Download files: block writes and linked outputs")
+@Suite("Download files: block writes")
 struct DownloadFileTests {
     /// Odd chunk sizes around the block size, so blocks fill in the middle of chunks and a remainder is left.
     @Test func bodiesWrittenInBlocksKeepEveryByteAndTheirHash() throws {
@@ -32,7 +33,7 @@ struct DownloadFileTests {
 
         #expect(try Data(contentsOf: writer.file.url) == body)
         #expect(writer.digest() == SHA256.hash(data: body).hexString)
-        #expect(writer.prefix == body.prefix(16))
+        #expect(writer.prefix == body.prefix(ImageFormat.sniffLength), "the head kept for sniffing")
         #expect(writer.received == Int64(body.count))
         let received = reports.withLock { $0 }
         #expect(received.first == 0)
@@ -72,58 +73,5 @@ struct DownloadFileTests {
         #expect(throws: FileSystemError.self) {
             try writer.receive(fakePNG(size: HashingFileWriter.blockSize + 1))
         }
-    }
-
-    @Test func aLinkedOutputSharesTheSourceAndNeverClobbers() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("blob")
-        try Data("image bytes".utf8).write(to: source)
-        let destination = folder.appendingPathComponent("out.jpg")
-
-        try AtomicFile.publish(linking: source, to: destination, replace: false)
-        #expect(try Data(contentsOf: destination) == Data("image bytes".utf8))
-        #expect(try inode(destination) == inode(source))
-
-        try Data("other".utf8).write(to: folder.appendingPathComponent("other"))
-        #expect(throws: FileSystemError.self) {
-            try AtomicFile.publish(linking: folder.appendingPathComponent("other"), to: destination, replace: false)
-        }
-        #expect(try Data(contentsOf: destination) == Data("image bytes".utf8))
-
-        try AtomicFile.publish(linking: folder.appendingPathComponent("other"), to: destination, replace: true)
-        #expect(try Data(contentsOf: destination) == Data("other".utf8))
-        #expect(try Data(contentsOf: source) == Data("image bytes".utf8))
-        // Replacing a file with a link to the same file changes nothing and leaves no staging name.
-        try AtomicFile.publish(linking: folder.appendingPathComponent("other"), to: destination, replace: true)
-        #expect(try Data(contentsOf: destination) == Data("other".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blob", "other", "out.jpg"])
-    }
-
-    /// /dev/shm is a tmpfs, another file system than the temporary folder's here: a link fails with EXDEV.
-    @Test(.enabled(if: Self.shmIsAnotherFileSystem())) func acrossFileSystemsTheOutputIsACopy() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("blob")
-        try Data("image bytes".utf8).write(to: source)
-        let destination = URL(fileURLWithPath: "/dev/shm/imgview-\(UUID().uuidString).jpg")
-        defer { unlink(destination.path) }
-
-        try AtomicFile.publish(linking: source, to: destination, replace: false)
-        #expect(try Data(contentsOf: destination) == Data("image bytes".utf8))
-        #expect(try inode(destination) != inode(source))
-    }
-
-    private func inode(_ url: URL) throws -> UInt {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { throw FileSystemError(operation: "stat", path: url.path, errno: errno) }
-        return UInt(info.st_ino)
-    }
-
-    static func shmIsAnotherFileSystem() -> Bool {
-        var shm = stat()
-        var temporary = stat()
-        return stat("/dev/shm", &shm) == 0 && access("/dev/shm", W_OK) == 0
-            && stat(FileManager.default.temporaryDirectory.path, &temporary) == 0 && shm.st_dev != temporary.st_dev
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -37,6 +38,24 @@ struct ImageCompletenessTests {
         return header + pixels
     }
 
+    /// 2×1 pixels: one RGB chunk, a run of one, the end marker.
+    static let qoi: [UInt8] = Array("qoif".utf8) + [0, 0, 0, 2, 0, 0, 0, 1, 3, 0] + [0xFE, 10, 20, 30, 0xC0] + [0, 0, 0, 0, 0, 0, 0, 1]
+
+    /// The container form: the signature box, `ftyp`, and the codestream in two parts (the last flagged).
+    static let jpegXLContainer: [UInt8] = {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
+        return box("JXL ", [0x0D, 0x0A, 0x87, 0x0A]) + box("ftyp", Array("jxl \0\0\0\0jxl ".utf8))
+            + box("jxlp", be32(0) + [0xFF, 0x0A, 0xFA, 0x00]) + box("jxlp", be32(0x8000_0001) + [0x11, 0x22, 0x33])
+    }()
+
+    static func fixture(_ name: String) -> [UInt8] {
+        [UInt8](try! Fixtures.data(name))
+    }
+
+    static func be32(_ value: Int) -> [UInt8] {
+        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
     static func le32(_ value: Int) -> [UInt8] {
         [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)]
     }
@@ -51,6 +70,14 @@ struct ImageCompletenessTests {
         ("WebP", .webp, webp),
         ("BMP", .bmp, bmp(declaringSize: true)),
         ("BMP without a file size", .bmp, bmp(declaringSize: false)),
+        ("GIF photograph", .gif, fixture("hopper.gif")),
+        ("animated WebP", .webp, fixture("anim.webp")),
+        ("AVIF", .avif, fixture("hopper.avif")),
+        ("AVIF with alpha", .avif, fixture("q-alpha.avif")),
+        ("animated AVIF", .avif, fixture("anim.avif")),
+        ("ICO", .ico, fixture("q.ico")),
+        ("QOI", .qoi, qoi),
+        ("JPEG XL container", .jxl, jpegXLContainer),
     ]
 
     @Test(arguments: samples.map(\.0))
@@ -83,6 +110,22 @@ struct ImageCompletenessTests {
         #expect(ImageCompleteness.verdict(Self.asset("04_coffee.png") + [0, 0], format: .png) == .complete)
     }
 
+    /// Formats whose end no one place says are left to what reads them.
+    @Test func formatsWithoutAKnownEndAreUnknown() {
+        #expect(ImageCompleteness.verdict(Self.fixture("q.tif"), format: .tiff) == .unknown)
+        #expect(ImageCompleteness.verdict(Array("<svg xmlns='http://www.w3.org/2000/svg'>".utf8), format: .svg) == .unknown)
+        #expect(ImageCompleteness.verdict([0xFF, 0x0A, 0xFA, 0x00, 0x11], format: .jxl) == .unknown)
+    }
+
+    /// An AVIF whose items' data `iloc` places past the end is cut, even when the cut falls between two boxes.
+    @Test func anAVIFCutBetweenItsBoxesIsTruncated() throws {
+        let avif = Self.fixture("hopper.avif")
+        let boxes = ISOMediaHeader.boxes(in: avif, 0..<avif.count)
+        let mdat = try #require(boxes.first { $0.type == "mdat" })
+        #expect(ImageCompleteness.verdict(Array(avif.prefix(mdat.start)), format: .avif) == .truncated)
+        #expect(ImageCompleteness.verdict(avif + [0xFF, 0xD9, 0x00, 0x3B], format: .avif) == .complete)
+    }
+
     @Test func aFileIsReadThroughAWindow() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -95,5 +138,10 @@ struct ImageCompletenessTests {
         #expect(ImageCompleteness.verdict(fileAt: url, format: .jpeg, windowSize: 4096) == .truncated)
         try Data(Self.asset("04_coffee.png")).write(to: url)
         #expect(ImageCompleteness.verdict(fileAt: url, format: .png, windowSize: 4096) == .complete)
+        let avif = Self.fixture("hopper.avif")
+        try Data(avif).write(to: url)
+        #expect(ImageCompleteness.verdict(fileAt: url, format: .avif, windowSize: 512) == .complete)
+        try Data(avif.prefix(avif.count - 1)).write(to: url)
+        #expect(ImageCompleteness.verdict(fileAt: url, format: .avif, windowSize: 512) == .truncated)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -9,7 +10,7 @@ struct ImageDimensionsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func file(_ path: String) -> URL { repository.appendingPathComponent(path) }
+    static func file(_ path: String) -> URL { path.hasPrefix("/") ? URL(fileURLWithPath: path) : repository.appendingPathComponent(path) }
 
     @Test(arguments: [
         ("Assets/images/01_grace_hopper.jpg", 512, 600),
@@ -17,11 +18,11 @@ struct ImageDimensionsTests {
         ("Assets/images/09_cups_progressive.jpg", 2560, 1600),
         // Stored 600×512 with EXIF orientation 6: upright it is 512×600, as `info` says.
         ("Assets/images/12_exif_orient6.jpg", 512, 600),
-        ("Tests/ImgviewCodecsTests/Fixtures/orient6.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/orient3.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/cmyk.jpg", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/interlaced.png", 16, 12),
-        ("Tests/ImgviewCodecsTests/Fixtures/bomb.png", 100_000, 100_000),
+        (Fixtures.path("orient6.jpg"), 16, 12),
+        (Fixtures.path("orient3.jpg"), 16, 12),
+        (Fixtures.path("cmyk.jpg"), 16, 12),
+        (Fixtures.path("interlaced.png"), 16, 12),
+        (Fixtures.path("bomb.png"), 100_000, 100_000),
     ])
     func readsTheSizeOfRealFiles(path: String, width: Int, height: Int) throws {
         let expected = ImageDimensions(width: width, height: height)
@@ -64,8 +65,77 @@ struct ImageDimensionsTests {
         #expect(ImageDimensions.read(extended) == ImageDimensions(width: 320, height: 200))
     }
 
+    @Test(arguments: [
+        ("q.tif", 16, 12), ("q.ico", 16, 12), ("q-8bit.avif", 16, 12), ("anim.avif", 16, 12),
+        // Stored 16×12 with an `irot` of a quarter turn: 12×16 upright.
+        ("q-irot.avif", 12, 16), ("anim.gif", 16, 12), ("q-32-alpha.bmp", 16, 12), ("anim.webp", 16, 12),
+    ])
+    func readsTheNewFormatsFromFilesRealToolsWrote(name: String, width: Int, height: Int) throws {
+        let url = Self.file(Fixtures.path(name))
+        #expect(ImageDimensions.read(fileAt: url) == ImageDimensions(width: width, height: height))
+    }
+
+    @Test func readsHEICFromItsPrimaryItem() {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            bigEndian(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        let fullBox: [UInt8] = [0, 0, 0, 0]
+        // Item 2 is primary: a thumbnail (item 1, 320×240) comes first, the image has `irot` 3.
+        let properties = box(
+            "ipco",
+            box("ispe", fullBox + bigEndian(320) + bigEndian(240)) + box("ispe", fullBox + bigEndian(4032) + bigEndian(3024))
+                + box("irot", [3]))
+        let associations = box("ipma", fullBox + bigEndian(2) + [0, 1, 1, 0x81] + [0, 2, 2, 0x82, 0x03])
+        let meta = box(
+            "meta",
+            fullBox + box("hdlr", fullBox + [UInt8](repeating: 0, count: 20)) + box("pitm", fullBox + [0, 2])
+                + box("iprp", properties + associations))
+        let file = ImageFormatTests.ftyp(major: "heic", compatible: ["mif1"]).dropLast(16) + meta
+        #expect(ImageFormat.sniff(Array(file)) == .heic)
+        #expect(ImageDimensions.read(Array(file)) == ImageDimensions(width: 3024, height: 4032))
+    }
+
+    @Test func readsJPEGXLSizeHeaders() {
+        /// Bits least significant first, as JPEG XL packs them.
+        func codestream(_ fields: [(value: Int, bits: Int)]) -> [UInt8] {
+            var bytes: [UInt8] = [0xFF, 0x0A]
+            var bit = 0
+            for (value, count) in fields {
+                for index in 0..<count {
+                    if bit % 8 == 0 { bytes.append(0) }
+                    bytes[bytes.count - 1] |= UInt8((value >> index) & 1) << (bit % 8)
+                    bit += 1
+                }
+            }
+            return bytes + [0, 0, 0, 0]
+        }
+        // Small: height 64 (7 + 1 eighths), ratio 0, width 128 (15 + 1 eighths).
+        #expect(ImageDimensions.read(codestream([(1, 1), (7, 5), (0, 3), (15, 5)])) == ImageDimensions(width: 128, height: 64))
+        // Height 1080 as a 13-bit value (selector 1), ratio 5 (16:9).
+        #expect(ImageDimensions.read(codestream([(0, 1), (1, 2), (1079, 13), (5, 3)])) == ImageDimensions(width: 1920, height: 1080))
+        // Height 3000 (selector 1), ratio 0, width 70000 (selector 2, 18 bits).
+        let explicit = codestream([(0, 1), (1, 2), (2999, 13), (0, 3), (2, 2), (69_999, 18)])
+        #expect(ImageDimensions.read(explicit) == ImageDimensions(width: 70_000, height: 3000))
+        // The same codestream inside the container's `jxlc` box.
+        let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        let ftyp: [UInt8] = [0, 0, 0, 0x14] + Array("ftypjxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8)
+        let contained = signature + ftyp + [0, 0, 0, UInt8(8 + explicit.count)] + Array("jxlc".utf8) + explicit
+        #expect(ImageDimensions.read(contained) == ImageDimensions(width: 70_000, height: 3000))
+    }
+
+    @Test func readsQOIHeaders() {
+        let qoi = Array("qoif".utf8) + [0, 0, 0x01, 0x40, 0, 0, 0, 0xC8, 4, 0] + [UInt8](repeating: 0, count: 8)
+        #expect(ImageDimensions.read(qoi) == ImageDimensions(width: 320, height: 200))
+    }
+
+    @Test func svgHasNoPixelSize() {
+        #expect(ImageDimensions.read(Array(#"<svg width="10" height="10"/>"#.utf8)) == nil)
+    }
+
     @Test func everyTruncationIsUnknownOrRightNeverACrash() throws {
-        for path in ["Tests/ImgviewCodecsTests/Fixtures/orient6.jpg", "Tests/ImgviewCodecsTests/Fixtures/rgb.png"] {
+        let names = ["orient6.jpg", "rgb.png", "q.tif", "q.ico", "q-irot.avif", "anim.webp", "q-24.bmp", "anim.gif"]
+        for path in names.map(Fixtures.path) {
             let bytes = [UInt8](try Data(contentsOf: Self.file(path)))
             let whole = ImageDimensions.read(bytes)
             for length in 0..<min(bytes.count, 700) {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ImgviewCurl
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -83,27 +84,6 @@ struct ImageServiceTests {
             _ = try await service.image(for: ImageRequest(url: url))
             #expect(server.requests(for: "/a.png").count == 2)
         }
-    }
-
-    @Test(arguments: LoaderKind.allCases)
-    @MainActor func aSupersededRequestNeverDelivers(loader: LoaderKind) async throws {
-        let server = try await LoopbackServer.start()
-        defer { Task { await server.stop() } }
-        let old = fakePNG(size: 1000, seed: 1)
-        let new = fakePNG(size: 1000, seed: 2)
-        // The older request is answered last.
-        server.publish(.data(old, contentType: "image/png"), at: "/old.png", faults: [.delay(.milliseconds(400))])
-        server.publish(.data(new, contentType: "image/png"), at: "/new.png")
-        let service = try makeService(cache: nil, loader: loader)
-        let latest = LatestImageTask(service: service)
-        var delivered: [Data] = []
-        latest.load(ImageRequest(url: server.url(for: "/old.png"))) { delivered.append(try! $0.get().data()) }
-        try await Task.sleep(for: .milliseconds(50))
-        latest.load(ImageRequest(url: server.url(for: "/new.png"))) { delivered.append(try! $0.get().data()) }
-        try await eventually { delivered.count == 1 }
-        // Give the old response every chance to arrive and be (wrongly) delivered.
-        try await Task.sleep(for: .milliseconds(600))
-        #expect(delivered == [new])
     }
 
     @Test(arguments: LoaderKind.allCases)

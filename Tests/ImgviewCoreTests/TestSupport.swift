@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -11,33 +12,11 @@ func fakePNG(size: Int, seed: UInt8 = 1) -> Data {
     return data
 }
 
-/// A fresh temporary folder.
-func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-core-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// A wall clock a test moves by hand, for freshness.
 final class ManualDate: Sendable {
     private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
-/// Polls `condition` until it holds, failing after `timeout`.
-func eventually(
-    isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(5), _ condition: () -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }
 
 /// Runs blocking `work` on a thread of its own, off Swift's cooperative pool.
@@ -46,20 +25,3 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
-
-/// Runs `body` with a loopback server and an empty temporary folder, stopping and removing both after.
-func withLoopbackServer(_ body: (LoopbackServer, URL) async throws -> Void) async throws {
-    let server = try await LoopbackServer.start()
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-        try await body(server, folder)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
-}
-
-/// The repository's root, for the bundled assets.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCore
@@ -51,7 +52,7 @@ struct LoopbackServerTests {
             #expect(response.value(forHTTPHeaderField: "Last-Modified") == "Tue, 14 Nov 2023 22:13:20 GMT")
             let recorded = server.requests(for: "/a.png")
             #expect(recorded.count == 1)
-            try await waitUntil { server.requests(for: "/a.png").first?.outcome == .completed }
+            try await eventually { server.requests(for: "/a.png").first?.outcome == .completed }
             #expect(server.requests(for: "/a.png").first?.bodyBytesSent == Self.body.count)
         }
     }
@@ -128,7 +129,7 @@ struct LoopbackServerTests {
             await #expect(throws: (any Error).self) {
                 _ = try await get(server.url(for: "/a.png"))
             }
-            try await waitUntil { server.requests(for: "/a.png").first?.outcome == .aborted }
+            try await eventually { server.requests(for: "/a.png").first?.outcome == .aborted }
             #expect(server.requests(for: "/a.png").first?.bodyBytesSent == 1000)
         }
     }
@@ -154,7 +155,7 @@ struct LoopbackServerTests {
             let (data, response) = try await get(server.url(for: "/t.txt"), headers: ["Accept-Encoding": "gzip"])
             #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
             #expect(data == text)
-            try await waitUntil { server.requests(for: "/t.txt").first?.outcome == .completed }
+            try await eventually { server.requests(for: "/t.txt").first?.outcome == .completed }
             #expect(server.requests(for: "/t.txt")[0].bodyBytesSent < text.count / 10)
         }
     }
@@ -179,9 +180,9 @@ struct LoopbackServerTests {
                 .data(Self.body, contentType: "image/png"), at: "/a.png",
                 faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(50))])
             let task = Task { try await get(server.url(for: "/a.png")) }
-            try await waitUntil { (server.requests(for: "/a.png").first?.bodyBytesSent ?? 0) > 0 }
+            try await eventually { (server.requests(for: "/a.png").first?.bodyBytesSent ?? 0) > 0 }
             task.cancel()
-            try await waitUntil { server.requests(for: "/a.png").first?.outcome == .aborted }
+            try await eventually { server.requests(for: "/a.png").first?.outcome == .aborted }
             #expect(server.requests(for: "/a.png")[0].bodyBytesSent < Self.body.count)
         }
     }
@@ -204,17 +205,5 @@ struct LoopbackServerTests {
             #expect(data.isEmpty)
             #expect((response as! HTTPURLResponse).value(forHTTPHeaderField: "Content-Length") == String(Self.body.count))
         }
-    }
-}
-
-/// Polls `condition` until it holds, failing after `timeout`: for effects that land on another task.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

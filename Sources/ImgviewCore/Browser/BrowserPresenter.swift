@@ -1,73 +1,66 @@
 import Foundation
 
-/// The browser's logic: which tab is selected, what is being fetched, what the screen shows.
+/// The browser's logic: which tab is selected, which previews are on their way, what the screen
+/// shows.
 ///
-/// It asks an `ImageLoading` for the selected image, decodes and renders off the main actor,
-/// and hands every new `BrowserState` to its view. Whatever the user selected last is what the
-/// screen shows: each selection bumps a generation, and an outcome from an older one is dropped,
-/// however late it arrives. Decoded images and rendered previews are kept, so returning to a tab,
-/// resizing or switching modes never fetches again.
+/// It asks the `PreviewPipeline` for "the preview of this tab for the pane as it is now" and
+/// hands every new `BrowserState` to its view. Whatever the user asked for last is what the
+/// screen shows: an answer is shown only if it is the answer to the request the user made last,
+/// however late or early it arrives. Tabs near the selected one keep their tasks at low priority
+/// (prefetching, or a download the user may come back to); tabs further away are given up.
 @MainActor
 public final class BrowserPresenter {
     /// Everything the presenter depends on, so a test swaps one line.
     public struct Configuration: Sendable {
-        public var loader: any ImageLoading
-        public var decoder: any ImageDecoding
+        public var pipeline: PreviewPipeline
         /// For the cache view; nil when there is no disk cache.
         public var diskCache: DiskCache?
         /// Loads the next page of a paged remote catalog.
         public var catalogPaging: (any CatalogPaging)?
         /// Where `d` saves images.
         public var saveFolder: URL
-        public var maxPixelCount: Int
         public var cellAspect: Double
-        /// Offline, a stale image in memory is as good as any.
-        public var isOffline: Bool
-        /// Bytes of decoded images kept for quick returns to a tab.
-        public var decodedCostLimit: Int
+        /// How many tabs on each side of the selected one are prefetched, and keep their downloads
+        /// when the user moves away.
+        public var neighbourhood: Int
         public var now: @Sendable () -> Date
 
         public init(
-            loader: any ImageLoading, decoder: any ImageDecoding, diskCache: DiskCache? = nil,
-            catalogPaging: (any CatalogPaging)? = nil, saveFolder: URL, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
-            cellAspect: Double = 2, isOffline: Bool = false, decodedCostLimit: Int = 256 << 20,
-            now: @escaping @Sendable () -> Date = Date.init
+            pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil, saveFolder: URL,
+            cellAspect: Double = 2, neighbourhood: Int = 1, now: @escaping @Sendable () -> Date = Date.init
         ) {
-            self.loader = loader
-            self.decoder = decoder
+            self.pipeline = pipeline
             self.diskCache = diskCache
             self.catalogPaging = catalogPaging
             self.saveFolder = saveFolder
-            self.maxPixelCount = maxPixelCount
             self.cellAspect = cellAspect
-            self.isOffline = isOffline
-            self.decodedCostLimit = decodedCostLimit
+            self.neighbourhood = neighbourhood
             self.now = now
         }
     }
 
     public private(set) var state: BrowserState
     public weak var view: (any BrowserView)?
+    /// What the view was last given: a selection changes the state in steps, and the view sees
+    /// only where they end.
+    private var displayed: BrowserState?
 
     private let configuration: Configuration
-    private let maker: PreviewMaker
     private var catalog: Catalog
     private var visitedPages: Set<URL> = []
-    private let prepared: MemoryCache<URL, PreparedImage>
-    private let previews = MemoryCache<PreviewKey, CellGrid>(costLimit: 4_000_000, countLimit: 64)
-    /// Bumped by every selection, reload and stop: outcomes carry the generation they were asked in.
-    private var generation = 0
-    private var loadTask: Task<Void, Never>?
-    private var renderTask: Task<Void, Never>?
-    /// Prefetches under way, each with a token so a finished one removes only itself.
-    private var prefetches: [URL: (token: UUID, task: Task<Void, Never>)] = [:]
     private var pageTask: Task<Void, Never>?
+    /// The task whose answer the screen waits for: the selected tab's, for the pane as it is.
+    private var current: PreviewTask?
+    /// Live tasks by tab URL: the selected tab's and its neighbours'.
+    private var tasks: [URL: PreviewTask] = [:]
+    /// Tasks replaced by a request for the same image (a new size, mode or a reload), kept at low
+    /// priority until the current one settles: cancelling them first could give up the transfer
+    /// the new request is about to share.
+    private var superseded: [PreviewTask] = []
 
     public init(catalog: Catalog, configuration: Configuration, terminalSize: TerminalSize, mode: RenderMode, colors: ColorMode) {
         self.catalog = catalog
         self.configuration = configuration
-        maker = PreviewMaker(decoder: configuration.decoder, maxPixelCount: configuration.maxPixelCount)
-        prepared = MemoryCache(costLimit: configuration.decodedCostLimit, countLimit: 32)
         if case .remote(let first) = catalog.origin { visitedPages.insert(first) }
         state = BrowserState(
             images: catalog.images, hasMorePages: catalog.next != nil, terminalSize: terminalSize, mode: mode, colors: colors)
@@ -75,7 +68,7 @@ public final class BrowserPresenter {
 
     /// Shows the first tab.
     public func start() {
-        view?.display(state)
+        commit(state)
         select(state.selectedIndex, policy: .useCache)
     }
 
@@ -88,9 +81,7 @@ public final class BrowserPresenter {
             return true
         }
         switch command {
-        case .quit:
-            return false
-        case .dismiss:
+        case .quit, .dismiss:
             return false
         case .next:
             select(state.selectedIndex + 1, policy: .useCache)
@@ -106,7 +97,7 @@ public final class BrowserPresenter {
             save()
         case .toggleMode:
             update { $0.mode = $0.mode == .blocks ? .ascii : .blocks }
-            rerender()
+            requestSelected(policy: .useCache)
         case .toggleHelp:
             update { $0.overlay = .help }
         case .toggleCache:
@@ -115,240 +106,205 @@ public final class BrowserPresenter {
         return true
     }
 
-    /// The terminal changed size: lay out again and render the preview for the new pane, from
-    /// the decoded image.
+    /// The terminal changed size: lay out again and ask for the preview for the new pane (the
+    /// pipeline renders it again from the decoded image).
     public func resize(to size: TerminalSize) {
         guard size != state.terminalSize else { return }
         update { $0.terminalSize = size }
-        rerender()
+        requestSelected(policy: .useCache)
     }
 
     /// Stops everything under way; the presenter is done.
     public func shutDown() {
-        generation += 1
-        loadTask?.cancel()
-        renderTask?.cancel()
         pageTask?.cancel()
-        for prefetch in prefetches.values { prefetch.task.cancel() }
-        prefetches = [:]
+        for task in tasks.values { task.cancel() }
+        for task in superseded { task.cancel() }
+        tasks = [:]
+        superseded = []
+        current = nil
     }
 
-    // MARK: Selecting and loading
+    // MARK: Selecting
 
     private func select(_ index: Int, policy: ImageRequest.CachePolicy) {
         guard state.images.indices.contains(index) else { return }
-        let url = state.images[index].url
-        generation += 1
-        let mine = generation
-        loadTask?.cancel()
-        renderTask?.cancel()
-        // A prefetch of the image now wanted keeps going: the request below joins its transfer.
-        cancelPrefetches(keeping: policy == .useCache ? url : nil)
-        if policy == .reload {
-            prepared.removeValue(for: url)
-        }
         var next = state
         next.selectedIndex = index
         next.notice = nil
-        if policy == .useCache, let ready = usablePrepared(for: url) {
-            let details = ready.details(source: .memory, fetchTime: .zero, now: configuration.now())
-            if let options = renderOptions(), let grid = previews.value(for: PreviewKey(ready, options: options)) {
-                next.phase = .loaded(ShownImage(details: details, preview: grid, warning: ready.decoded.warning))
-                commit(next)
-                didShow(index)
-            } else {
-                next.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning))
-                commit(next)
-                present(ready, details: details, generation: mine)
-            }
-        } else if policy == .useCache, let prefetch = prefetches[url]?.task {
-            // Already on its way as a neighbour: wait for that rather than ask twice.
-            next.phase = .loading(received: 0, expected: nil)
-            commit(next)
-            loadTask = Task {
-                await prefetch.value
-                guard mine == generation else { return }
-                if let ready = usablePrepared(for: url) {
-                    present(
-                        ready, details: ready.details(now: configuration.now()),
-                        generation: mine)
-                } else {
-                    await load(url, policy: policy, generation: mine)
-                }
-            }
-        } else {
-            next.phase = .loading(received: 0, expected: nil)
-            commit(next)
-            loadTask = Task { await self.load(url, policy: policy, generation: mine) }
-        }
+        state = next
+        keepOnlyNeighbours(of: index)
+        requestSelected(policy: policy)
+        commit(state)
         loadNextPageIfAtEnd()
     }
 
-    private func load(_ url: URL, policy: ImageRequest.CachePolicy, generation mine: Int) async {
-        let gate = ProgressGate { [weak self] received, expected in
-            Task { @MainActor in self?.progressed(received: received, expected: expected, generation: mine) }
+    /// Asks for the selected tab's preview for the pane as it is now, and shows it when it comes:
+    /// at once if the pipeline has it in memory.
+    private func requestSelected(policy: ImageRequest.CachePolicy) {
+        guard let image = state.selectedImage else { return }
+        if !BrowserLayout(size: state.terminalSize).fits, policy == .useCache, case .loaded(let shown) = state.phase,
+            shown.facts.url == image.url
+        {
+            // Nothing to draw a preview in: what is known stays until the terminal grows again.
+            return
         }
-        do {
-            let response = try await configuration.loader.image(
-                for: ImageRequest(url: url, cachePolicy: policy), progress: { gate.report($0, $1) })
-            guard mine == generation else { return }
-            let options = renderOptions() ?? fallbackOptions
-            let maker = maker
-            let ready: PreparedImage
-            if let earlier = prepared.value(for: url), earlier.entry.sha256 == response.entry.sha256,
-                earlier.covers(maker.minimumSize(of: earlier.decoded.header, for: options))
-            {
-                // Revalidated or refetched, and the same bytes: the pixels we have still hold.
-                ready = PreparedImage(
-                    url: url, bytes: earlier.bytes, entry: response.entry, isCached: response.isCached, source: response.source,
-                    fetchTime: response.elapsed, decoded: earlier.decoded, decodeTime: earlier.decodeTime)
-            } else {
-                ready = try await Task.detached(priority: .userInitiated) {
-                    try maker.prepare(response, bytes: [UInt8](try response.data()), for: options)
-                }.value
+        let request = PreviewRequest(url: image.url, cachePolicy: policy, options: renderOptions())
+        if let current, current.request == request { return }
+        if let shown = configuration.pipeline.cachedPreview(for: request) {
+            retireCurrent()
+            show(.success(shown))
+            return
+        }
+        let task: PreviewTask
+        if policy == .useCache, let kept = tasks[image.url], kept.request == request {
+            // A prefetch, or a download the user left and came back to: it goes on where it is.
+            task = kept
+            task.priority = .high
+        } else {
+            task = start(request, priority: .high)
+            if let replaced = tasks.updateValue(task, forKey: image.url) {
+                replaced.priority = .low
+                superseded.append(replaced)
             }
-            guard mine == generation else { return }
-            prepared.set(ready, for: url, cost: ready.cost)
-            present(
-                ready, details: ready.details(now: configuration.now()), generation: mine)
-        } catch {
-            // Bytes the decoder refuses are not worth keeping on disk: the next visit fetches them again.
-            if error is ImageDecodingError, !url.isFileURL { try? configuration.diskCache?.remove(url) }
-            guard mine == generation, !Self.isCancellation(error) else { return }
+        }
+        if current !== task { retireCurrent() }
+        current = task
+        var next = state
+        if case .loaded(let shown) = state.phase, shown.facts.url == image.url, policy == .useCache {
+            // A new size or mode of the picture on screen: keep it there while the new one renders.
+        } else if let facts = configuration.pipeline.cachedFacts(for: request.imageRequest) {
+            // Seen before: its facts at once, its preview when it has rendered for this pane.
+            next.phase = .loaded(ShownImage(facts: facts, preview: nil))
+        } else if let progress = task.progress {
+            // Progress is reported in steps, a picture of what arrived says its own count: the larger is the latest.
+            let partial = task.partialPreview
+            next.phase = .loading(
+                received: max(progress.received, partial?.received ?? 0), expected: progress.expected ?? partial?.expected,
+                partial: partial?.preview)
+        } else {
+            next.phase = .loading(received: 0, expected: nil)
+        }
+        commit(next)
+    }
+
+    /// The current task is no longer what the screen waits for.
+    private func retireCurrent() {
+        guard let task = current else { return }
+        current = nil
+        task.priority = .low
+    }
+
+    private func start(_ request: PreviewRequest, priority: WorkPriority) -> PreviewTask {
+        let gate = ProgressGate { [weak self] received, expected in
+            Task { @MainActor in self?.progressed(request, received: received, expected: expected) }
+        }
+        let started = configuration.pipeline.previewTask(
+            for: request, priority: priority, progress: { gate.report($0, $1) },
+            partial: { [weak self] partial in Task { @MainActor in self?.arrived(partial, for: request) } })
+        Task { [weak self] in
+            let result: Result<PreviewResponse, any Error>
+            do {
+                result = .success(try await started.response)
+            } catch {
+                result = .failure(error)
+            }
+            self?.finished(started, with: result)
+        }
+        return started
+    }
+
+    private func progressed(_ request: PreviewRequest, received: Int64, expected: Int64?) {
+        guard current?.request == request, case .loading(_, _, let partial) = state.phase else { return }
+        update { $0.phase = .loading(received: received, expected: expected, partial: partial) }
+    }
+
+    /// A picture of what has arrived of the image on its way to the screen: shown until the next, or the final one.
+    private func arrived(_ partial: PartialPreview, for request: PreviewRequest) {
+        guard current?.request == request, case .loading(let received, let expected, _) = state.phase else { return }
+        update {
+            $0.phase = .loading(
+                received: max(received, partial.received), expected: expected ?? partial.expected, partial: partial.preview)
+        }
+    }
+
+    private func finished(_ task: PreviewTask, with result: Result<PreviewResponse, any Error>) {
+        if tasks[task.request.url] === task { tasks[task.request.url] = nil }
+        superseded.removeAll { $0 === task }
+        guard task === current else { return }
+        current = nil
+        if case .failure(let error) = result, Self.isCancellation(error) { return }
+        show(result)
+    }
+
+    /// Shows an answer to the request the user made last.
+    private func show(_ result: Result<PreviewResponse, any Error>) {
+        switch result {
+        case .success(let response):
+            let preview = BrowserLayout(size: state.terminalSize).fits ? response.preview : nil
+            update { $0.phase = .loaded(ShownImage(facts: response.facts, preview: preview, warning: response.warning)) }
+        case .failure(let error):
             update { $0.phase = .failed(Self.message(for: error)) }
         }
+        settle()
     }
 
-    private func progressed(received: Int64, expected: Int64?, generation mine: Int) {
-        guard mine == generation, case .loading = state.phase else { return }
-        update { $0.phase = .loading(received: received, expected: expected) }
-    }
-
-    /// Renders `ready` for the current pane (decoding again from its bytes if the pane outgrew
-    /// its pixels) and shows it, unless the user moved on meanwhile.
-    private func present(_ ready: PreparedImage, details: ImageDetails, generation mine: Int) {
-        guard let options = renderOptions() else {
-            update { $0.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning)) }
-            return
-        }
-        let key = PreviewKey(ready, options: options)
-        if let grid = previews.value(for: key) {
-            update { $0.phase = .loaded(ShownImage(details: details, preview: grid, warning: ready.decoded.warning)) }
-            didShow(state.selectedIndex)
-            return
-        }
-        renderTask?.cancel()
-        if case .loaded(let shown) = state.phase, shown.details.url == ready.url, shown.preview != nil {
-            // Keep the current picture on screen while the new size or mode renders.
-        } else {
-            update { $0.phase = .loaded(ShownImage(details: details, preview: nil, warning: ready.decoded.warning)) }
-        }
-        let maker = maker
-        renderTask = Task {
-            let outcome = await Task.detached(priority: .userInitiated) { () -> Result<(PreparedImage, CellGrid), any Error> in
-                Result {
-                    let source =
-                        ready.covers(maker.minimumSize(of: ready.decoded.header, for: options))
-                        ? ready : try maker.redecode(ready, for: options)
-                    return (source, maker.render(source, options: options))
-                }
-            }.value
-            guard mine == generation, !Task.isCancelled else { return }
-            switch outcome {
-            case .success(let (source, grid)):
-                prepared.set(source, for: source.url, cost: source.cost)
-                previews.set(grid, for: key, cost: grid.columns * grid.rows)
-                guard options == renderOptions() else {
-                    // The pane changed while this rendered: render for the pane as it is now.
-                    present(source, details: details, generation: mine)
-                    return
-                }
-                update { $0.phase = .loaded(ShownImage(details: details, preview: grid, warning: source.decoded.warning)) }
-                didShow(state.selectedIndex)
-            case .failure(let error):
-                update { $0.phase = .failed(Self.message(for: error)) }
+    /// The selected tab is on screen (or failed): give up replaced requests, and prefetch its
+    /// neighbours at low priority.
+    private func settle() {
+        for task in superseded { task.cancel() }
+        superseded = []
+        guard BrowserLayout(size: state.terminalSize).fits else { return }
+        let options = renderOptions()
+        for index in neighbours(of: state.selectedIndex) {
+            let url = state.images[index].url
+            let request = PreviewRequest(url: url, options: options)
+            if let kept = tasks[url] {
+                kept.priority = .low
+                if kept.request == request { continue }
             }
+            if configuration.pipeline.cachedPreview(for: request) != nil { continue }
+            let task = start(request, priority: .low)
+            if let replaced = tasks.updateValue(task, forKey: url) { replaced.cancel() }
         }
     }
 
-    /// Renders the shown image again for a new size or mode.
-    private func rerender() {
-        guard case .loaded(let shown) = state.phase, shown.details.url == state.selectedImage?.url else { return }
-        guard let ready = prepared.value(for: shown.details.url) else {
-            // Evicted meanwhile: the image service still has the bytes in its caches.
-            select(state.selectedIndex, policy: .useCache)
-            return
+    /// Lowers the tasks of tabs next to `index` and gives up those of tabs further away.
+    private func keepOnlyNeighbours(of index: Int) {
+        let near = Set(neighbours(of: index).map { state.images[$0].url }).union([state.images[index].url])
+        for (url, task) in tasks where !near.contains(url) {
+            task.cancel()
+            tasks[url] = nil
         }
-        present(ready, details: shown.details, generation: generation)
+        for task in tasks.values where task.request.url != state.images[index].url {
+            task.priority = .low
+        }
+    }
+
+    private func neighbours(of index: Int) -> [Int] {
+        let distance = max(0, configuration.neighbourhood)
+        guard distance > 0 else { return [] }
+        return (1...distance).flatMap { [index + $0, index - $0] }.filter { state.images.indices.contains($0) }
     }
 
     private func stop() {
-        guard case .loading = state.phase else { return }
-        generation += 1
-        loadTask?.cancel()
-        loadTask = nil
-        if let url = state.selectedImage?.url, let joined = prefetches.removeValue(forKey: url) {
-            joined.task.cancel()
-        }
+        guard case .loading = state.phase, let task = current else { return }
+        current = nil
+        task.cancel()
+        if tasks[task.request.url] === task { tasks[task.request.url] = nil }
         update {
             $0.phase = .cancelled
             $0.notice = Notice("stopped loading \($0.selectedImage?.name ?? "")")
         }
     }
 
-    // MARK: Prefetching
-
-    /// Once the selected image is on screen, fetch and render its neighbours at low priority.
-    private func didShow(_ index: Int) {
-        guard let options = renderOptions() else { return }
-        for neighbour in [index + 1, index - 1] where state.images.indices.contains(neighbour) {
-            let url = state.images[neighbour].url
-            guard prefetches[url] == nil, usablePrepared(for: url) == nil else { continue }
-            let loader = configuration.loader
-            let maker = maker
-            let gate = ProgressGate { [weak self] received, expected in
-                Task { @MainActor in self?.prefetchProgressed(url, received: received, expected: expected) }
-            }
-            let token = UUID()
-            let task = Task(priority: .low) {
-                let outcome = try? await {
-                    let response = try await loader.image(for: ImageRequest(url: url), progress: { gate.report($0, $1) })
-                    return try await Task.detached(priority: .low) {
-                        let ready = try maker.prepare(response, bytes: [UInt8](try response.data()), for: options)
-                        return (ready, maker.render(ready, options: options))
-                    }.value
-                }()
-                self.prefetched(url, token: token, outcome: outcome, options: options)
-            }
-            prefetches[url] = (token, task)
-        }
+    /// Whether a preview task for `url` is live: selected, kept as a neighbour, or superseded (for tests).
+    func isWorking(on url: URL) -> Bool {
+        tasks[url] != nil || superseded.contains { $0.request.url == url } || current?.request.url == url
     }
 
-    /// A prefetch the user has since selected shows its progress like any load.
-    private func prefetchProgressed(_ url: URL, received: Int64, expected: Int64?) {
-        guard state.selectedImage?.url == url, case .loading = state.phase else { return }
-        update { $0.phase = .loading(received: received, expected: expected) }
-    }
-
-    /// Whether a decoded image for `url` is at hand (for tests).
-    func hasPrepared(_ url: URL) -> Bool {
-        prepared.value(for: url) != nil
-    }
-
-    private func prefetched(_ url: URL, token: UUID, outcome: (PreparedImage, CellGrid)?, options: RenderOptions) {
-        guard prefetches[url]?.token == token else { return }
-        prefetches[url] = nil
-        // Failures are left for the user to see when they select the tab.
-        guard let (ready, grid) = outcome else { return }
-        prepared.set(ready, for: url, cost: ready.cost)
-        previews.set(grid, for: PreviewKey(ready, options: options), cost: grid.columns * grid.rows)
-    }
-
-    private func cancelPrefetches(keeping kept: URL?) {
-        for (url, prefetch) in prefetches where url != kept {
-            prefetch.task.cancel()
-            prefetches[url] = nil
-        }
+    /// Whether the preview of the tab at `index` for the pane as it is now is in memory (for tests).
+    func hasPreview(at index: Int) -> Bool {
+        configuration.pipeline.cachedPreview(for: PreviewRequest(url: state.images[index].url, options: renderOptions())) != nil
     }
 
     // MARK: Paging
@@ -396,20 +352,25 @@ public final class BrowserPresenter {
     // MARK: Saving and the cache view
 
     private func save() {
-        guard case .loaded(let shown) = state.phase, let ready = prepared.value(for: shown.details.url),
-            let image = state.selectedImage
-        else {
+        guard case .loaded(let shown) = state.phase, let image = state.selectedImage, shown.facts.url == image.url else {
             update { $0.notice = Notice("nothing to save yet", isError: true) }
             return
         }
-        let format = ready.decoded.header.format
-        var name = OutputNaming.fileName(for: ready.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: format)
-        // A URL without an extension (…/images/hopper) still saves as a file other programs recognise.
-        if (name as NSString).pathExtension.isEmpty { name += "." + format.fileExtension }
-        let fileName = name
+        let pipeline = configuration.pipeline
         let saver = ImageSaver(folder: configuration.saveFolder)
         Task {
-            let result = await Task.detached { Result { try saver.save(ready.bytes, preferredName: fileName) } }.value
+            let result: Result<URL, any Error>
+            do {
+                let response = try await pipeline.bytes(for: ImageRequest(url: image.url))
+                let format = response.entry.format
+                var name = OutputNaming.fileName(for: image.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: format)
+                // A URL without an extension (…/images/hopper) still saves as a file other programs recognise.
+                if (name as NSString).pathExtension.isEmpty { name += "." + format.fileExtension }
+                let fileName = name
+                result = await Task.detached { Result { try saver.save(try response.data(), preferredName: fileName) } }.value
+            } catch {
+                result = .failure(error)
+            }
             switch result {
             case .success(let url):
                 update { $0.notice = Notice("saved \(image.name) to \(Self.displayPath(url))") }
@@ -451,33 +412,23 @@ public final class BrowserPresenter {
     }
 
     private func commit(_ next: BrowserState) {
-        guard next != state else { return }
         state = next
-        view?.display(state)
+        guard next != displayed else { return }
+        displayed = next
+        view?.display(next)
     }
 
-    /// A decoded image that may be shown without asking the loader: fresh, or offline.
-    private func usablePrepared(for url: URL) -> PreparedImage? {
-        guard let ready = prepared.value(for: url) else { return nil }
-        if configuration.isOffline || ready.source == .file || ready.entry.isFresh(at: configuration.now()) { return ready }
-        return nil
-    }
-
-    private func renderOptions() -> RenderOptions? {
+    /// The pane's box; when the terminal is too small to show one, a box the preview can be
+    /// made for meanwhile (the facts pane is hidden too, so only the facts matter).
+    private func renderOptions() -> RenderOptions {
         let layout = BrowserLayout(size: state.terminalSize)
-        guard layout.fits else { return nil }
-        let area = layout.previewArea
+        let area = layout.fits ? layout.previewArea : Rectangle(column: 0, row: 0, width: 80, height: 24)
         return RenderOptions(
             columns: area.width, rows: area.height, mode: state.mode, colors: state.colors, cellAspect: configuration.cellAspect)
     }
 
-    /// What to decode for when the terminal is too small to show a preview at all.
-    private var fallbackOptions: RenderOptions {
-        RenderOptions(columns: 80, rows: 24, mode: state.mode, colors: state.colors, cellAspect: configuration.cellAspect)
-    }
-
     private static func isCancellation(_ error: any Error) -> Bool {
-        error is CancellationError || (error as? ImagePipelineError) == .cancelled
+        error is CancellationError || (error as? ImagePipelineError) == .cancelled || (error as? ImageDecodingError) == .cancelled
     }
 
     static func message(for error: any Error) -> String {
@@ -490,26 +441,6 @@ public final class BrowserPresenter {
         let cwd = FileManager.default.currentDirectoryPath
         let path = url.path
         return path.hasPrefix(cwd + "/") ? "./" + path.dropFirst(cwd.count + 1) : path
-    }
-}
-
-/// Which rendered preview: an image (its URL and its bytes' hash, so a reload that brings new
-/// bytes never shows the old picture) at a pane size, mode and colour depth.
-struct PreviewKey: Hashable, Sendable {
-    let url: URL
-    let sha256: String
-    let columns: Int
-    let rows: Int
-    let mode: RenderMode
-    let colors: ColorMode
-
-    init(_ image: PreparedImage, options: RenderOptions) {
-        url = image.url
-        sha256 = image.entry.sha256
-        columns = options.columns
-        rows = options.rows
-        mode = options.mode
-        colors = options.colors
     }
 }
 

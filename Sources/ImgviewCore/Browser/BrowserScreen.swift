@@ -103,15 +103,16 @@ public struct BrowserScreen: Sendable {
         switch state.phase {
         case .idle:
             break
+        case .loading(_, _, let partial?):
+            // What has arrived so far; the status line says how much.
+            place(partial.grid, in: area, into: &frame)
         case .loading:
             let name = state.selectedImage?.name ?? ""
             let percent = state.phase.percent.map { " \($0)%" } ?? ""
             centre(["loading \(name)…\(percent)"], in: area, into: &frame, style: .dim)
         case .loaded(let shown):
-            if let grid = shown.preview {
-                let column = area.column + max(0, (area.width - grid.columns) / 2)
-                let row = area.row + max(0, (area.height - grid.rows) / 2)
-                frame.place(clipped(grid, to: area), column: column, row: row)
+            if let grid = shown.preview?.grid {
+                place(grid, in: area, into: &frame)
             } else {
                 centre(["rendering…"], in: area, into: &frame, style: .dim)
             }
@@ -122,6 +123,13 @@ public struct BrowserScreen: Sendable {
         case .cancelled:
             centre(["stopped", "r loads it again"], in: area, into: &frame, style: .dim)
         }
+    }
+
+    /// `grid` centred in `area`, clipped to it.
+    private func place(_ grid: CellGrid, in area: Rectangle, into frame: inout ScreenFrame) {
+        let column = area.column + max(0, (area.width - grid.columns) / 2)
+        let row = area.row + max(0, (area.height - grid.rows) / 2)
+        frame.place(clipped(grid, to: area), column: column, row: row)
     }
 
     private func drawMetadata(into frame: inout ScreenFrame, layout: BrowserLayout) {
@@ -139,18 +147,18 @@ public struct BrowserScreen: Sendable {
         switch state.phase {
         case .idle:
             break
-        case .loading(let received, let expected):
+        case .loading(let received, let expected, _):
             let total = expected.map { " of \(ByteCount.format($0))" } ?? ""
             rows.append(("status", "loading"))
             rows.append(("bytes", "\(ByteCount.format(received))\(total)"))
         case .loaded(let shown):
-            let details = shown.details
-            rows.append(("format", "\(details.format.displayName) \(details.width)×\(details.height)"))
-            rows.append(("bytes", ByteCount.format(details.byteCount)))
-            rows.append(("source", details.source.displayName))
-            rows.append(("fetched", Self.format(details.fetchTime)))
-            rows.append(("decoded", Self.format(details.decodeTime)))
-            rows.append(("cache", cacheText(details.cacheState)))
+            let facts = shown.facts
+            rows.append(("format", "\(facts.format.displayName) \(facts.width)×\(facts.height)"))
+            rows.append(("bytes", ByteCount.format(facts.byteCount)))
+            rows.append(("source", facts.source.displayName))
+            rows.append(("fetched", Self.format(facts.fetchTime)))
+            if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
+            rows.append(("cache", cacheText(facts.cacheState)))
             if let warning = shown.warning { rows.append(("warning", warning)) }
         case .failed(let message):
             rows.append(("status", "failed"))

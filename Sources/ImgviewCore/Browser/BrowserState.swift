@@ -52,8 +52,9 @@ public struct TerminalSize: Sendable, Equatable, Hashable {
 public enum ImagePhase: Sendable, Equatable {
     /// Nothing asked for yet.
     case idle
-    /// Fetching or decoding; `expected` is nil when the server did not say how much.
-    case loading(received: Int64, expected: Int64?)
+    /// Fetching or decoding; `expected` is nil when the server did not say how much. `partial`
+    /// is a picture of what has arrived so far, when the format can show one.
+    case loading(received: Int64, expected: Int64?, partial: RenderedPreview? = nil)
     case loaded(ShownImage)
     /// A one-line reason, safe to print.
     case failed(String)
@@ -62,70 +63,23 @@ public enum ImagePhase: Sendable, Equatable {
 
     /// Whole percent received, when the total is known.
     public var percent: Int? {
-        guard case .loading(let received, let expected?) = self, expected > 0 else { return nil }
+        guard case .loading(let received, let expected?, _) = self, expected > 0 else { return nil }
         return Int(min(100, received * 100 / expected))
     }
 }
 
-/// A loaded image as the screen shows it: its details and its rendered preview.
+/// A loaded image as the screen shows it: its facts and its rendered preview.
 public struct ShownImage: Sendable, Equatable {
-    public var details: ImageDetails
-    /// nil while the preview is being rendered for a new size or mode.
-    public var preview: CellGrid?
+    public var facts: ImageFacts
+    /// nil while the terminal is too small for a preview pane.
+    public var preview: RenderedPreview?
     /// Set when only part of the image could be decoded.
     public var warning: String?
 
-    public init(details: ImageDetails, preview: CellGrid?, warning: String? = nil) {
-        self.details = details
+    public init(facts: ImageFacts, preview: RenderedPreview?, warning: String? = nil) {
+        self.facts = facts
         self.preview = preview
         self.warning = warning
-    }
-}
-
-/// The metadata pane's facts about one image.
-public struct ImageDetails: Sendable, Equatable {
-    public var url: URL
-    public var format: ImageFormat
-    /// Upright size in pixels.
-    public var width: Int
-    public var height: Int
-    public var byteCount: Int64
-    public var source: ImageResponse.Source
-    /// From the request to the last byte.
-    public var fetchTime: Duration
-    public var decodeTime: Duration
-    public var cacheState: CacheStatus
-
-    public init(
-        url: URL, format: ImageFormat, width: Int, height: Int, byteCount: Int64, source: ImageResponse.Source,
-        fetchTime: Duration, decodeTime: Duration, cacheState: CacheStatus
-    ) {
-        self.url = url
-        self.format = format
-        self.width = width
-        self.height = height
-        self.byteCount = byteCount
-        self.source = source
-        self.fetchTime = fetchTime
-        self.decodeTime = decodeTime
-        self.cacheState = cacheState
-    }
-}
-
-/// What the disk cache holds for an image, with the times the metadata pane shows (`CacheState` is the plain kind).
-public enum CacheStatus: Sendable, Equatable {
-    case notCached
-    case fresh(until: Date)
-    case stale(since: Date)
-
-    public init(isCached: Bool, entry: CacheEntry, now: Date) {
-        if !isCached {
-            self = .notCached
-        } else if entry.isFresh(at: now) {
-            self = .fresh(until: entry.freshUntil)
-        } else {
-            self = .stale(since: entry.freshUntil)
-        }
     }
 }
 

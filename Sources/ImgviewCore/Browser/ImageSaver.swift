@@ -11,16 +11,12 @@ public struct ImageSaver: Sendable {
         self.folder = folder
     }
 
-    /// Writes `bytes` under `preferredName` or the first free variant of it; returns where.
-    public func save(_ bytes: [UInt8], preferredName: String) throws -> URL {
-        let stem = (preferredName as NSString).deletingPathExtension
-        let ext = (preferredName as NSString).pathExtension
-        let data = Data(bytes)
+    /// Writes `data` under `preferredName` or the first free variant of it; returns where.
+    public func save(_ data: Data, preferredName: String) throws -> URL {
         for attempt in 0..<1000 {
-            let name = attempt == 0 ? preferredName : "\(stem)-\(attempt)\(ext.isEmpty ? "" : "." + ext)"
-            let destination = folder.appendingPathComponent(name)
+            let destination = folder.appendingPathComponent(OutputNaming.numbered(preferredName, attempt))
             do {
-                try AtomicFile.publish(data, to: destination, replace: false)
+                _ = try OutputFile.publish(.data(data), byteCount: Int64(data.count), sha256: nil, to: destination, replace: false)
                 return destination
             } catch let error as FileSystemError where error.code == EEXIST {
                 continue

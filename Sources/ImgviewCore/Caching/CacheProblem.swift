@@ -12,8 +12,9 @@ public struct CacheProblem: Sendable, Equatable {
         case unreadableEntry = "unreadable-entry"
         /// A blob that no entry references.
         case orphanedBlob = "orphaned-blob"
-        /// A temporary file of a process that is gone.
-        case abandonedFile = "abandoned-file"
+        /// A link, FIFO, device node, socket or folder where a file belongs (or a non-folder among the
+        /// blob shards); removed itself, never followed.
+        case notAFile = "not-a-file"
         /// A counters file that does not parse; the counters start again from zero.
         case unreadableCounters = "unreadable-counters"
     }
@@ -43,6 +44,8 @@ public struct VerifyReport: Sendable, Equatable {
     /// Bytes rehashed.
     public var bytes: Int64 = 0
     public var problems: [CacheProblem] = []
+    /// Temporary files of processes that are gone, removed as upkeep (not damage: a `kill -9` leaves them).
+    public var abandonedFiles = 0
 
     public init() {}
 }

@@ -11,7 +11,7 @@ public enum CacheState: String, Sendable {
 extension DiskCache {
     /// The state of `url`: cached only when both its entry and its blob are there.
     public func state(of url: URL, at now: Date) -> CacheState {
-        guard let entry = entry(for: url), FileManager.default.fileExists(atPath: blobURL(for: entry).path) else { return .notCached }
+        guard let entry = entry(for: url), hasBlob(entry) else { return .notCached }
         return entry.isFresh(at: now) ? .fresh : .stale
     }
 

@@ -31,7 +31,8 @@ public struct CacheStatistics: Sendable, Equatable {
         let rows = [
             ["directory", TerminalText.sanitized(directory)],
             ["entries", String(entries)],
-            ["size", "\(ByteCount.format(bytes)) of \(ByteCount.format(limit)) (\(String(format: "%.1f", percent))%)"],
+            // In binary units, as limits are given (`--cache-size 500M` is 500 MiB).
+            ["size", "\(ByteCount.formatBinary(bytes)) of \(ByteCount.formatBinary(limit)) (\(String(format: "%.1f", percent))%)"],
             ["hits", String(counters.hits)],
             ["misses", String(counters.misses)],
             ["revalidations", String(counters.revalidations)],

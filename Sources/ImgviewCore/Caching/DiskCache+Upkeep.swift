@@ -7,18 +7,26 @@ import Foundation
 // `cache clear` and `cache prune`. Each decides what to remove under the lock, from what is on
 // disk at that moment, so a download that another process finishes meanwhile is either seen
 // whole or not at all, and a download still running (its temporary file's process is alive)
-// is left alone.
+// is left alone. Everything is removed by name inside the cache's own folders: a link planted
+// in the cache is removed itself, never followed.
 extension DiskCache {
     /// Removes every entry and blob, and abandoned temporary files. The counters stay.
     public func removeAll() throws -> RemovalReport {
         try withLock {
             var report = RemovalReport()
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
-            where name.hasSuffix(".json") && !name.hasPrefix(".") {
-                if unlink(entriesFolder.appendingPathComponent(name).path) == 0 { report.entryCount += 1 }
+            for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                if entriesFolder.removeItem(name) { report.entryCount += 1 }
             }
-            for (hash, size) in blobSizes() where unlink(blobURL(sha256: hash).path) == 0 {
-                report.freedBytes += size
+            for shardName in blobsFolder.names() {
+                guard let shard = try? blobsFolder.subdirectory(shardName) else {
+                    // Not a folder (a link, a stray file): not the cache's, removed itself.
+                    blobsFolder.removeItem(shardName)
+                    continue
+                }
+                for name in shard.names() {
+                    let status = shard.status(of: name)
+                    if shard.removeItem(name), status?.type == .regular, !name.hasPrefix(".") { report.freedBytes += status?.size ?? 0 }
+                }
             }
             removeAbandonedFiles(into: &report)
             return report
@@ -37,7 +45,7 @@ extension DiskCache {
                     notCached.append(url)
                     continue
                 }
-                unlink(entryURL(for: url).path)
+                entriesFolder.removeItem(Self.entryName(for: url))
                 report.entries.append(entry)
             }
             report.entryCount = report.entries.count
@@ -53,7 +61,7 @@ extension DiskCache {
             var report = RemovalReport()
             let all = entries()
             report.entries = selection.victims(among: all, now: now())
-            let removed = Set(report.entries.filter { unlink(entryURL(for: $0.url).path) == 0 }.map(\.url))
+            let removed = Set(report.entries.filter { entriesFolder.removeItem(Self.entryName(for: $0.url)) }.map(\.url))
             report.entryCount = report.entries.count
             // What stays referenced is what was read minus what went: no second read of every entry.
             let referenced = Set(all.lazy.filter { !removed.contains($0.url) }.map(\.sha256))
@@ -70,7 +78,7 @@ extension DiskCache {
     private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry], referenced: Set<String>) {
         let removed = Set(removedEntries.map(\.sha256))
         for (hash, size) in blobSizes() where !referenced.contains(hash) {
-            guard unlink(blobURL(sha256: hash).path) == 0 else { continue }
+            guard removeBlob(hash) else { continue }
             report.freedBytes += size
             if !removed.contains(hash) { report.unreferencedBlobs += 1 }
         }
@@ -78,12 +86,11 @@ extension DiskCache {
 
     /// Deletes temporary files whose process is gone: downloads in `tmp/`, metadata and counter writes.
     func removeAbandonedFiles(into report: inout RemovalReport) {
-        for path in abandonedFiles() {
-            var info = stat()
-            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
-            if unlink(path) == 0 {
+        for (folder, name) in abandonedFiles() {
+            let status = folder.status(of: name)
+            if folder.removeItem(name) {
                 report.abandonedFiles += 1
-                report.freedBytes += size
+                if status?.type == .regular { report.freedBytes += status?.size ?? 0 }
             }
         }
     }
@@ -95,26 +102,27 @@ extension DiskCache {
     /// for the next upkeep to find.
     public func removeTemporaryFilesOfThisProcess() {
         let prefix = "\(getpid())-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []
-        where name.hasPrefix(prefix) && name.hasSuffix(".part") {
-            unlink(temporaryFolder.appendingPathComponent(name).path)
+        for name in temporaryFolder.names() where name.hasPrefix(prefix) && name.hasSuffix(".part") {
+            temporaryFolder.removeItem(name)
         }
     }
 
-    /// Paths of downloads in `tmp/` whose process is gone.
+    /// Names in `tmp/` of downloads whose process is gone.
     func abandonedDownloads() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? []).filter(TemporaryFile.isAbandoned)
-            .map { temporaryFolder.appendingPathComponent($0).path }
+        temporaryFolder.names().filter(TemporaryFile.isAbandoned)
     }
 
-    /// Paths of temporary files whose process is gone.
-    func abandonedFiles() -> [String] {
-        var paths = abandonedDownloads()
+    /// Temporary files whose process is gone, with the folder each is in.
+    func abandonedFiles() -> [(folder: Directory, name: String)] {
+        var files = abandonedDownloads().map { (folder: temporaryFolder, name: $0) }
         for folder in [entriesFolder, root] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where AtomicFile.isAbandoned(name) {
-                paths.append(folder.appendingPathComponent(name).path)
-            }
+            files += folder.names().filter(AtomicFile.isAbandoned).map { (folder: folder, name: $0) }
         }
-        return paths
+        // Blobs are staged beside their final name, in the shard.
+        for shardName in blobsFolder.names() {
+            guard let shard = try? blobsFolder.subdirectory(shardName) else { continue }
+            files += shard.names().filter(AtomicFile.isAbandoned).map { (folder: shard, name: $0) }
+        }
+        return files
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -11,14 +12,21 @@ import Foundation
 // without the lock; everything it suspects is checked again under the lock before it is
 // removed, since another process may have repaired it (a download of the same bytes renames
 // a good blob over a damaged one) or referenced it (a blob renamed into place a moment before
-// its entry) in the meantime.
+// its entry) in the meantime. Temporary files of processes that are gone are upkeep, not damage:
+// they are removed and counted, but a cache that had only those is sound.
 extension DiskCache {
     /// Checks every entry, blob and temporary file; removes what is damaged or orphaned.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport()
         let suspects = scan(into: &report)
-        guard !suspects.isEmpty else { return report }
-        report.problems = try withLock { confirm(suspects) }
+        let abandoned = abandonedFiles()
+        guard !suspects.isEmpty || !abandoned.isEmpty else { return report }
+        try withLock {
+            report.problems = confirm(suspects)
+            var removal = RemovalReport()
+            removeAbandonedFiles(into: &removal)
+            report.abandonedFiles = removal.abandonedFiles
+        }
         return report
     }
 
@@ -27,17 +35,20 @@ extension DiskCache {
         case unreadableEntry(name: String, reason: String)
         case missingBlob(CacheEntry)
         case damagedBlob(sha256: String, entries: [CacheEntry], reason: String)
-        case orphanedBlob(path: String, name: String)
-        case abandonedFile(path: String)
+        case orphanedBlob(shard: String, name: String)
+        /// A link, FIFO, device, socket or folder where a file belongs (or a non-folder among the shards).
+        case notAFile(folder: Directory, relativePath: String, name: String, expectsFolder: Bool)
         case unreadableCounters
     }
 
     private func scan(into report: inout VerifyReport) -> [Suspect] {
         var suspects: [Suspect] = []
         var byHash: [String: [CacheEntry]] = [:]
-        for name in Self.names(in: entriesFolder) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             switch readEntry(named: name) {
             case .gone: continue
+            case .notAFile:
+                suspects.append(.notAFile(folder: entriesFolder, relativePath: "v1/entries/" + name, name: name, expectsFolder: false))
             case .unreadable(let reason): suspects.append(.unreadableEntry(name: name, reason: reason))
             case .entry(let entry):
                 report.entries += 1
@@ -46,24 +57,28 @@ extension DiskCache {
         }
 
         var present: Set<String> = []
-        for shard in Self.names(in: blobsFolder) {
-            let folder = blobsFolder.appendingPathComponent(shard)
-            guard Self.isDirectory(folder) else {
-                suspects.append(.orphanedBlob(path: folder.path, name: shard))
+        for shardName in blobsFolder.names() {
+            guard let shard = try? blobsFolder.subdirectory(shardName) else {
+                suspects.append(.notAFile(folder: blobsFolder, relativePath: "v1/blobs/" + shardName, name: shardName, expectsFolder: true))
                 continue
             }
-            for name in Self.names(in: folder) {
-                let path = folder.appendingPathComponent(name).path
-                guard let entries = byHash[name], shard == name.prefix(2) else {
-                    suspects.append(.orphanedBlob(path: path, name: name))
+            for name in shard.names() where !name.hasPrefix(".") {
+                guard let status = shard.status(of: name) else { continue }
+                guard status.type == .regular else {
+                    suspects.append(
+                        .notAFile(folder: shard, relativePath: "v1/blobs/\(shardName)/\(name)", name: name, expectsFolder: false))
+                    continue
+                }
+                guard let entries = byHash[name], shardName == Self.shard(of: name) else {
+                    suspects.append(.orphanedBlob(shard: shardName, name: name))
                     continue
                 }
                 present.insert(name)
                 report.blobs += 1
-                switch Self.hash(path) {
+                switch Self.hash(name, in: shard) {
                 case .none:
                     // Evicted by another process since the listing: not damage.
-                    if FileManager.default.fileExists(atPath: path) {
+                    if shard.status(of: name) != nil {
                         suspects.append(.damagedBlob(sha256: name, entries: entries, reason: "cannot be read"))
                     }
                 case .some(let (digest, size)):
@@ -77,7 +92,15 @@ extension DiskCache {
         for (hash, entries) in byHash where !present.contains(hash) {
             suspects += entries.map(Suspect.missingBlob)
         }
-        suspects += abandonedFiles().map { Suspect.abandonedFile(path: $0) }
+        for name in temporaryFolder.names() where temporaryFolder.status(of: name).map({ $0.type != .regular }) == true {
+            if TemporaryFile.isAbandoned(name) { continue }  // upkeep removes it as abandoned
+            suspects.append(.notAFile(folder: temporaryFolder, relativePath: "v1/tmp/" + name, name: name, expectsFolder: false))
+        }
+        for name in [Self.countersName, Self.hitsName, "lock"] {
+            if let status = root.status(of: name), status.type != .regular {
+                suspects.append(.notAFile(folder: root, relativePath: "v1/" + name, name: name, expectsFolder: false))
+            }
+        }
         if case .some(nil) = storedCounters() { suspects.append(.unreadableCounters) }
         return suspects
     }
@@ -91,40 +114,47 @@ extension DiskCache {
             switch suspect {
             case .unreadableEntry(let name, let reason):
                 guard case .unreadable = readEntry(named: name) else { continue }
-                let path = entriesFolder.appendingPathComponent(name).path
-                if unlink(path) == 0 { problems.append(CacheProblem(kind: .unreadableEntry, path: relative(path), detail: reason)) }
+                if entriesFolder.removeItem(name) {
+                    problems.append(CacheProblem(kind: .unreadableEntry, path: "v1/entries/" + name, detail: reason))
+                }
             case .missingBlob(let suspected):
-                guard entry(for: suspected.url)?.sha256 == suspected.sha256,
-                    !FileManager.default.fileExists(atPath: blobURL(for: suspected).path)
-                else { continue }
-                let path = entryURL(for: suspected.url).path
-                if unlink(path) == 0 {
+                guard entry(for: suspected.url)?.sha256 == suspected.sha256, !hasBlob(suspected) else { continue }
+                let name = Self.entryName(for: suspected.url)
+                if entriesFolder.removeItem(name) {
                     problems.append(
-                        CacheProblem(kind: .missingBlob, path: relative(path), url: suspected.url, detail: "its blob is missing"))
+                        CacheProblem(kind: .missingBlob, path: "v1/entries/" + name, url: suspected.url, detail: "its blob is missing"))
                 }
             case .damagedBlob(let sha256, let entries, let reason):
-                let blob = blobURL(sha256: sha256).path
-                if let (digest, _) = Self.hash(blob), digest == sha256 { continue }
+                let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256))
+                if let shard, let (digest, _) = Self.hash(sha256, in: shard), digest == sha256 { continue }
+                let path = "v1/blobs/\(Self.shard(of: sha256))/\(sha256)"
                 for suspected in entries where entry(for: suspected.url)?.sha256 == sha256 {
-                    unlink(entryURL(for: suspected.url).path)
-                    problems.append(CacheProblem(kind: .damagedBlob, path: relative(blob), url: suspected.url, detail: reason))
+                    entriesFolder.removeItem(Self.entryName(for: suspected.url))
+                    problems.append(CacheProblem(kind: .damagedBlob, path: path, url: suspected.url, detail: reason))
                 }
-                unlink(blob)
-            case .orphanedBlob(let path, let name):
-                guard !referenced.contains(name) else { continue }
-                if unlink(path) == 0 {
-                    problems.append(CacheProblem(kind: .orphanedBlob, path: relative(path), detail: "no entry references it"))
+                removeBlob(sha256)
+            case .orphanedBlob(let shardName, let name):
+                guard !referenced.contains(name), let shard = try? blobsFolder.subdirectory(shardName) else { continue }
+                if shard.removeItem(name) {
+                    problems.append(
+                        CacheProblem(kind: .orphanedBlob, path: "v1/blobs/\(shardName)/\(name)", detail: "no entry references it"))
                 }
-            case .abandonedFile(let path):
-                if unlink(path) == 0 {
-                    problems.append(CacheProblem(kind: .abandonedFile, path: relative(path), detail: "left by a process that is gone"))
+            case .notAFile(let folder, let relativePath, let name, let expectsFolder):
+                guard let status = folder.status(of: name) else { continue }
+                let isRight = expectsFolder ? status.type == .directory : status.type == .regular
+                guard !isRight else { continue }
+                let what = Self.describe(status.type)
+                if folder.removeItem(name) {
+                    problems.append(
+                        CacheProblem(
+                            kind: .notAFile, path: relativePath, detail: "\(what) where a \(expectsFolder ? "folder" : "file") belongs"))
                 }
             case .unreadableCounters:
                 guard case .some(nil) = storedCounters() else { continue }
-                if unlink(countersFile.path) == 0 {
+                if root.removeItem(Self.countersName) {
                     problems.append(
-                        CacheProblem(
-                            kind: .unreadableCounters, path: relative(countersFile.path), detail: "not valid; counting starts again"))
+                        CacheProblem(kind: .unreadableCounters, path: "v1/" + Self.countersName, detail: "not valid; counting starts again")
+                    )
                 }
             }
         }
@@ -134,49 +164,42 @@ extension DiskCache {
     private enum EntryFile {
         case entry(CacheEntry)
         case unreadable(String)
+        case notAFile
         /// Removed since the folder was listed (evicted or cleared by another process).
         case gone
     }
 
     private func readEntry(named name: String) -> EntryFile {
-        let file = entriesFolder.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: file) else {
-            return FileManager.default.fileExists(atPath: file.path) ? .unreadable("cannot be read") : .gone
+        guard let status = entriesFolder.status(of: name) else { return .gone }
+        guard status.type == .regular else { return .notAFile }
+        let read: EntryFile? = SmallFileReader(folder: entriesFolder).read(name) { bytes, status in
+            guard let entry = Self.decodeEntry(bytes, status) else { return .unreadable("not valid entry metadata") }
+            // Lookups go by the URL's hash; an entry under another name could never be found, only listed.
+            guard Self.entryName(for: entry.url) == name else { return .unreadable("file name does not match its URL") }
+            return .entry(entry)
         }
-        guard let entry = Self.decodeEntry(data) else { return .unreadable("not valid entry metadata") }
-        // Lookups go by the URL's hash; an entry under another name could never be found, only listed.
-        guard entryURL(for: entry.url).lastPathComponent == name else { return .unreadable("file name does not match its URL") }
-        return .entry(entry)
+        if let read { return read }
+        return entriesFolder.status(of: name) == nil ? .gone : .unreadable("cannot be read")
     }
 
-    private func relative(_ path: String) -> String {
-        let prefix = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-    }
-
-    private static func names(in folder: URL) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    }
-
-    private static func isDirectory(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    /// The file's SHA-256 and size, or nil when it cannot be read.
-    private static func hash(_ path: String) -> (String, Int64)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-                size += Int64(chunk.count)
-            }
-        } catch {
-            return nil
+    /// "a symbolic link", "a FIFO"…: what stands where something else belongs.
+    private static func describe(_ type: FileType) -> String {
+        switch type {
+        case .symbolicLink: "a symbolic link"
+        case .fifo: "a FIFO"
+        case .directory: "a folder"
+        case .socket: "a socket"
+        case .characterSpecial, .blockSpecial: "a device node"
+        case .regular: "a file"
+        default: "something"
         }
-        return (hasher.finalize().hexString, size)
+    }
+
+    /// The file's SHA-256 and size, or nil when it cannot be read as a regular file.
+    private static func hash(_ name: String, in folder: Directory) -> (String, Int64)? {
+        guard let file = try? folder.openFile(name) else { return nil }
+        defer { try? file.close() }
+        guard let digest = try? FileDigest.sha256(of: file), let status = try? Stat(file) else { return nil }
+        return (digest, status.size)
     }
 }

@@ -1,14 +1,26 @@
-/// Finds the EXIF Orientation tag in a JPEG's APP1 segment or a PNG's eXIf chunk.
+import Foundation
+
+/// Finds the EXIF Orientation tag in a JPEG's APP1 segment, a PNG's eXIf chunk or a TIFF's first directory.
 ///
 /// Written by hand rather than with a library: only one tag is needed, and every offset
 /// in EXIF comes from the file, so each read is bounds-checked and a malformed block
 /// means "upright", never a crash.
 public enum ExifReader {
-    /// The orientation recorded in `bytes` (a whole JPEG or PNG file), `.up` when there is none.
+    /// The orientation recorded in the first bytes of `data` (a JPEG, PNG or TIFF file), `.up` when there is none.
+    ///
+    /// Only the first `ImageDimensions.prefixLength` bytes are read: the metadata segments come
+    /// before the image data, and an APP1 segment is at most 64 KiB.
+    public static func orientation(in data: Data) -> ImageOrientation {
+        orientation(in: [UInt8](data.prefix(ImageDimensions.prefixLength)))
+    }
+
+    /// The orientation recorded in `bytes` (a whole JPEG, PNG or TIFF file, or its start), `.up` when there is none.
     public static func orientation(in bytes: [UInt8]) -> ImageOrientation {
         switch ImageFormat.sniff(bytes) {
         case .jpeg: tiffBlockInJPEG(bytes).flatMap { orientation(inTIFF: bytes, range: $0) } ?? .up
         case .png: tiffBlockInPNG(bytes).flatMap { orientation(inTIFF: bytes, range: $0) } ?? .up
+        // A TIFF file is the structure itself (when its first directory lies within `bytes`).
+        case .tiff: orientation(inTIFF: bytes, range: 0..<bytes.count) ?? .up
         default: .up
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -6,25 +7,55 @@ import Foundation
 
 /// An advisory lock on a file (`flock`), shared by every imgview process that uses one cache folder.
 ///
-/// The kernel drops it when the process dies, so a `kill -9` never leaves the cache locked.
+/// The kernel drops it when the process dies, so a `kill -9` never leaves the cache locked. The
+/// file is opened inside the cache's own folder without following a link; anything that is not a
+/// regular file under its name is removed and the file made again.
 public final class FileLock: Sendable {
-    private let path: String
+    private let folder: Directory
+    private let name: String
 
-    public init(path: String) {
-        self.path = path
+    public init(name: String, in folder: Directory) {
+        self.folder = folder
+        self.name = name
     }
 
     /// Runs `body` holding the lock exclusively, waiting for other processes to release it.
     public func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
+        try withLock(LOCK_EX, body)
+    }
+
+    /// Runs `body` holding the lock shared: alongside other shared holders, never during an exclusive one.
+    public func withSharedLock<T>(_ body: () throws -> T) throws -> T {
+        try withLock(LOCK_SH, body)
+    }
+
+    private func withLock<T>(_ operation: Int32, _ body: () throws -> T) throws -> T {
+        let file = try open()
+        defer { try? file.close() }
+        while flock(file.rawValue, operation) != 0 {
             guard errno == EINTR else { throw FileSystemError(operation: "lock", path: path, errno: errno) }
         }
-        defer { flock(descriptor, LOCK_UN) }
+        defer { flock(file.rawValue, LOCK_UN) }
         return try body()
     }
+
+    private func open() throws -> FileDescriptor {
+        do {
+            return try folder.openRegular(name, flags: O_RDWR | O_CREAT)
+        } catch .invalidArgument {
+            // A link, FIFO or folder planted under the lock's name: damage, replaced by a real file.
+            folder.removeItem(name)
+        } catch {
+            throw FileSystemError(operation: "open", path: path, errno: error.rawValue)
+        }
+        do {
+            return try folder.openRegular(name, flags: O_RDWR | O_CREAT)
+        } catch {
+            throw FileSystemError(operation: "open", path: path, errno: error.rawValue)
+        }
+    }
+
+    private var path: String { folder.path + "/" + name }
 }
 
 /// A failed file-system call, with the path and the system's reason.

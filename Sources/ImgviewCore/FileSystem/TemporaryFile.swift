@@ -1,25 +1,69 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A file that a download writes into, removed when dropped unless something took it over.
+/// A file that a download writes into, or a private name for a cache blob being read; removed
+/// when dropped unless something took it over.
+///
+/// Named `<pid>-<random>.part`, so a later process can tell it from a live one's and remove it
+/// if this process was killed.
 public final class TemporaryFile: @unchecked Sendable {
     public let url: URL
+    let folder: Directory
+    let name: String
     let descriptor: Int32
     private let lock = NSLock()
     private var isKept = false
     private var isClosed = false
 
-    /// Creates `folder/<pid>-<random>.part`; the pid lets a later process remove it if this one is killed.
-    public init(in folder: URL) throws {
-        let url = folder.appendingPathComponent("\(getpid())-\(UUID().uuidString).part")
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(operation: "create", path: url.path, errno: errno) }
-        self.url = url
-        self.descriptor = descriptor
+    /// Creates a new empty file in `folder`.
+    public init(in folder: Directory) throws {
+        name = Self.makeName()
+        let file: FileDescriptor
+        do {
+            file = try folder.openRegular(name, flags: O_RDWR | O_CREAT | O_EXCL)
+        } catch {
+            throw FileSystemError(operation: "create", path: folder.path + "/" + name, errno: error.rawValue)
+        }
+        self.folder = folder
+        self.url = URL(fileURLWithPath: folder.path).appendingPathComponent(name)
+        self.descriptor = file.rawValue
     }
+
+    /// Creates a new empty file in the folder at `url`.
+    public convenience init(in url: URL) throws {
+        do {
+            try self.init(in: Directory.open(url.path))
+        } catch let error as Errno {
+            throw FileSystemError(operation: "create", path: url.path, errno: error.rawValue)
+        }
+    }
+
+    /// A private second name in `folder` for the regular file `source` of `sourceFolder`, open for
+    /// reading: the bytes stay reachable however the original name is removed or replaced.
+    init(linking source: String, in sourceFolder: Directory, into folder: Directory) throws(Errno) {
+        name = Self.makeName()
+        try sourceFolder.link(source, as: name, in: folder)
+        do {
+            descriptor = try folder.openFile(name).rawValue
+        } catch {
+            // A link under the source's name was linked as a link: refuse it, and leave nothing.
+            unlinkat(folder.descriptor.rawValue, name, 0)
+            throw error
+        }
+        self.folder = folder
+        self.url = URL(fileURLWithPath: folder.path).appendingPathComponent(name)
+    }
+
+    private static func makeName() -> String {
+        "\(getpid())-\(UUID().uuidString).part"
+    }
+
+    /// The open file, for reading or copying while the temporary file lives.
+    public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: descriptor) }
 
     public func write(_ data: Data) throws {
         try AtomicFile.writeAll(data, to: descriptor, path: url.path)
@@ -52,12 +96,12 @@ public final class TemporaryFile: @unchecked Sendable {
             defer { isKept = true }
             return !isKept
         }
-        if remove { unlink(url.path) }
+        if remove { unlinkat(folder.descriptor.rawValue, name, 0) }
     }
 
     deinit {
         if !isClosed { close(descriptor) }
-        if !isKept { unlink(url.path) }
+        if !isKept { unlinkat(folder.descriptor.rawValue, name, 0) }
     }
 
     /// Whether a `<pid>-….part` file belongs to a process that is gone.

@@ -27,4 +27,13 @@ public enum OutputNaming {
     public static func fallbackName(catalogName: String?, format: ImageFormat) -> String {
         "\(catalogName ?? "image").\(format.fileExtension)"
     }
+
+    /// `name` for the first attempt, then `stem-1.ext`, `stem-2.ext`…: how two images that would
+    /// share a name both get one (the browser's `d`, and `get` when two URLs end alike).
+    public static func numbered(_ name: String, _ attempt: Int) -> String {
+        guard attempt > 0 else { return name }
+        let stem = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        return "\(stem)-\(attempt)\(ext.isEmpty ? "" : "." + ext)"
+    }
 }

@@ -18,11 +18,13 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private let url: URL
     private let limit: Int64
     private let progress: Progress?
+    /// Sees each chunk as it arrives, for previews of what has come so far.
+    private let body: ImageService.BodyTap?
     private let blocks: HashingFileWriter
     private var sha256: String?
     private(set) var head: ResponseHead?
     private(set) var received: Int64 = 0
-    /// The body's first bytes, to tell its format.
+    /// The body's first bytes (`ImageFormat.sniffLength` of them), to tell its format.
     private(set) var prefix = Data()
     /// Whether the body is one to keep (a 2xx response); set once the head arrived.
     private var isKeeping = false
@@ -33,11 +35,12 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private var block: UnsafeMutableRawBufferPointer?
     private var blockFill = 0
 
-    init(file: TemporaryFile, url: URL, limit: Int64, progress: Progress?) {
+    init(file: TemporaryFile, url: URL, limit: Int64, progress: Progress?, body: ImageService.BodyTap? = nil) {
         self.file = file
         self.url = url
         self.limit = limit
         self.progress = progress
+        self.body = body
         self.blocks = HashingFileWriter(file: file)
     }
 
@@ -67,16 +70,19 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     }
 
     func receive(bytes chunk: UnsafeRawBufferPointer) throws {
+        var offset: Int64 = -1
         let report = try lock.withLock { () throws -> (Int64, Int64?)? in
             guard isKeeping else { return nil }
+            offset = received
             received += Int64(chunk.count)
             guard received <= limit else { throw ImagePipelineError.tooLarge(url, limit: limit) }
-            if prefix.count < 16 { prefix.append(contentsOf: chunk.prefix(16 - prefix.count)) }
+            if prefix.count < ImageFormat.sniffLength { prefix.append(contentsOf: chunk.prefix(ImageFormat.sniffLength - prefix.count)) }
             try append(chunk)
             guard received - reported >= Self.progressStep || received == expectedForProgress else { return nil }
             reported = received
             return (received, expectedForProgress)
         }
+        if offset >= 0 { body?(offset, chunk) }
         if let (total, expected) = report { progress?(total, expected) }
     }
 

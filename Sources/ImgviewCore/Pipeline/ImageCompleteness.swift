@@ -6,7 +6,10 @@ import Foundation
 /// when the connection closes, which is also what a server that dies mid-way looks like. Such a
 /// body is only taken as whole when the image's structure is: a JPEG's segments and scans lead to
 /// its EOI marker, a PNG's chunks to IEND, a GIF's blocks to its trailer, a RIFF (WebP) file is as
-/// long as its header says, a BMP as long as its file header (or its pixel rows) say.
+/// long as its header says, a BMP as long as its file header (or its pixel rows) say, an ISO media
+/// file (AVIF, HEIC, a JPEG XL container) has its boxes whole and every item's data where `iloc`
+/// puts it, an icon has every picture its directory lists, a QOI file has every pixel and its end
+/// marker. TIFF, SVG and a bare JPEG XL codestream say nowhere in one place where they end: `unknown`.
 public enum ImageCompleteness {
     public enum Verdict: Sendable, Equatable {
         case complete
@@ -35,6 +38,11 @@ public enum ImageCompleteness {
         case .gif: gif(bytes)
         case .webp: riff(bytes)
         case .bmp: bmp(bytes)
+        case .avif, .heic: isoMedia(bytes)
+        case .jxl: bytes.byte(at: 0) == 0xFF ? .unknown : isoMedia(bytes)  // FF 0A: a bare codestream
+        case .ico: icon(bytes)
+        case .qoi: qoi(bytes)
+        case .tiff, .svg: .unknown
         }
     }
 
@@ -104,41 +112,11 @@ public enum ImageCompleteness {
 
     /// Block by block after the header and global colour table, to the trailer (0x3B).
     private static func gif(_ bytes: some RandomAccessBytes) -> Verdict {
-        guard let flags = bytes.byte(at: 10) else { return .truncated }
-        var position = 13 + colorTableSize(flags)
-        while let introducer = bytes.byte(at: position) {
-            switch introducer {
-            case 0x3B:
-                return .complete
-            case 0x21:
-                // Extension: a label, then sub-blocks.
-                guard let end = endOfSubBlocks(bytes, from: position + 2) else { return .truncated }
-                position = end
-            case 0x2C:
-                // Image: a 9-byte descriptor, an optional local colour table, the LZW code size, sub-blocks.
-                guard let imageFlags = bytes.byte(at: position + 9) else { return .truncated }
-                guard let end = endOfSubBlocks(bytes, from: position + 10 + colorTableSize(imageFlags) + 1) else { return .truncated }
-                position = end
-            default:
-                // Not a GIF block: the decoder will say what is wrong.
-                return .unknown
-            }
+        switch GIFBlocks.walk(byte: bytes.byte(at:)) {
+        case .trailer: .complete
+        case .cut: .truncated
+        case .stray: .unknown  // not a GIF block: the decoder will say what is wrong
         }
-        return .truncated
-    }
-
-    private static func colorTableSize(_ flags: UInt8) -> Int {
-        flags & 0x80 == 0 ? 0 : 3 << (Int(flags & 0x07) + 1)
-    }
-
-    /// The offset just past the zero-length block that ends the sub-blocks starting at `start`.
-    private static func endOfSubBlocks(_ bytes: some RandomAccessBytes, from start: Int) -> Int? {
-        var position = start
-        while let size = bytes.byte(at: position) {
-            position += 1 + Int(size)
-            if size == 0 { return position }
-        }
-        return nil
     }
 
     /// A RIFF file (WebP) is 8 bytes of header and as many more as its size field says.
@@ -163,12 +141,90 @@ public enum ImageCompleteness {
         guard !overflow else { return .unknown }
         return bytes.count >= offset + pixels ? .complete : .truncated
     }
+
+    /// The most of a `meta` box read into memory to find where its items' data lies.
+    static let maxMetaBytes = 16 << 20
+
+    /// Box after box from the start, each there whole, until the data ends or what follows does not
+    /// start like a box (bytes after the file). Complete once a box that says what the file holds
+    /// was there (`meta`, `moov`; for JPEG XL, `jxlc` or the last `jxlp`) and every item's data
+    /// that `meta`'s `iloc` places in the file is there too.
+    private static func isoMedia(_ bytes: some RandomAccessBytes) -> Verdict {
+        var position = 0
+        var described = false
+        var dataEnd = 0
+        while position < bytes.count {
+            let header = bytes.bytes(at: position, count: 16)
+            // A header cut short, or a few bytes after the last box.
+            guard header.count >= 8 else { break }
+            guard header[4..<8].allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                if described { break }
+                return .unknown  // not a box before anything said what the file holds: the decoder judges
+            }
+            guard let (size, headerLength) = ISOMediaHeader.boxSize(header: header[...], available: bytes.count - position) else {
+                return header.count < 16 ? .truncated : .unknown
+            }
+            guard position + size <= bytes.count else { return .truncated }
+            switch String(decoding: header[4..<8], as: UTF8.self) {
+            case "meta":
+                guard size <= maxMetaBytes, let reach = ISOMediaHeader.itemDataEnd(meta: bytes.bytes(at: position, count: size)) else {
+                    return .unknown
+                }
+                dataEnd = max(dataEnd, reach)
+                described = true
+            case "moov", "jxlc":
+                described = true
+            case "jxlp":
+                // A part of the codestream: its index first, the top bit set on the last part.
+                if let index = bytes.bigEndian32(at: position + headerLength), index & 0x8000_0000 != 0 { described = true }
+            default:
+                break
+            }
+            position += size
+        }
+        return described && dataEnd <= bytes.count ? .complete : .truncated
+    }
+
+    /// An icon directory: every picture it lists is as long as its entry says, where it says.
+    private static func icon(_ bytes: some RandomAccessBytes) -> Verdict {
+        guard let count = bytes.littleEndian16(at: 4) else { return .truncated }
+        var end = 6 + 16 * count
+        for entry in stride(from: 6, to: 6 + 16 * count, by: 16) {
+            guard let size = bytes.littleEndian32(at: entry + 8), let offset = bytes.littleEndian32(at: entry + 12) else {
+                return .truncated
+            }
+            end = max(end, offset + size)
+        }
+        return bytes.count >= end ? .complete : .truncated
+    }
+
+    /// QOI: chunk by chunk to the width × height pixels the header says, then the 8-byte end marker.
+    private static func qoi(_ bytes: some RandomAccessBytes) -> Verdict {
+        guard let width = bytes.bigEndian32(at: 4), let height = bytes.bigEndian32(at: 8) else { return .truncated }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow else { return .unknown }
+        var position = 14
+        var decoded = 0
+        while decoded < pixels {
+            guard let tag = bytes.byte(at: position) else { return .truncated }
+            switch tag {
+            case 0xFE: position += 4  // RGB
+            case 0xFF: position += 5  // RGBA
+            case 0x80...0xBF: position += 2  // LUMA
+            default: position += 1  // INDEX, DIFF, RUN
+            }
+            decoded += tag >= 0xC0 && tag < 0xFE ? Int(tag & 0x3F) + 1 : 1
+        }
+        return bytes.count >= position + 8 ? .complete : .truncated
+    }
 }
 
 /// Bytes read by offset, from memory or a file; nil past the end.
 private protocol RandomAccessBytes {
     var count: Int { get }
     func byte(at offset: Int) -> UInt8?
+    /// Up to `count` bytes from `offset`, fewer at the end.
+    func bytes(at offset: Int, count: Int) -> [UInt8]
     /// The offset of the first `value` at or after `start`.
     func firstIndex(of value: UInt8, from start: Int) -> Int?
 }
@@ -201,6 +257,11 @@ private struct ByteWindow: RandomAccessBytes {
     func firstIndex(of value: UInt8, from start: Int) -> Int? {
         guard start < bytes.count else { return nil }
         return bytes[max(0, start)...].firstIndex(of: value)
+    }
+
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
+        guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
+        return Array(bytes[offset..<min(bytes.count, offset + count)])
     }
 }
 
@@ -250,6 +311,11 @@ private final class FileWindow: RandomAccessBytes {
             position = windowStart + window.count
         }
         return nil
+    }
+
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
+        guard offset >= 0, offset < self.count else { return [] }
+        return PositionalRead.bytes(descriptor, at: offset, count: min(count, self.count - offset))
     }
 
     private func load(at offset: Int) {

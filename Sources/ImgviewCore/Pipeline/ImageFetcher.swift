@@ -12,7 +12,9 @@ struct ImageFetcher: Sendable {
         let retryAfter: String?
     }
 
-    func fetch(_ request: ImageRequest, progress: @escaping ImageService.Progress) async throws -> ImageResponse {
+    func fetch(
+        _ request: ImageRequest, progress: @escaping ImageService.Progress, body: ImageService.BodyTap? = nil
+    ) async throws -> ImageResponse {
         let url = request.url
         switch url.scheme?.lowercased() {
         case "file":
@@ -45,7 +47,7 @@ struct ImageFetcher: Sendable {
         let revalidating = stale
         do {
             let response = try await withOverallTimeout(url) {
-                try await fetchWithRetries(request, revalidating: revalidating, progress: progress)
+                try await fetchWithRetries(request, revalidating: revalidating, progress: progress, body: body)
             }
             // A stored body counted its miss as it was stored, and a 304 its revalidation.
             if response.source == .network, !response.isCached { countingDisk?.recordMiss() }
@@ -73,12 +75,13 @@ struct ImageFetcher: Sendable {
     }
 
     private func fetchWithRetries(
-        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress,
+        body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         var retry = 0
         while true {
             do {
-                return try await fetchOnce(request, revalidating: stale, progress: progress)
+                return try await fetchOnce(request, revalidating: stale, progress: progress, body: body)
             } catch let failure as StatusFailure {
                 guard failure.error.isTransient,
                     let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
@@ -96,7 +99,8 @@ struct ImageFetcher: Sendable {
     }
 
     private func fetchOnce(
-        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress,
+        body: ImageService.BodyTap? = nil
     ) async throws -> ImageResponse {
         var fields: HTTPFields = [.userAgent: "imgview/0.1", .accept: "image/*, */*;q=0.5"]
         if let stale {
@@ -106,7 +110,8 @@ struct ImageFetcher: Sendable {
         let file = try makeTemporaryFile(for: request.url)
         do {
             return try await transfer(
-                request, into: file, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress)
+                request, into: file, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
+                body: body)
         } catch {
             // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
             file.discard()
@@ -116,10 +121,10 @@ struct ImageFetcher: Sendable {
 
     private func transfer(
         _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, httpRequest: HTTPRequest,
-        progress: @escaping ImageService.Progress
+        progress: @escaping ImageService.Progress, body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         let url = request.url
-        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress)
+        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress, body: body)
         let head: ResponseHead
         do {
             head = try await configuration.dataLoader.load(httpRequest, into: writer)
@@ -163,23 +168,22 @@ struct ImageFetcher: Sendable {
             sha256: writer.digest(), etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
             lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
 
-        var storedAt: URL?
+        var isStored = false
         if case .store = verdict, let disk = configuration.diskCache {
             do {
-                let stored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache)
-                if let stored { storedAt = disk.blobURL(for: stored) }
+                isStored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache) != nil
             } catch {
                 throw Self.storeFailure(error, url: url)
             }
         }
-        let location = storedAt ?? file.url
+        // The file stays the body's home even once stored: another process clearing the cache cannot take it away.
         let body: ImageResponse.Body
         if entry.byteCount <= configuration.memoryItemLimit {
-            body = .data(try Data(contentsOf: location))
+            body = .data(try Data(contentsOf: file.url))
         } else {
-            body = .file(location, owner: storedAt == nil ? file : nil)
+            body = .file(file.url, owner: file)
         }
-        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: storedAt != nil)
+        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored)
     }
 
     /// A 304: the cached body is still good; renew its freshness and validators.
@@ -246,41 +250,23 @@ struct ImageFetcher: Sendable {
     /// The cached body, after checking its bytes still hash to what was stored.
     private func readVerified(_ entry: CacheEntry, request: ImageRequest, source: ImageResponse.Source) throws -> ImageResponse {
         guard let disk = configuration.diskCache else { throw ImagePipelineError.cache("no disk cache") }
-        let blob = disk.blobURL(for: entry)
         if entry.byteCount <= configuration.memoryItemLimit {
-            let data = try Data(contentsOf: blob)
-            guard SHA256.hash(data: data).hexString == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
-            return ImageResponse(request: request, entry: entry, source: source, body: .data(data), elapsed: .zero, isCached: true)
+            return ImageResponse(
+                request: request, entry: entry, source: source, body: .data(try disk.readBlob(of: entry)), elapsed: .zero, isCached: true)
         }
-        // Large: keep a private link to the blob so eviction by another process cannot pull it away.
-        let file = try disk.makeTemporaryFile()
-        unlink(file.url.path)
-        guard link(blob.path, file.url.path) == 0 else { throw FileSystemError(operation: "read", path: blob.path, errno: errno) }
-        guard try FileDigest.sha256(of: file.url) == entry.sha256 else { throw ImagePipelineError.cache("damaged blob") }
+        // Large: a private link to the blob, so eviction by another process cannot pull it away.
+        let file = try disk.openBlob(of: entry)
         return ImageResponse(
             request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
     }
 
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw errno == ENOENT ? ImagePipelineError.fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(errno)))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImagePipelineError.fileUnreadable(url, reason: "not a regular file") }
-        let size = Int64(info.st_size)
-        guard size <= configuration.maxDownloadBytes else { throw ImagePipelineError.tooLarge(url, limit: configuration.maxDownloadBytes) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ImagePipelineError.fileUnreadable(url, reason: "cannot be read")
-        }
+        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
         guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
-        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: size,
+            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
             sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
             lastAccessedAt: now, freshUntil: now)
         return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)

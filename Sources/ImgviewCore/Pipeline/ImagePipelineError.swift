@@ -81,7 +81,8 @@ extension ImagePipelineError: UserFacingError {
         }
     }
 
-    private static func show(_ url: URL) -> String { TerminalText.sanitized(url.absoluteString) }
+    /// A URL as the user knows it: a local file by its path.
+    private static func show(_ url: URL) -> String { TerminalText.sanitized(url.isFileURL ? url.path : url.absoluteString) }
 
     private static func phrase(_ status: Int) -> String {
         switch status {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// An image's bytes as the service delivers them, with where they came from.
 public struct ImageResponse: Sendable {
@@ -56,16 +57,29 @@ public struct ImageResponse: Sendable {
         }
     }
 
-    /// Writes the bytes to `destination`, which appears whole or not at all; see `AtomicFile.publish`.
+    /// Writes the bytes to `destination`, a file of its own that appears whole or not at all; see `OutputFile`.
     ///
-    /// A body in a file (a cache blob or a download's temporary file, neither of which is ever written
-    /// into again) is hard-linked when it can be, so the destination shares its storage.
-    public func write(to destination: URL, replace: Bool) throws {
-        switch body {
+    /// Returns `.upToDate`, writing nothing, when the destination already holds exactly these bytes.
+    public func write(to destination: URL, replace: Bool) throws -> OutputFile.Outcome {
+        try withSource { source in
+            try OutputFile.publish(source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace)
+        }
+    }
+
+    /// `body` given the bytes as an output source: the data, or the file opened for reading.
+    public func withSource<T>(_ body: (OutputFile.Source) throws -> T) throws -> T {
+        switch self.body {
         case .data(let data):
-            try AtomicFile.publish(data, to: destination, replace: replace)
+            return try body(.data(data))
         case .file(let url, _):
-            try AtomicFile.publish(linking: url, to: destination, replace: replace)
+            let file: FileDescriptor
+            do {
+                file = try FileDescriptor.open(url.path, .readOnly, options: [.noFollow, .closeOnExec])
+            } catch {
+                throw FileSystemError(operation: "read", path: url.path, errno: Errno.code(of: error))
+            }
+            defer { try? file.close() }
+            return try body(.file(file))
         }
     }
 }

@@ -9,6 +9,10 @@ import Foundation
 public actor ImageService {
     /// Progress of a transfer: bytes received, and the total when the server said.
     public typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+    /// Sees a body's bytes as they arrive: `offset` is where `bytes` start in the body (0 again
+    /// when a retry starts it over). Called on the transfer's thread; `bytes` are valid only
+    /// during the call.
+    public typealias BodyTap = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void
 
     public nonisolated let configuration: Configuration
     private var transfers: [ImageRequest: Transfer] = [:]
@@ -23,6 +27,13 @@ public actor ImageService {
     ///
     /// Throws `ImagePipelineError`, or `CancellationError` if the calling task is cancelled.
     public func image(for request: ImageRequest, progress: Progress? = nil) async throws -> ImageResponse {
+        try await image(for: request, progress: progress, body: nil)
+    }
+
+    /// The image for `request`, with `body` seeing its bytes as they arrive when they come from
+    /// the network in a transfer this request starts (a request that joins one under way sees
+    /// only what is still to come).
+    public func image(for request: ImageRequest, progress: Progress?, body: BodyTap?) async throws -> ImageResponse {
         let started = ContinuousClock.now
         if request.cachePolicy == .useCache, let cached = configuration.memoryCache.value(for: request.url),
             configuration.isOffline || cached.entry.isFresh(at: configuration.now())
@@ -41,6 +52,7 @@ public actor ImageService {
                 let transfer = transfers[request] ?? startTransfer(for: request)
                 transfer.waiters[waiter] = continuation
                 transfer.progress.add(waiter, progress)
+                transfer.bodies.add(waiter, body)
             }
         } onCancel: {
             Task { await self.cancel(waiter: waiter, of: request) }
@@ -73,6 +85,7 @@ public actor ImageService {
         let id = UUID()
         var waiters: [UUID: CheckedContinuation<ImageResponse, any Error>] = [:]
         let progress = ProgressFanout()
+        let bodies = BodyFanout()
         var task: Task<Void, Never>?
     }
 
@@ -81,11 +94,13 @@ public actor ImageService {
         transfers[request] = transfer
         let fetcher = ImageFetcher(configuration: configuration)
         let fanout = transfer.progress
+        let bodies = transfer.bodies
         let id = transfer.id
         transfer.task = Task.detached {
             let result: Result<ImageResponse, any Error>
             do {
-                result = .success(try await fetcher.fetch(request, progress: { fanout.report($0, $1) }))
+                result = .success(
+                    try await fetcher.fetch(request, progress: { fanout.report($0, $1) }, body: { bodies.report($0, $1) }))
             } catch {
                 result = .failure(error)
             }
@@ -111,6 +126,7 @@ public actor ImageService {
     private func cancel(waiter: UUID, of request: ImageRequest) {
         guard let transfer = transfers[request], let continuation = transfer.waiters.removeValue(forKey: waiter) else { return }
         transfer.progress.remove(waiter)
+        transfer.bodies.remove(waiter)
         continuation.resume(throwing: CancellationError())
         if transfer.waiters.isEmpty {
             // Nobody waits any more: stop the transfer, and let a new request start afresh.
@@ -159,5 +175,23 @@ final class ProgressFanout: @unchecked Sendable {
             return Array(handlers.values)
         }
         for handler in current { handler(received, expected) }
+    }
+}
+
+/// Hands a transfer's body chunks to every waiter that wants them.
+final class BodyFanout: Sendable {
+    private let taps = Locked<[UUID: ImageService.BodyTap]>([:])
+
+    func add(_ id: UUID, _ tap: ImageService.BodyTap?) {
+        guard let tap else { return }
+        taps.withLock { $0[id] = tap }
+    }
+
+    func remove(_ id: UUID) {
+        taps.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    func report(_ offset: Int64, _ bytes: UnsafeRawBufferPointer) {
+        for tap in taps.withLock({ Array($0.values) }) { tap(offset, bytes) }
     }
 }

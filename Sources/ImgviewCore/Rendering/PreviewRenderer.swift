@@ -26,8 +26,11 @@ public struct PreviewRenderer: Sendable {
         return (min(width, grid.columns * samples.columns), min(height, grid.rows * samples.rows))
     }
 
-    public func render(_ pixels: PixelBuffer) -> CellGrid {
-        let grid = options.fittedGrid(width: pixels.width, height: pixels.height)
+    /// Renders `pixels`, fitted with the proportions of `imageSize` (the image's own upright size,
+    /// which a decode reduced by whole factors may round off by a pixel) or else of the pixels.
+    public func render(_ pixels: PixelBuffer, imageSize: (width: Int, height: Int)? = nil) -> CellGrid {
+        let size = imageSize ?? (pixels.width, pixels.height)
+        let grid = options.fittedGrid(width: size.width, height: size.height)
         let samples = samplesPerCell
         let scaled = AreaScaler(background: options.background)
             .scale(pixels, toWidth: grid.columns * samples.columns, height: grid.rows * samples.rows)

@@ -1,5 +1,5 @@
 /// Everything the renderer needs to know besides the pixels.
-public struct RenderOptions: Sendable, Equatable {
+public struct RenderOptions: Sendable, Hashable {
     /// The box to fit in, in cells; the preview keeps the image's aspect inside it.
     public var columns: Int
     public var rows: Int
@@ -14,10 +14,13 @@ public struct RenderOptions: Sendable, Equatable {
     /// Colourless ASCII draws light where glyphs are; on a light-on-dark terminal that is
     /// the image's bright parts.
     public var lightOnDark: Bool
+    /// Set for a pixel preview (kitty, iTerm2, sixel): the render stage then encodes pixels for
+    /// the terminal instead of choosing characters, and `mode` and `colors` do not apply.
+    public var graphics: GraphicsOptions?
 
     public init(
         columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
-        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true
+        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, graphics: GraphicsOptions? = nil
     ) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -26,6 +29,7 @@ public struct RenderOptions: Sendable, Equatable {
         self.cellAspect = cellAspect
         self.background = background
         self.lightOnDark = lightOnDark
+        self.graphics = graphics
     }
 
     /// The largest grid inside the box that keeps an image of `width × height` pixels in proportion.

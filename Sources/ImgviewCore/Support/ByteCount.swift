@@ -15,6 +15,21 @@ public enum ByteCount {
         return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 
+    /// Binary units (`1 GiB`, `1.5 GiB`, `500 MiB`), for sizes users give as `1G`, `500M` (K = 1024):
+    /// a limit reads back as it was typed, not as `1.1 GB`.
+    public static func formatBinary(_ bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        if value == value.rounded() { return String(format: "%.0f %@", value, units[unit]) }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+
     /// `512`, `200k`, `200K`, `64M`, `1.5G` (binary multiples: 1K = 1024) → bytes; nil when malformed.
     public static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -1,0 +1,165 @@
+// The libjpeg API of libjpeg-turbo (libjpeg62-turbo-dev), with what Swift cannot do itself:
+// libjpeg reports a fatal error by calling `error_exit`, which must not return, so each call
+// that can fail goes through a wrapper here that sets a jump point first and returns -1
+// when the error handler jumps back to it. Swift never sees setjmp/longjmp.
+#include <stddef.h>
+#include <stdio.h>
+#include <setjmp.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+/// The error manager: libjpeg's, a jump point, the first fatal message and the first warning.
+typedef struct imgview_jpeg_errors {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    char warning[JMSG_LENGTH_MAX];
+    int warnings;
+} imgview_jpeg_errors;
+
+static void imgview_jpeg_error_exit(j_common_ptr info) {
+    imgview_jpeg_errors *errors = (imgview_jpeg_errors *)info->err;
+    (*info->err->format_message)(info, errors->message);
+    longjmp(errors->jump, 1);
+}
+
+static void imgview_jpeg_emit_message(j_common_ptr info, int level) {
+    // Negative levels are warnings (corrupt or missing data); others are trace messages.
+    if (level >= 0) return;
+    imgview_jpeg_errors *errors = (imgview_jpeg_errors *)info->err;
+    if (errors->warnings == 0) (*info->err->format_message)(info, errors->warning);
+    errors->warnings += 1;
+}
+
+static void imgview_jpeg_output_message(j_common_ptr info) {
+    // libjpeg would print to stderr; messages are kept in `imgview_jpeg_errors` instead.
+    (void)info;
+}
+
+/// Creates a decompressor reporting into `errors`; -1 if libjpeg could not start.
+static inline int imgview_jpeg_create(j_decompress_ptr info, imgview_jpeg_errors *errors) {
+    memset(errors, 0, sizeof(*errors));
+    info->err = jpeg_std_error(&errors->manager);
+    errors->manager.error_exit = imgview_jpeg_error_exit;
+    errors->manager.emit_message = imgview_jpeg_emit_message;
+    errors->manager.output_message = imgview_jpeg_output_message;
+    if (setjmp(errors->jump)) return -1;
+    jpeg_create_decompress(info);
+    return 0;
+}
+
+static inline int imgview_jpeg_mem_src(j_decompress_ptr info, const unsigned char *buffer, unsigned long size) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    jpeg_mem_src(info, buffer, size);
+    return 0;
+}
+
+static inline int imgview_jpeg_read_header(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_read_header(info, TRUE);
+}
+
+static inline int imgview_jpeg_calc_output_dimensions(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    jpeg_calc_output_dimensions(info);
+    return 0;
+}
+
+static inline int imgview_jpeg_start_decompress(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_start_decompress(info);
+}
+
+/// Reads up to `count` rows into `rows`; the number read, or -1.
+static inline int imgview_jpeg_read_scanlines(j_decompress_ptr info, JSAMPARRAY rows, unsigned int count) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return (int)jpeg_read_scanlines(info, rows, count);
+}
+
+static inline int imgview_jpeg_finish_decompress(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_finish_decompress(info);
+}
+
+static inline int imgview_jpeg_start_output(j_decompress_ptr info, int scan) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_start_output(info, scan);
+}
+
+static inline int imgview_jpeg_finish_output(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_finish_output(info);
+}
+
+static inline int imgview_jpeg_consume_input(j_decompress_ptr info) {
+    if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
+    return jpeg_consume_input(info);
+}
+
+static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
+    jpeg_destroy_decompress(info);
+}
+
+/// A data source over bytes that are still arriving: libjpeg reads what has arrived and
+/// suspends (its calls return "suspended") when it needs more. The bytes so far are handed
+/// over again before each round of calls (`imgview_jpeg_source_update`), possibly at a new
+/// address; the source remembers only the position reached.
+typedef struct imgview_jpeg_source {
+    struct jpeg_source_mgr manager;
+    const JOCTET *base;
+    size_t length;
+    /// Bytes libjpeg asked to skip beyond what has arrived.
+    size_t pending_skip;
+} imgview_jpeg_source;
+
+static void imgview_source_init(j_decompress_ptr info) { (void)info; }
+
+static boolean imgview_source_fill(j_decompress_ptr info) {
+    (void)info;
+    return FALSE;  // suspend: more bytes will come
+}
+
+static void imgview_source_skip(j_decompress_ptr info, long count) {
+    imgview_jpeg_source *source = (imgview_jpeg_source *)info->src;
+    if (count <= 0) return;
+    if ((size_t)count <= source->manager.bytes_in_buffer) {
+        source->manager.next_input_byte += count;
+        source->manager.bytes_in_buffer -= (size_t)count;
+    } else {
+        source->pending_skip += (size_t)count - source->manager.bytes_in_buffer;
+        source->manager.next_input_byte += source->manager.bytes_in_buffer;
+        source->manager.bytes_in_buffer = 0;
+    }
+}
+
+static void imgview_source_term(j_decompress_ptr info) { (void)info; }
+
+/// Installs `source` as the decompressor's data source, with no bytes yet.
+static inline void imgview_jpeg_source_install(j_decompress_ptr info, imgview_jpeg_source *source) {
+    memset(source, 0, sizeof(*source));
+    source->manager.init_source = imgview_source_init;
+    source->manager.fill_input_buffer = imgview_source_fill;
+    source->manager.skip_input_data = imgview_source_skip;
+    source->manager.resync_to_restart = jpeg_resync_to_restart;
+    source->manager.term_source = imgview_source_term;
+    info->src = &source->manager;
+}
+
+/// Hands the source every byte received so far (the old ones included), at `base`.
+static inline void imgview_jpeg_source_update(imgview_jpeg_source *source, const JOCTET *base, size_t length) {
+    size_t position = source->length + source->pending_skip;
+    if (source->base != NULL && source->pending_skip == 0)
+        position = (size_t)(source->manager.next_input_byte - source->base);
+    source->base = base;
+    source->length = length;
+    if (position > length) {
+        source->pending_skip = position - length;
+        source->manager.next_input_byte = base + length;
+        source->manager.bytes_in_buffer = 0;
+    } else {
+        source->pending_skip = 0;
+        source->manager.next_input_byte = base + position;
+        source->manager.bytes_in_buffer = length - position;
+    }
+}

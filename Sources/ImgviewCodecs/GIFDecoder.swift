@@ -1,0 +1,236 @@
+import CGIF
+import Foundation
+import ImgviewCore
+
+/// Decodes GIF with giflib, record by record, composing every frame onto the canvas as
+/// browsers do: transparency, the three disposal methods, interlaced rows, frames clipped to
+/// the canvas.
+///
+/// Frames are decoded one at a time into one full-size canvas and handed to an
+/// `AnimationAssembler`, which reduces each to the requested scale and stops at the
+/// animation limits. A file that ends early keeps the frames (and rows) that arrived, with a
+/// warning; one that ends before any row is an error.
+public struct GIFDecoder: ImageDecoding {
+    public init() {}
+
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        let structure = try GIFStructure.read(bytes)
+        let animation =
+            structure.frameCount > 1
+            ? AnimationSummary(frameCount: structure.frameCount, duration: structure.duration, loopCount: structure.loopCount) : nil
+        return ImageHeader(
+            format: .gif, storedWidth: structure.canvasWidth, storedHeight: structure.canvasHeight, orientation: .up,
+            animation: animation)
+    }
+
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let (width, height) = (header.storedWidth, header.storedHeight)
+        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+        }
+        if request.cancellation.isCancelled { throw .cancelled }
+        let loopCount = header.animation?.loopCount ?? 1
+        let result: Result<DecodedImage, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            do throws(ImageDecodingError) {
+                let session = try GIFSession(raw.bindMemory(to: UInt8.self))
+                defer { session.close() }
+                var assembler = AnimationAssembler(header: header, canvasWidth: width, canvasHeight: height, request: request)
+                let problem = try session.composeFrames(into: &assembler, cancellation: request.cancellation)
+                return .success(
+                    assembler.finish(loopCount: loopCount, totalFrames: header.animation?.frameCount ?? 1, problem: problem))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// One giflib decoder reading from a buffer, with the canvas its frames are composed onto.
+private final class GIFSession {
+    private let source: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+    private var file: UnsafeMutablePointer<GifFileType>?
+
+    init(_ source: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) {
+        self.source = source
+        var error: Int32 = 0
+        // giflib pulls bytes through this function; `UserData` leads back to this session.
+        let read: InputFunc = { file, buffer, wanted in
+            guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
+            let session = Unmanaged<GIFSession>.fromOpaque(user).takeUnretainedValue()
+            let count = max(0, min(Int(wanted), session.source.count - session.offset))
+            if count > 0 { buffer.update(from: session.source.baseAddress! + session.offset, count: count) }
+            session.offset += count
+            return Int32(count)
+        }
+        file = DGifOpen(Unmanaged.passUnretained(self).toOpaque(), read, &error)
+        guard file != nil else { throw Self.failure(error, framesSoFar: 0) }
+    }
+
+    func close() {
+        var error: Int32 = 0
+        if let file { DGifCloseFile(file, &error) }
+        file = nil
+    }
+
+    /// Decodes frames until the trailer, the end of the data, damage or the assembler's limits;
+    /// returns what stopped it early (nil when the file ended properly or a limit did).
+    func composeFrames(into assembler: inout AnimationAssembler, cancellation: CancellationFlag) throws(ImageDecodingError) -> String? {
+        guard let file else { return nil }
+        let (width, height) = (assembler.header.storedWidth, assembler.header.storedHeight)
+        // Zero is transparent: what no frame covers shows the background.
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        var saved: [UInt8]?  // the canvas before a "restore to previous" frame
+        var control = Self.noControl
+        var previous: (disposal: Int32, rect: FrameRect)?
+
+        while true {
+            if cancellation.isCancelled { throw .cancelled }
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
+            switch type {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return try stop(file, assembler) }
+                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+                    DGifExtensionToGCB(Int(block[0]), block + 1, &control)
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(file, &block) == GIF_OK else { return try stop(file, assembler) }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
+                let descriptor = file.pointee.Image
+                let rect = FrameRect(
+                    left: Int(descriptor.Left), top: Int(descriptor.Top), width: Int(descriptor.Width), height: Int(descriptor.Height))
+                // Every row of the frame is decoded, inside the canvas or not: that is work too.
+                guard assembler.admitsAnotherFrame(extraPixels: rect.width * rect.height) else { return nil }
+                if let previous {
+                    switch previous.disposal {
+                    case DISPOSE_BACKGROUND: clear(previous.rect, in: &canvas, width: width, height: height)
+                    case DISPOSE_PREVIOUS: if let saved { canvas = saved }
+                    default: break
+                    }
+                }
+                let disposal = control.DisposalMode
+                saved = disposal == DISPOSE_PREVIOUS ? canvas : nil
+                let colors = descriptor.ColorMap ?? file.pointee.SColorMap
+                let complete = try draw(
+                    file, rect, interlaced: descriptor.Interlace, colors: colors, transparent: Int(control.TransparentColor),
+                    onto: &canvas, width: width, height: height, cancellation: cancellation)
+                if !complete.whole, complete.rows == 0, assembler.frames.isEmpty { throw failure(file, framesSoFar: 0) }
+                canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: .milliseconds(10 * Int(control.DelayTime))) }
+                if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
+                previous = (disposal, rect)
+                control = Self.noControl  // a graphic control block applies to the next image only
+            case TERMINATE_RECORD_TYPE:
+                return nil
+            default:
+                return try stop(file, assembler)
+            }
+        }
+    }
+
+    /// What a frame without a graphic control block gets: no disposal, no delay, no transparency.
+    private static let noControl = GraphicsControlBlock(
+        DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+
+    /// A frame's rectangle on the canvas, as its descriptor gives it (it may reach past the canvas).
+    struct FrameRect {
+        var left: Int
+        var top: Int
+        var width: Int
+        var height: Int
+    }
+
+    /// Decodes the frame's rows and lays them on the canvas; how many rows arrived, and whether all did.
+    private func draw(
+        _ file: UnsafeMutablePointer<GifFileType>, _ rect: FrameRect, interlaced: Bool, colors: UnsafeMutablePointer<ColorMapObject>?,
+        transparent: Int, onto canvas: inout [UInt8], width: Int, height: Int, cancellation: CancellationFlag
+    ) throws(ImageDecodingError) -> (rows: Int, whole: Bool) {
+        guard rect.width > 0, rect.height > 0 else { return (0, true) }
+        // An index past the table is drawn black, as Firefox draws it; a frame with no table at all is all black.
+        var palette = [UInt8](repeating: 0, count: 256 * 4)
+        for index in 0..<256 { palette[index * 4 + 3] = 255 }
+        if let colors, let entries = colors.pointee.Colors {
+            for index in 0..<min(256, Int(colors.pointee.ColorCount)) {
+                palette[index * 4] = entries[index].Red
+                palette[index * 4 + 1] = entries[index].Green
+                palette[index * 4 + 2] = entries[index].Blue
+            }
+        }
+        if (0..<256).contains(transparent) { palette[transparent * 4 + 3] = 0 }
+
+        var line = [GifPixelType](repeating: 0, count: rect.width)
+        let order = Self.rowOrder(height: rect.height, interlaced: interlaced)
+        var rows = 0
+        for (position, row) in order.enumerated() {
+            if position % 64 == 63, cancellation.isCancelled { throw .cancelled }
+            guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { return (rows, false) }
+            rows += 1
+            let y = rect.top + row
+            guard y < height else { continue }
+            let visible = max(0, min(rect.width, width - rect.left))
+            canvas.withUnsafeMutableBufferPointer { canvas in
+                palette.withUnsafeBufferPointer { palette in
+                    var pixel = (y * width + rect.left) * 4
+                    for x in 0..<visible {
+                        let color = Int(line[x]) * 4
+                        if palette[color + 3] != 0 {
+                            canvas[pixel] = palette[color]
+                            canvas[pixel + 1] = palette[color + 1]
+                            canvas[pixel + 2] = palette[color + 2]
+                            canvas[pixel + 3] = 255
+                        }
+                        pixel += 4
+                    }
+                }
+            }
+        }
+        return (rows, true)
+    }
+
+    /// The canvas rows in the order the file stores them: interlaced GIFs send every 8th row,
+    /// then the 4th rows between, then the 2nd, then the rest.
+    static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0..<height) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+
+    /// "Restore to background": browsers clear the frame's rectangle to transparent.
+    private func clear(_ rect: FrameRect, in canvas: inout [UInt8], width: Int, height: Int) {
+        let right = min(width, rect.left + rect.width)
+        guard rect.left < right else { return }
+        for y in rect.top..<min(height, rect.top + rect.height) {
+            let start = (y * width + rect.left) * 4
+            canvas.withUnsafeMutableBufferPointer { canvas in
+                for index in start..<start + (right - rect.left) * 4 { canvas[index] = 0 }
+            }
+        }
+    }
+
+    /// The data ended or broke between frames: an error before the first frame, a warning after.
+    private func stop(_ file: UnsafeMutablePointer<GifFileType>, _ assembler: AnimationAssembler) throws(ImageDecodingError) -> String? {
+        guard !assembler.frames.isEmpty else { throw failure(file, framesSoFar: 0) }
+        return Self.describe(file.pointee.Error, assembler)
+    }
+
+    private func failure(_ file: UnsafeMutablePointer<GifFileType>, framesSoFar: Int) -> ImageDecodingError {
+        Self.failure(file.pointee.Error, framesSoFar: framesSoFar)
+    }
+
+    private static func failure(_ code: Int32, framesSoFar: Int) -> ImageDecodingError {
+        code == D_GIF_ERR_READ_FAILED ? .truncated(.gif) : .corrupt(.gif, detail: errorText(code))
+    }
+
+    private static func describe(_ code: Int32, _ assembler: AnimationAssembler) -> String {
+        let what = code == D_GIF_ERR_READ_FAILED ? "truncated GIF" : "damaged GIF (\(errorText(code)))"
+        return "\(what); \(assembler.framesShown)"
+    }
+
+    private static func errorText(_ code: Int32) -> String {
+        GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+    }
+}

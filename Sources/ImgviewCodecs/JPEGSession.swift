@@ -1,0 +1,264 @@
+import CJPEG
+import Foundation
+import ImgviewCore
+
+/// One libjpeg decompressor, reading a whole buffer or bytes that are still arriving: the only
+/// place that calls libjpeg.
+///
+/// Every call that can fail goes through a wrapper in `Sources/CJPEG/shim.h`, so a fatal error
+/// is a return code here, never a jump.
+final class JPEGSession {
+    /// What the header says, as far as decoding goes.
+    struct Frame {
+        var width: Int
+        var height: Int
+        var isCMYK: Bool
+        var isProgressive: Bool
+    }
+
+    /// libjpeg keeps pointers to these (the error manager and the data source from the
+    /// decompressor), so they live at fixed addresses of their own.
+    private let info = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
+    private let errors = UnsafeMutablePointer<imgview_jpeg_errors>.allocate(capacity: 1)
+    private var stream: UnsafeMutablePointer<imgview_jpeg_source>?
+    private var isCreated = false
+
+    init() throws(ImageDecodingError) {
+        info.initialize(to: jpeg_decompress_struct())
+        errors.initialize(to: imgview_jpeg_errors())
+        guard imgview_jpeg_create(info, errors) == 0 else {
+            throw .corrupt(.jpeg, detail: "libjpeg could not start: \(CText.string(&errors.pointee.message))")
+        }
+        isCreated = true
+    }
+
+    deinit {
+        if isCreated { imgview_jpeg_destroy(info) }
+        info.deallocate()
+        errors.deallocate()
+        stream?.deallocate()
+    }
+
+    /// Runs `body` with a decompressor reading all of `bytes`.
+    static func with<T>(_ bytes: Data, _ body: (JPEGSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { buffer in
+            do throws(ImageDecodingError) {
+                let session = try JPEGSession()
+                try session.read(buffer)
+                return .success(try body(session))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads from `buffer`, which must stay valid while the session is used (inside `with`).
+    private func read(_ buffer: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { throw .truncated(.jpeg) }
+        guard imgview_jpeg_mem_src(info, base.assumingMemoryBound(to: UInt8.self), UInt(buffer.count)) == 0 else {
+            throw .corrupt(.jpeg, detail: CText.string(&errors.pointee.message))
+        }
+    }
+
+    // MARK: Bytes still arriving
+
+    /// Reads bytes handed over with `feed` as they arrive; calls suspend when they run out.
+    func readIncrementally() {
+        let source = UnsafeMutablePointer<imgview_jpeg_source>.allocate(capacity: 1)
+        source.initialize(to: imgview_jpeg_source())
+        imgview_jpeg_source_install(info, source)
+        stream = source
+    }
+
+    /// Hands over every byte received so far; valid only until the next call that changes them.
+    func feed(_ buffer: UnsafeRawBufferPointer) {
+        guard let stream, let base = buffer.baseAddress else { return }
+        imgview_jpeg_source_update(stream, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+    }
+
+    /// The frame header, or nil while it has not arrived (reading incrementally).
+    func readHeaderIfArrived() throws(ImageDecodingError) -> Frame? {
+        let status = imgview_jpeg_read_header(info)
+        if status == JPEG_SUSPENDED { return nil }
+        guard status == JPEG_HEADER_OK else { throw failure() }
+        return try frame()
+    }
+
+    // MARK: Whole buffers
+
+    /// The first warning libjpeg gave (a premature end, corrupt data), if any.
+    var warning: String? {
+        errors.pointee.warnings > 0 ? CText.string(&errors.pointee.warning) : nil
+    }
+
+    /// Reads the markers up to the first scan.
+    func readHeader() throws(ImageDecodingError) -> Frame {
+        let status = imgview_jpeg_read_header(info)
+        guard status == JPEG_HEADER_OK else {
+            // With no frame header there is nothing to show: a truncation this early is fatal.
+            if status >= 0 || Self.saysDataEnded(warning ?? CText.string(&errors.pointee.message)) { throw .truncated(.jpeg) }
+            throw .corrupt(.jpeg, detail: CText.string(&errors.pointee.message))
+        }
+        return try frame()
+    }
+
+    private func frame() throws(ImageDecodingError) -> Frame {
+        guard info.pointee.image_width > 0, info.pointee.image_height > 0 else { throw .corrupt(.jpeg, detail: "zero width or height") }
+        let isCMYK = info.pointee.jpeg_color_space == JCS_CMYK || info.pointee.jpeg_color_space == JCS_YCCK
+        return Frame(
+            width: Int(info.pointee.image_width), height: Int(info.pointee.image_height), isCMYK: isCMYK,
+            isProgressive: info.pointee.progressive_mode != 0)
+    }
+
+    /// Decodes every row at `eighths`/8 of the stored size, as RGBA.
+    func decodeRows(scaleInEighths eighths: Int, cmyk: Bool, cancellation: CancellationFlag) throws(ImageDecodingError) -> PixelBuffer {
+        configure(scaleInEighths: eighths, cmyk: cmyk, bufferedImage: false)
+        guard imgview_jpeg_start_decompress(info) == 1 else { throw failure() }
+        var output = try makeOutput()
+        var failed = false
+        switch try readRows(into: &output, cancellation: cancellation) {
+        case .done: break
+        case .suspended, .failed: failed = true
+        }
+        // Rows that decoded before a fatal error are still worth showing, as a truncated file's are.
+        if failed {
+            guard info.pointee.output_scanline > 0 else { throw failure() }
+            errors.pointee.warnings += 1
+            if errors.pointee.warnings == 1 { errors.pointee.warning = errors.pointee.message }
+        } else {
+            _ = imgview_jpeg_finish_decompress(info)
+        }
+        return pixels(output, cmyk: cmyk)
+    }
+
+    // MARK: Steps
+
+    /// Sets the scale and output for the decode to come.
+    func configure(scaleInEighths eighths: Int, cmyk: Bool, bufferedImage: Bool) {
+        info.pointee.scale_num = UInt32(eighths)
+        info.pointee.scale_denom = 8
+        info.pointee.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA
+        // What TurboJPEG's FASTDCT and FASTUPSAMPLE flags set: a preview cannot tell the difference.
+        info.pointee.dct_method = JDCT_IFAST
+        info.pointee.do_fancy_upsampling = 0
+        info.pointee.buffered_image = bufferedImage ? 1 : 0
+    }
+
+    /// Starts decompressing; false when it suspended for want of bytes.
+    func start() throws(ImageDecodingError) -> Bool {
+        switch imgview_jpeg_start_decompress(info) {
+        case 1: return true
+        case 0: return false
+        default: throw failure()
+        }
+    }
+
+    /// A zeroed RGBA (or CMYK) buffer of the output size.
+    func makeOutput() throws(ImageDecodingError) -> [UInt8] {
+        let (width, height) = (Int(info.pointee.output_width), Int(info.pointee.output_height))
+        guard width > 0, height > 0, info.pointee.output_components == 4 else {
+            throw .corrupt(.jpeg, detail: "unexpected output of \(info.pointee.output_components) components")
+        }
+        return [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    var outputWidth: Int { Int(info.pointee.output_width) }
+    var outputHeight: Int { Int(info.pointee.output_height) }
+    /// The next row an output pass will produce.
+    var outputScanline: Int { Int(info.pointee.output_scanline) }
+    /// The scan the input has reached (progressive files).
+    var inputScanNumber: Int { Int(info.pointee.input_scan_number) }
+
+    enum RowsOutcome {
+        case done
+        case suspended
+        case failed
+    }
+
+    /// Reads rows into `output` from the current one on, until the last, a suspension or an error.
+    func readRows(into output: inout [UInt8], cancellation: CancellationFlag) throws(ImageDecodingError) -> RowsOutcome {
+        let (width, height) = (outputWidth, outputHeight)
+        let rowLength = width * 4
+        var outcome = RowsOutcome.done
+        var cancelled = false
+        output.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let batch = max(1, Int(info.pointee.rec_outbuf_height))
+            var rows = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: batch)
+            while info.pointee.output_scanline < info.pointee.output_height {
+                if cancellation.isCancelled {
+                    cancelled = true
+                    return
+                }
+                let first = Int(info.pointee.output_scanline)
+                let count = min(batch, height - first)
+                for index in 0..<count { rows[index] = base + (first + index) * rowLength }
+                let read = rows.withUnsafeMutableBufferPointer { pointers in
+                    imgview_jpeg_read_scanlines(info, pointers.baseAddress, UInt32(count))
+                }
+                if read < 0 {
+                    outcome = .failed
+                    return
+                }
+                if read == 0 {
+                    outcome = .suspended
+                    return
+                }
+            }
+        }
+        if cancelled { throw .cancelled }
+        return outcome
+    }
+
+    /// Takes in what has arrived of a progressive file: `JPEG_SUSPENDED`, `JPEG_REACHED_SOS`,
+    /// `JPEG_REACHED_EOI`, … as libjpeg says.
+    func consumeInput() throws(ImageDecodingError) -> Int32 {
+        let status = imgview_jpeg_consume_input(info)
+        guard status >= 0 else { throw failure() }
+        return status
+    }
+
+    /// Starts an output pass showing the coefficients up to `scan`; false if it suspended.
+    func startOutput(scan: Int) throws(ImageDecodingError) -> Bool {
+        let status = imgview_jpeg_start_output(info, Int32(scan))
+        guard status >= 0 else { throw failure() }
+        return status == 1
+    }
+
+    func finishOutput() throws(ImageDecodingError) -> Bool {
+        let status = imgview_jpeg_finish_output(info)
+        guard status >= 0 else { throw failure() }
+        return status == 1
+    }
+
+    /// `output` as pixels, CMYK turned into RGB.
+    func pixels(_ output: [UInt8], cmyk: Bool) -> PixelBuffer {
+        var output = output
+        if cmyk { Self.convertCMYKToRGBA(&output) }
+        return PixelBuffer(width: outputWidth, height: outputHeight, bytes: output)
+    }
+
+    private func failure() -> ImageDecodingError {
+        let detail = CText.string(&errors.pointee.message)
+        return Self.saysDataEnded(detail) ? .truncated(.jpeg) : .corrupt(.jpeg, detail: detail)
+    }
+
+    /// Whether a libjpeg message says the data ran out.
+    private static func saysDataEnded(_ message: String) -> Bool {
+        message.contains("end of") || message.contains("Premature") || message.contains("insufficient")
+    }
+
+    /// CMYK as Adobe writes it (inverted: 255 means no ink), which is what JPEG files carry.
+    private static func convertCMYKToRGBA(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for index in stride(from: 0, to: buffer.count, by: 4) {
+                let k = UInt32(buffer[index + 3])
+                buffer[index] = UInt8((UInt32(buffer[index]) * k + 127) / 255)
+                buffer[index + 1] = UInt8((UInt32(buffer[index + 1]) * k + 127) / 255)
+                buffer[index + 2] = UInt8((UInt32(buffer[index + 2]) * k + 127) / 255)
+                buffer[index + 3] = 255
+            }
+        }
+    }
+}

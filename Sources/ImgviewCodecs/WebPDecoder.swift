@@ -1,0 +1,214 @@
+import CWebP
+import Foundation
+import ImgviewCore
+
+/// Decodes WebP with libwebp: stills (lossy, lossless, with alpha) through the incremental
+/// decoder, scaled by libwebp while decoding; animations through its demuxer and animation
+/// decoder, which composes every frame onto the canvas.
+///
+/// A still fed in 64 KB steps stops between them once cancelled, and one that ends early
+/// keeps the rows that arrived, the rest transparent, with a warning. A truncated animation
+/// keeps its complete frames: the demuxer finds where the last one ends, and the animation
+/// decoder (which takes only whole files) is given the bytes up to there.
+public struct WebPDecoder: ImageDecoding {
+    public init() {}
+
+    /// libwebp's rows are fed this many bytes at a time, with a cancellation check between.
+    static let feedStep = 64 << 10
+
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) in
+            let width = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH))
+            let height = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))
+            guard width > 0, height > 0 else { throw .corrupt(.webp, detail: "zero width or height") }
+            var animation: AnimationSummary?
+            if Self.isAnimated(demuxer) {
+                let frames = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
+                var duration = Duration.zero
+                var iterator = WebPIterator()
+                if WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
+                    repeat {
+                        duration += AnimationFrame.displayDelay(declared: .milliseconds(Int(iterator.duration)))
+                    } while WebPDemuxNextFrame(&iterator) != 0
+                    WebPDemuxReleaseIterator(&iterator)
+                }
+                if frames > 1 {
+                    animation = AnimationSummary(
+                        frameCount: frames, duration: duration, loopCount: Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT)))
+                }
+            }
+            return ImageHeader(format: .webp, storedWidth: width, storedHeight: height, orientation: .up, animation: animation)
+        }
+    }
+
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let (width, height) = (header.storedWidth, header.storedHeight)
+        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+        }
+        if request.cancellation.isCancelled { throw .cancelled }
+        let animated = try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) in Self.isAnimated(demuxer) }
+        if animated { return try decodeAnimation(bytes, header: header, request: request) }
+        return try decodeStill(bytes, header: header, request: request)
+    }
+
+    // MARK: Stills
+
+    private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let factor = PixelReducer.factor(width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize)
+        let (width, height) = PixelReducer.reducedSize(width: header.storedWidth, height: header.storedHeight, factor: factor)
+        // Zero is transparent: rows that never arrive show the background.
+        var output = [UInt8](repeating: 0, count: width * height * 4)
+        let outcome: Result<(rows: Int, status: VP8StatusCode), ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            output.withUnsafeMutableBufferPointer { pixels in
+                var config = WebPDecoderConfig()
+                guard WebPInitDecoderConfig(&config) != 0 else { return .failure(.corrupt(.webp, detail: "libwebp version mismatch")) }
+                if factor > 1 {
+                    // libwebp's own rescaler averages while decoding: the full-size image never exists.
+                    config.options.use_scaling = 1
+                    config.options.scaled_width = Int32(width)
+                    config.options.scaled_height = Int32(height)
+                }
+                config.output.colorspace = MODE_RGBA
+                config.output.is_external_memory = 1
+                config.output.u.RGBA.rgba = pixels.baseAddress
+                config.output.u.RGBA.stride = Int32(width * 4)
+                config.output.u.RGBA.size = pixels.count
+                guard let decoder = WebPIDecode(nil, 0, &config) else {
+                    return .failure(.corrupt(.webp, detail: "libwebp cannot decode this image"))
+                }
+                defer { WebPIDelete(decoder) }
+                let base = raw.bindMemory(to: UInt8.self).baseAddress!
+                var offset = 0
+                var status = VP8_STATUS_SUSPENDED
+                while offset < raw.count, status == VP8_STATUS_SUSPENDED {
+                    if request.cancellation.isCancelled { return .failure(.cancelled) }
+                    let count = min(Self.feedStep, raw.count - offset)
+                    status = WebPIAppend(decoder, base + offset, count)
+                    offset += count
+                }
+                var lastRow: Int32 = 0
+                _ = WebPIDecGetRGB(decoder, &lastRow, nil, nil, nil)
+                return .success((Int(lastRow), status))
+            }
+        }
+        let (rows, status) = try outcome.get()
+        var warning: String?
+        if status != VP8_STATUS_OK {
+            guard rows > 0 else {
+                throw status == VP8_STATUS_SUSPENDED ? .truncated(.webp) : .corrupt(.webp, detail: Self.statusText(status))
+            }
+            let what = status == VP8_STATUS_SUSPENDED ? "truncated WebP" : "damaged WebP (\(Self.statusText(status)))"
+            warning = "\(what); showing the rows that could be decoded"
+        }
+        return DecodedImage(header: header, pixels: PixelBuffer(width: width, height: height, bytes: output), warning: warning)
+    }
+
+    // MARK: Animations
+
+    private func decodeAnimation(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let (whole, cut) = try withDemuxer(bytes) { demuxer, state throws(ImageDecodingError) in
+            state == WEBP_DEMUX_DONE ? (bytes, false) : (try Self.completeFramesOnly(bytes, demuxer), true)
+        }
+        let result: Result<DecodedImage, ImageDecodingError> = whole.withUnsafeBytes { raw in
+            var data = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .failure(.corrupt(.webp, detail: "libwebp version mismatch")) }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+                return .failure(cut ? .truncated(.webp) : .corrupt(.webp, detail: "the animation cannot be read"))
+            }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == header.storedWidth,
+                Int(info.canvas_height) == header.storedHeight
+            else { return .failure(.corrupt(.webp, detail: "the animation's canvas does not match its header")) }
+
+            var assembler = AnimationAssembler(
+                header: header, canvasWidth: header.storedWidth, canvasHeight: header.storedHeight, request: request)
+            var problem: String?
+            var previousTimestamp: Int32 = 0
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0, assembler.admitsAnotherFrame() {
+                if request.cancellation.isCancelled { return .failure(.cancelled) }
+                var canvas: UnsafeMutablePointer<UInt8>?
+                var timestamp: Int32 = 0
+                guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+                    guard !assembler.frames.isEmpty else { return .failure(.corrupt(.webp, detail: "the first frame cannot be decoded")) }
+                    problem = "damaged WebP animation; \(assembler.framesShown)"
+                    break
+                }
+                let pixels = UnsafeBufferPointer(start: canvas, count: header.storedWidth * header.storedHeight * 4)
+                assembler.append(canvas: pixels, declaredDelay: .milliseconds(Int(timestamp - previousTimestamp)))
+                previousTimestamp = timestamp
+            }
+            if cut, problem == nil {
+                problem = "truncated WebP animation; \(assembler.framesShown)"
+            }
+            return .success(
+                assembler.finish(loopCount: Int(info.loop_count), totalFrames: header.animation?.frameCount, problem: problem))
+        }
+        return try result.get()
+    }
+
+    /// The file up to the end of its last complete frame, with the RIFF size made to match, so
+    /// that the animation decoder (which refuses partial files) reads the frames that arrived.
+    private static func completeFramesOnly(_ bytes: Data, _ demuxer: OpaquePointer) throws(ImageDecodingError) -> Data {
+        var end = 0
+        bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress!
+            var iterator = WebPIterator()
+            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return }
+            repeat {
+                guard iterator.complete != 0, let start = iterator.fragment.bytes else { break }
+                end = UnsafeRawPointer(start) - base + iterator.fragment.size
+            } while WebPDemuxNextFrame(&iterator) != 0
+            WebPDemuxReleaseIterator(&iterator)
+        }
+        guard end > 12, end <= bytes.count else { throw .truncated(.webp) }
+        end += end % 2  // chunks are padded to an even length
+        var prefix = Data(bytes.prefix(min(end, bytes.count)))
+        if prefix.count % 2 == 1 { prefix.append(0) }
+        let riffSize = UInt32(prefix.count - 8)
+        prefix.replaceSubrange(4..<8, with: withUnsafeBytes(of: riffSize.littleEndian) { Data($0) })
+        return prefix
+    }
+
+    // MARK: Demuxing
+
+    /// Runs `body` with a demuxer over `bytes` (which may end early) and how far it parsed.
+    private func withDemuxer<T>(
+        _ bytes: Data, _ body: (OpaquePointer, WebPDemuxState) throws(ImageDecodingError) -> T
+    ) throws(ImageDecodingError) -> T {
+        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            var data = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            var state = WEBP_DEMUX_PARSING_HEADER
+            guard let demuxer = WebPDemuxPartial(&data, &state) else {
+                return .failure(state == WEBP_DEMUX_PARSE_ERROR ? .corrupt(.webp, detail: "malformed container") : .truncated(.webp))
+            }
+            defer { WebPDemuxDelete(demuxer) }
+            guard state != WEBP_DEMUX_PARSING_HEADER else { return .failure(.truncated(.webp)) }
+            do throws(ImageDecodingError) {
+                return .success(try body(demuxer, state))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func isAnimated(_ demuxer: OpaquePointer) -> Bool {
+        WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ANIMATION_FLAG.rawValue) != 0
+    }
+
+    private static func statusText(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "bitstream error"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
+        case VP8_STATUS_SUSPENDED, VP8_STATUS_NOT_ENOUGH_DATA: "not enough data"
+        default: "status \(status.rawValue)"
+        }
+    }
+}

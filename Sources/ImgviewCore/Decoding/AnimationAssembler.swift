@@ -1,0 +1,81 @@
+/// Collects an animation's composed frames as a decoder produces them: reduces each to the
+/// decoded scale, turns it upright, and stops taking frames at the request's limits.
+///
+/// Decoders compose each frame onto a full-size canvas (the libraries' and the formats' rules
+/// differ) and hand the canvas here; the limits, the scale and the warning are the same for
+/// every format.
+public struct AnimationAssembler {
+    public let header: ImageHeader
+    /// The whole factor each stored canvas is reduced by.
+    public let factor: Int
+    private let canvasWidth: Int
+    private let canvasHeight: Int
+    private let limits: AnimationLimits
+    private let keptPixelsPerFrame: Int
+    /// Pixels composed (and decoded) so far, counted as frames are admitted.
+    private var composedPixels = 0
+    private(set) public var frames: [AnimationFrame] = []
+    /// Why frames were left out, once a limit stopped the animation.
+    private(set) public var limitReached: String?
+
+    /// `canvasWidth × canvasHeight` is the stored canvas; `request.minimumSize` is upright.
+    public init(header: ImageHeader, canvasWidth: Int, canvasHeight: Int, request: DecodeRequest) {
+        self.header = header
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+        limits = request.animationLimits
+        let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+        factor = PixelReducer.factor(width: canvasWidth, height: canvasHeight, covering: minimum)
+        let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
+        keptPixelsPerFrame = reduced.width * reduced.height
+    }
+
+    /// Whether one more frame fits in the limits, and if so counts its work; once one does not,
+    /// `limitReached` says why. `extraPixels` is work the frame costs besides composing the
+    /// canvas (a GIF frame's own rectangle, decoded in full). The first frame always fits: the
+    /// canvas passed `maxPixelCount` already.
+    public mutating func admitsAnotherFrame(extraPixels: Int = 0) -> Bool {
+        guard limitReached == nil else { return false }
+        let count = frames.count
+        let work = canvasWidth * canvasHeight + max(0, extraPixels)
+        if count > 0 {
+            if count >= limits.maxFrameCount {
+                limitReached = "at most \(limits.maxFrameCount) frames are kept"
+            } else if composedPixels + work > limits.maxComposedPixels {
+                limitReached = "the frames' pixels may not pass \(limits.maxComposedPixels) in all"
+            } else if (count + 1) * keptPixelsPerFrame > limits.maxKeptPixels {
+                limitReached = "the frames kept may not pass \(limits.maxKeptPixels) pixels in all"
+            }
+        }
+        if limitReached == nil { composedPixels += work }
+        return limitReached == nil
+    }
+
+    /// Takes one composed canvas (RGBA, `canvasWidth × canvasHeight`, no padding) shown for `declaredDelay`.
+    public mutating func append(canvas: UnsafeBufferPointer<UInt8>, declaredDelay: Duration) {
+        let reduced = PixelReducer.reduce(canvas, width: canvasWidth, height: canvasHeight, factor: factor)
+        frames.append(
+            AnimationFrame(pixels: header.orientation.apply(to: reduced), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
+    }
+
+    /// "showing the frame that could be decoded", or "the 3 frames": for warnings about a file that broke off.
+    public var framesShown: String {
+        "showing the \(frames.count == 1 ? "frame" : "\(frames.count) frames") that could be decoded"
+    }
+
+    /// The decoded image: the first frame as its pixels, the animation when more than one frame
+    /// was kept. `problem` is why decoding stopped early (damage, truncation), if it did.
+    /// Call only once a frame was appended.
+    public func finish(loopCount: Int, totalFrames: Int?, problem: String?) -> DecodedImage {
+        precondition(!frames.isEmpty, "finish without a frame")
+        var notes: [String] = []
+        if let problem { notes.append(problem) }
+        if let limitReached {
+            let count = totalFrames.map { "\(frames.count) of \($0) frames" } ?? "\(frames.count) frame\(frames.count == 1 ? "" : "s")"
+            notes.append("animation cut short after \(count) (\(limitReached))")
+        }
+        var image = DecodedImage(header: header, pixels: frames[0].pixels, warning: notes.isEmpty ? nil : notes.joined(separator: "; "))
+        if frames.count > 1 { image.animation = Animation(frames: frames, loopCount: loopCount) }
+        return image
+    }
+}

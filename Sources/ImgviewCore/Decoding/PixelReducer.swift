@@ -1,0 +1,78 @@
+/// Shrinks decoded pixels by a whole factor, averaging each block in linear light.
+///
+/// For decoders whose library cannot scale while decoding (GIF, AVIF, BMP, animated WebP):
+/// the image is reduced as soon as it is decoded, so what is kept, and what every later
+/// stage touches, is no larger than the preview needs. Averages are weighted by alpha, so a
+/// transparent pixel's colour does not bleed into its neighbours.
+public enum PixelReducer {
+    /// The largest whole factor by which `width × height` still covers twice `minimum` on each side
+    /// (1 when none is asked).
+    ///
+    /// Twice, because the renderer scales the result once more, by a ratio that is not whole: from
+    /// at least two pixels per sample its area average stays close to averaging the original, where
+    /// from just over one it blurs across block edges (measured: 0.01 lower preview scores).
+    public static func factor(width: Int, height: Int, covering minimum: (width: Int, height: Int)?) -> Int {
+        guard let minimum else { return 1 }
+        // Each reduced side is at least side / factor, so these factors always cover.
+        return max(1, min(width / max(2 * minimum.width, 1), height / max(2 * minimum.height, 1)))
+    }
+
+    /// The reduced size: partial blocks at the right and bottom edges become whole pixels.
+    public static func reducedSize(width: Int, height: Int, factor: Int) -> (width: Int, height: Int) {
+        ((width + factor - 1) / factor, (height + factor - 1) / factor)
+    }
+
+    /// `source` (RGBA rows of `width` pixels, no padding) reduced by `factor`.
+    public static func reduce(_ source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int) -> PixelBuffer {
+        precondition(source.count >= width * height * 4, "reducer source too short")
+        if factor <= 1 { return PixelBuffer(width: width, height: height, bytes: Array(source[0..<width * height * 4])) }
+        let (outWidth, outHeight) = reducedSize(width: width, height: height, factor: factor)
+        var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        // Per output column of the current block row: alpha-weighted linear red, green, blue, and alpha.
+        var sums = [Float](repeating: 0, count: outWidth * 4)
+        let linear = SRGB.toLinear
+        linear.withUnsafeBufferPointer { toLinear in
+            sums.withUnsafeMutableBufferPointer { sums in
+                output.withUnsafeMutableBufferPointer { output in
+                    for outY in 0..<outHeight {
+                        for index in 0..<sums.count { sums[index] = 0 }
+                        let firstRow = outY * factor
+                        let rows = min(factor, height - firstRow)
+                        for y in firstRow..<firstRow + rows {
+                            var pixel = y * width * 4
+                            for outX in 0..<outWidth {
+                                // One block's share of this row, summed locally: no division per pixel.
+                                var (red, green, blue, coverage): (Float, Float, Float, Float) = (0, 0, 0, 0)
+                                for _ in 0..<min(factor, width - outX * factor) {
+                                    let alpha = Float(source[pixel + 3]) * (1 / 255)
+                                    red += toLinear[Int(source[pixel])] * alpha
+                                    green += toLinear[Int(source[pixel + 1])] * alpha
+                                    blue += toLinear[Int(source[pixel + 2])] * alpha
+                                    coverage += alpha
+                                    pixel += 4
+                                }
+                                let sum = outX * 4
+                                sums[sum] += red
+                                sums[sum + 1] += green
+                                sums[sum + 2] += blue
+                                sums[sum + 3] += coverage
+                            }
+                        }
+                        for outX in 0..<outWidth {
+                            let sum = outX * 4
+                            let columns = min(factor, width - outX * factor)
+                            let coverage = sums[sum + 3]
+                            guard coverage > 0 else { continue }  // wholly transparent: stays zero
+                            let pixel = (outY * outWidth + outX) * 4
+                            output[pixel] = SRGB.byte(fromLinear: sums[sum] / coverage)
+                            output[pixel + 1] = SRGB.byte(fromLinear: sums[sum + 1] / coverage)
+                            output[pixel + 2] = SRGB.byte(fromLinear: sums[sum + 2] / coverage)
+                            output[pixel + 3] = UInt8(min(255, (coverage / Float(rows * columns) * 255).rounded()))
+                        }
+                    }
+                }
+            }
+        }
+        return PixelBuffer(width: outWidth, height: outHeight, bytes: output)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads a local image file whole, for every consumer (`show FILE`, a `file://` catalog entry,
+/// a file in the browser): one set of checks, one set of errors.
+///
+/// Only regular files are read (a FIFO or a device would block or never end), a file over
+/// `limit` is refused before anything is read, and the bytes go straight into one buffer.
+public struct LocalFileReader: Sendable {
+    public var limit: Int64
+
+    public init(limit: Int64) {
+        self.limit = limit
+    }
+
+    /// The file's bytes, and its modification time.
+    public func read(_ url: URL) throws(ImagePipelineError) -> (data: Data, modified: Date) {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; a regular file reads the same with it.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Self.error(url, errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.error(url, errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .fileUnreadable(url, reason: "not a regular file") }
+        let size = Int64(status.st_size)
+        guard size <= limit else { throw .tooLarge(url, limit: limit) }
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+        guard size > 0 else { return (Data(), modified) }
+        var failure: Int32 = 0
+        var data = Data(count: Int(size))
+        let count = data.withUnsafeMutableBytes { buffer -> Int in
+            var filled = 0
+            while filled < buffer.count {
+                let got = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                if got < 0, errno == EINTR { continue }
+                if got < 0 {
+                    failure = errno
+                    return filled
+                }
+                if got == 0 { break }  // the file shrank while it was read: take what is there
+                filled += got
+            }
+            return filled
+        }
+        if failure != 0 { throw Self.error(url, failure) }
+        if count < data.count { data.removeSubrange(count...) }
+        return (data, modified)
+    }
+
+    private static func error(_ url: URL, _ code: Int32) -> ImagePipelineError {
+        code == ENOENT ? .fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,16 @@
+/// The size of one terminal cell in pixels, as the terminal reports it (TIOCGWINSZ, `CSI 16 t`).
+public struct CellPixelSize: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+
+    /// What most terminals use at their default font size, for when nothing says otherwise.
+    public static let fallback = CellPixelSize(width: 10, height: 20)
+
+    /// A cell's height divided by its width: what text previews need to keep an image's aspect.
+    public var aspect: Double { Double(height) / Double(width) }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The pixel counterpart of `PreviewRenderer`: fits an image into a box of cells at the
+/// terminal's cell size, scales it in linear light over the background, and encodes it in one
+/// graphics protocol, giving the bytes to write at the cursor.
+///
+/// Synchronous, heavy work (a scale, and for sixel a palette and dithering): run it off any
+/// actor that must stay responsive.
+public struct GraphicsRenderer: Sendable {
+    public var options: GraphicsOptions
+    /// Writes the PNG iTerm2 previews carry.
+    public var pngEncoder: (any PNGEncoding)?
+
+    public init(options: GraphicsOptions, pngEncoder: (any PNGEncoding)?) {
+        self.options = options
+        self.pngEncoder = pngEncoder
+    }
+
+    /// Where an upright image of `width × height` goes.
+    public func layout(width: Int, height: Int) -> GraphicsLayout {
+        GraphicsLayout.fitting(width: width, height: height, columns: options.columns, rows: options.rows, cell: options.cell)
+    }
+
+    /// The pixel size a decoder must at least deliver: the size it will be shown at.
+    public func minimumDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let layout = layout(width: width, height: height)
+        return (min(width, layout.pixelWidth), min(height, layout.pixelHeight))
+    }
+
+    /// Renders `pixels`, laid out with the proportions of `imageSize` (the image's own upright
+    /// size) or else of the pixels.
+    public func render(_ pixels: PixelBuffer, imageSize: (width: Int, height: Int)? = nil) throws(GraphicsRenderingError) -> GraphicsPreview
+    {
+        let size = imageSize ?? (pixels.width, pixels.height)
+        let layout = layout(width: size.width, height: size.height)
+        let image = LanczosScaler(background: options.background).scale(pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight)
+        let bytes: [UInt8]
+        switch options.graphics {
+        case .sixel:
+            let sixel = SixelEncoder(colorRegisters: options.colorRegisters).encode(image)
+            bytes = options.passthrough ? TmuxPassthrough.wrap(sixel) : sixel
+        case .kitty:
+            // Raw pixels: compressing them took longer than sending them to a local terminal (DECISIONS.md).
+            bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
+                .display(.rgb(image), id: options.imageID, movesCursor: options.movesCursor)
+        case .iterm:
+            guard let pngEncoder else { throw .noPNGEncoder }
+            bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try png(image, pngEncoder), layout: layout)
+        }
+        return GraphicsPreview(layout: layout, bytes: bytes)
+    }
+}
+
+extension GraphicsRenderer {
+    private func png(_ image: RGBImage, _ encoder: any PNGEncoding) throws(GraphicsRenderingError) -> Data {
+        do {
+            return try encoder.png(image)
+        } catch {
+            throw .png(error)
+        }
+    }
+}
+
+/// Why a pixel preview could not be made.
+public enum GraphicsRenderingError: Error, Sendable, Equatable {
+    /// iTerm2 images carry a PNG, and no encoder was configured.
+    case noPNGEncoder
+    case png(PNGEncodingError)
+
+    public var message: String {
+        switch self {
+        case .noPNGEncoder: "no PNG encoder for an iTerm2 image"
+        case .png(let error): "could not write the PNG for the terminal: \(error.detail)"
+        }
+    }
+}
+
+/// Everything a pixel preview depends on besides the image: the cache key of a rendered one.
+public struct GraphicsOptions: Sendable, Hashable {
+    public var graphics: GraphicsProtocol
+    /// The box to fit in, in cells.
+    public var columns: Int
+    public var rows: Int
+    public var cell: CellPixelSize
+    /// What transparent pixels are composed over: the terminal's background.
+    public var background: RGBColor
+    /// Sixel colour registers the terminal has (at most 256 are used).
+    public var colorRegisters: Int
+    /// Wrap for tmux's passthrough.
+    public var passthrough: Bool
+    /// The kitty image id, so the image can be replaced and deleted.
+    public var imageID: UInt32
+    /// Whether the cursor ends after the image (a command's output) or stays (a full-screen program).
+    public var movesCursor: Bool
+
+    public init(
+        graphics: GraphicsProtocol, columns: Int, rows: Int, cell: CellPixelSize = .fallback,
+        background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256, passthrough: Bool = false,
+        imageID: UInt32 = 1, movesCursor: Bool = true
+    ) {
+        self.graphics = graphics
+        self.columns = max(1, columns)
+        self.rows = max(1, rows)
+        self.cell = cell
+        self.background = background
+        self.colorRegisters = colorRegisters
+        self.passthrough = passthrough
+        self.imageID = imageID
+        self.movesCursor = movesCursor
+    }
+}
+
+/// A rendered pixel preview: the bytes to write at the top-left cell, and the cells they cover.
+public struct GraphicsPreview: Sendable, Equatable {
+    public var layout: GraphicsLayout
+    public var bytes: [UInt8]
+
+    public init(layout: GraphicsLayout, bytes: [UInt8]) {
+        self.layout = layout
+        self.bytes = bytes
+    }
+}

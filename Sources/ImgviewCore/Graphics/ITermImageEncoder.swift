@@ -1,0 +1,24 @@
+import Foundation
+
+/// Writes iTerm2's inline image sequence (OSC 1337 `File=`), which also WezTerm, mlterm and
+/// Konsole read.
+///
+/// The file is a PNG already scaled to the box in pixels; the size is also given in cells so the
+/// terminal reserves exactly the cells the layout counted (keeping the aspect if its cells are
+/// not the size we were told).
+public struct ITermImageEncoder: Sendable {
+    /// Wrap the sequence for tmux (see `TmuxPassthrough`).
+    public var passthrough: Bool
+
+    public init(passthrough: Bool = false) {
+        self.passthrough = passthrough
+    }
+
+    public func display(png: Data, layout: GraphicsLayout) -> [UInt8] {
+        var sequence: [UInt8] = Array(
+            "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
+        sequence += Array(png.base64EncodedData())
+        sequence.append(0x07)
+        return passthrough ? TmuxPassthrough.wrap(sequence) : sequence
+    }
+}

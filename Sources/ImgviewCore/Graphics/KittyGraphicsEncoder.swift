@@ -1,0 +1,76 @@
+import Foundation
+
+/// Writes the kitty graphics protocol: images sent in chunks under an id, placed, and deleted.
+///
+/// Every command is quiet (`q=2`), so the terminal never answers into the program's input.
+/// Payloads are PNG (`f=100`) when an encoder is at hand, raw RGB (`f=24`) otherwise; either is
+/// base64 in chunks of 4096 bytes, as the protocol asks.
+public struct KittyGraphicsEncoder: Sendable {
+    /// Base64 bytes per chunk: the protocol's maximum.
+    public static let chunkSize = 4096
+
+    /// What the pixels travel as.
+    public enum Payload: Sendable, Equatable {
+        case png(Data)
+        case rgb(RGBImage)
+    }
+
+    /// Wrap every command for tmux (see `TmuxPassthrough`).
+    public var passthrough: Bool
+
+    public init(passthrough: Bool = false) {
+        self.passthrough = passthrough
+    }
+
+    /// Transmits `payload` as image `id` and places it at the cursor, one image pixel to one
+    /// screen pixel (the payload was scaled for this terminal's cells).
+    ///
+    /// With `movesCursor` false the cursor stays where it was (for a full-screen program);
+    /// otherwise it ends after the image, as text would.
+    public func display(_ payload: Payload, id: UInt32, movesCursor: Bool = true) -> [UInt8] {
+        var keys = "a=T,i=\(id),q=2"
+        if !movesCursor { keys += ",C=1" }
+        let data: Data
+        switch payload {
+        case .png(let png):
+            keys += ",f=100"
+            data = png
+        case .rgb(let image):
+            keys += ",f=24,s=\(image.width),v=\(image.height)"
+            data = Data(image.bytes)
+        }
+        let encoded = Array(data.base64EncodedData())
+        var output: [UInt8] = []
+        output.reserveCapacity(encoded.count + encoded.count / Self.chunkSize * 32 + 64)
+        var start = 0
+        repeat {
+            let end = min(start + Self.chunkSize, encoded.count)
+            let more = end < encoded.count ? 1 : 0
+            // The first chunk carries the keys; the others only say whether more follow.
+            let control = start == 0 ? "\(keys),m=\(more)" : "m=\(more)"
+            output += command(control, payload: encoded[start..<end])
+            start = end
+        } while start < encoded.count
+        return output
+    }
+
+    /// Deletes image `id` and frees its data in the terminal.
+    public func delete(id: UInt32) -> [UInt8] {
+        command("a=d,d=I,i=\(id),q=2", payload: [])
+    }
+
+    /// Deletes every image this program's screen shows (visible placements), freeing their data.
+    public func deleteAll() -> [UInt8] {
+        command("a=d,d=A,q=2", payload: [])
+    }
+
+    private func command(_ control: String, payload: ArraySlice<UInt8>) -> [UInt8] {
+        var sequence: [UInt8] = Array("\u{1B}_G\(control)".utf8)
+        if !payload.isEmpty {
+            sequence.append(UInt8(ascii: ";"))
+            sequence += payload
+        }
+        sequence += [0x1B, UInt8(ascii: "\\")]
+        return passthrough ? TmuxPassthrough.wrap(sequence) : sequence
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ImgviewCodecs
+import ImgviewCore
+
+/// One format's decoder on any bytes, with what must hold of every image and animation it returns.
+///
+/// The decoder is called directly, not through sniffing, so mutated signatures still reach it;
+/// limits are small so that an input decodes in milliseconds, and tight enough that frame
+/// bombs run into them.
+enum FormatFuzzing {
+    static let maxPixelCount = 1 << 20
+    static let limits = AnimationLimits(maxFrameCount: 64, maxComposedPixels: 1 << 22, maxKeptPixels: 1 << 18)
+    private static let renderer = PreviewRenderer(options: RenderOptions(columns: 16, rows: 6, mode: .blocks, colors: .twoFiftySix))
+
+    static func run(_ raw: [UInt8], with decoder: any ImageDecoding, format: ImageFormat) {
+        let bytes = Data(raw)
+        ImageFuzzing.checkCompleteness(raw, format: format)
+        guard let header = inspectChecked(bytes, with: decoder) else { return }
+        precondition(header.format == format, "\(format) decoder reported \(header.format)")
+        if let summary = header.animation {
+            precondition(summary.frameCount > 1 && summary.loopCount >= 0 && summary.duration >= .zero, "implausible summary \(summary)")
+        }
+        // Alternate between full size and a reduced one, as `show` and the browser ask.
+        let minimum = raw.count % 2 == 0 ? nil : (width: 12, height: 8)
+        let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, animationLimits: limits)
+        guard let image = decodeChecked(bytes, header: header, request: request, with: decoder) else { return }
+        let (width, height) = header.uprightSize
+        precondition(image.pixels.width <= width && image.pixels.height <= height, "decoded larger than the header says")
+        if let minimum {
+            precondition(
+                image.pixels.width >= min(minimum.width, width) && image.pixels.height >= min(minimum.height, height),
+                "scaled below the minimum")
+        }
+        if let animation = image.animation {
+            let frames = animation.frames
+            precondition(frames.count >= 2 && frames.count <= limits.maxFrameCount, "\(frames.count) frames kept")
+            precondition(frames[0].pixels == image.pixels, "pixels are not the first frame")
+            precondition(
+                frames.allSatisfy { $0.pixels.width == image.pixels.width && $0.pixels.height == image.pixels.height },
+                "frames differ in size")
+            precondition(frames.allSatisfy { $0.delay > .milliseconds(10) }, "a frame shown for 10 ms or less")
+            precondition(
+                frames.count * image.pixels.width * image.pixels.height <= max(limits.maxKeptPixels, width * height), "kept past the limit")
+            _ = AnsiPrinter().text(for: renderer.render(frames[frames.count - 1].pixels))
+        }
+        _ = AnsiPrinter().text(for: renderer.render(image.pixels))
+    }
+
+    /// The header, or nil after checking that the error is one safe line; a header has a size.
+    static func inspectChecked(_ bytes: Data, with decoder: any ImageDecoding) -> ImageHeader? {
+        do {
+            let header = try decoder.inspect(bytes)
+            precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
+            return header
+        } catch {
+            TerminalSafety.requireSafe(error.message, "inspect error")
+            return nil
+        }
+    }
+
+    /// The decoded image, or nil after checking that the error is one a user may see: one safe
+    /// line, and "too large" only for a header that does declare too many pixels.
+    static func decodeChecked(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, with decoder: any ImageDecoding
+    ) -> DecodedImage? {
+        do {
+            let image = try decoder.decode(bytes, header: header, request: request)
+            if let warning = image.warning { TerminalSafety.requireSafe(warning, "decode warning") }
+            return image
+        } catch {
+            TerminalSafety.requireSafe(error.message, "decode error")
+            if case .tooLarge = error {
+                precondition(header.storedWidth * header.storedHeight > request.maxPixelCount, "a small image refused as too large")
+            }
+            return nil
+        }
+    }
+}

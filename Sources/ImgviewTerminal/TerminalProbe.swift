@@ -1,0 +1,85 @@
+import Foundation
+import ImgviewCore
+
+/// Finds out what the terminal can draw: reads the environment, asks the controlling terminal
+/// the one batched query (only when there is one), and asks tmux about itself when inside it.
+public enum TerminalProbe {
+    /// The profile `auto` and `imgview terminal` go by.
+    ///
+    /// `askTerminal` false skips the query (output is not going to the terminal, so its
+    /// answers would not matter).
+    public static func profile(
+        environment: [String: String] = ProcessInfo.processInfo.environment, askTerminal: Bool = true,
+        timeout: Duration = TerminalQuery.defaultTimeout
+    ) -> TerminalProfile {
+        let variables = TerminalEnvironment(environment)
+        let tmux = variables.multiplexer == .tmux ? tmuxFacts() : nil
+        guard askTerminal else {
+            return TerminalDetector(environment: variables, query: nil, noQueryReason: "output is not a terminal", tmux: tmux).profile()
+        }
+        let terminal: ControllingTerminal
+        do {
+            terminal = try ControllingTerminal()
+        } catch {
+            return TerminalDetector(environment: variables, query: nil, noQueryReason: error.rawValue, tmux: tmux).profile()
+        }
+        let outcome = TerminalQuery.run(on: terminal, timeout: timeout)
+        return TerminalDetector(environment: variables, query: outcome, kernelSize: terminal.kernelSize, tmux: tmux).profile()
+    }
+
+    /// tmux's version, the terminal its client runs in, and whether it lets escape sequences through.
+    static func tmuxFacts() -> TerminalDetector.TmuxFacts? {
+        guard let described = run(["display-message", "-p", "#{version}\t#{client_termtype}\t#{client_termname}"]) else { return nil }
+        let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let passthrough = run(["show-options", "-gv", "allow-passthrough"]) ?? ""
+        let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
+        let clientName = fields.count > 2 && !fields[2].isEmpty ? fields[2] : nil
+        return TerminalDetector.TmuxFacts(
+            version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName,
+            allowsPassthrough: passthrough == "on" || passthrough == "all")
+    }
+
+    /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
+    private static func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        guard process.terminationStatus == 0 else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+    }
+}
+
+extension TerminalProbe {
+    /// Puts keys the user typed during the query back into the terminal's input, for the shell
+    /// or the next program to read (TIOCSTI; kernels that forbid it lose them, as typeahead would be).
+    public static func giveBack(_ input: [UInt8]) {
+        guard !input.isEmpty else { return }
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        for var byte in input where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
+    }
+}
+
+extension TerminalProbe {
+    /// The cell size in pixels the kernel knows for stdout's terminal, when the terminal set it.
+    public static func kernelCellPixels() -> CellPixelSize? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+            size.ws_xpixel > 0, size.ws_ypixel > 0
+        else { return nil }
+        return CellPixelSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+}

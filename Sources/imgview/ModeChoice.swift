@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import ImgviewCore
+import ImgviewTerminal
+
+/// The `--mode` choices (and `IMGVIEW_MODE`): a preview mode, or `auto` to ask the terminal.
+enum ModeChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, kitty, iterm, sixel, blocks, ascii
+
+    /// `--mode` when given, else `IMGVIEW_MODE`, else nil (each command has its default).
+    static func resolved(_ option: ModeChoice?, environment: [String: String]) throws -> ModeChoice? {
+        if let option { return option }
+        guard let value = environment["IMGVIEW_MODE"], !value.isEmpty else { return nil }
+        guard let choice = ModeChoice(rawValue: value.lowercased()) else {
+            throw ModeError(value: value)
+        }
+        return choice
+    }
+}
+
+/// An `IMGVIEW_MODE` that names no mode: a usage error, as a bad `--mode` is.
+struct ModeError: UserFacingError {
+    let value: String
+    var message: String {
+        "IMGVIEW_MODE=\(TerminalText.sanitized(value)) is not a mode (auto, kitty, iterm, sixel, blocks or ascii)"
+    }
+    var exitStatus: ExitStatus { .usage }
+}
+
+/// How `show` draws: the mode chosen, and what the terminal said that pixels need.
+struct PreviewSetup {
+    var mode: PreviewMode
+    var graphics: GraphicsOptions?
+
+    /// Resolves `choice` (nil: `auto`) for output to stdout. `auto` asks the terminal only when
+    /// stdout is one, and otherwise takes blocks, or ASCII without colours;
+    /// an explicit pixel mode is obeyed into a pipe too, with the cell size the kernel reports
+    /// (or the usual 10×20 pixels), and asks the terminal only when the kernel does not say.
+    static func forShow(
+        _ choice: ModeChoice?, box: CellBox, colors: ColorMode, background: RGBColor?, environment: [String: String]
+    ) -> PreviewSetup {
+        let textMode: PreviewMode = colors == .none ? .ascii : .blocks
+        let onTerminal = isatty(STDOUT_FILENO) == 1
+        let mode: PreviewMode
+        var profile: TerminalProfile?
+        switch choice ?? .auto {
+        case .auto:
+            guard onTerminal else { return PreviewSetup(mode: textMode, graphics: nil) }
+            profile = TerminalProbe.profile(environment: environment)
+            TerminalProbe.giveBack(profile!.unclaimedInput)
+            mode = profile!.autoMode == .blocks || profile!.autoMode == .ascii ? textMode : profile!.autoMode
+        case .kitty: mode = .kitty
+        case .iterm: mode = .iterm
+        case .sixel: mode = .sixel
+        case .blocks: mode = .blocks
+        case .ascii: mode = .ascii
+        }
+        guard let graphics = mode.graphics else { return PreviewSetup(mode: mode, graphics: nil) }
+        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
+            profile = TerminalProbe.profile(environment: environment)
+            TerminalProbe.giveBack(profile!.unclaimedInput)
+        }
+        let cell = profile?.cellPixels ?? TerminalProbe.kernelCellPixels() ?? .fallback
+        let options = GraphicsOptions(
+            graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
+            background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),
+            colorRegisters: profile?.colorRegisters ?? 256, passthrough: profile?.passthrough ?? false)
+        return PreviewSetup(mode: mode, graphics: options)
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import ImgviewServer
+import ImgviewTestSupport
+import Testing
+
+@testable import ImgviewCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The cache under attack or abuse: links planted in it, FIFOs and folders where files belong,
+/// processes racing it, a cache the user may not write, and what a cache hit may cost.
+@Suite("The cache under hostile conditions")
+struct HostileCacheTests {
+    static let image: Data = {
+        try! Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+    }()
+
+    struct Setup {
+        let server: LoopbackServer
+        let folder: URL
+        var cache: URL { folder.appendingPathComponent("cache") }
+        var environment: [String: String] { ["IMGVIEW_CACHE_DIR": cache.path] }
+        var url: String { server.url(for: "/photos/hopper.jpg").absoluteString }
+
+        func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> ImgviewProcess.Result {
+            try await ImgviewProcess.run(arguments, environment: environment, directory: folder, timeout: timeout)
+        }
+
+        func path(_ relative: String) -> URL { cache.appendingPathComponent(relative) }
+
+        func entryName() -> String { DiskCache.entryName(for: URL(string: url)!) }
+    }
+
+    func withSetup(_ body: (Setup) async throws -> Void) async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try makeTemporaryDirectory()
+        server.publish(.data(Self.image, contentType: "image/jpeg"), at: "/photos/hopper.jpg")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await stopping(server) { try await body(Setup(server: server, folder: folder)) }
+    }
+
+    /// Files outside the cache that links planted inside it point at.
+    struct Bait {
+        let folder: URL
+        var files: [URL] = []
+
+        init(in parent: URL) throws {
+            folder = parent.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+
+        mutating func file(_ relative: String) throws -> URL {
+            let url = folder.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("precious \(relative)".utf8).write(to: url)
+            files.append(url)
+            return url
+        }
+
+        func expectUntouched(after command: String) {
+            for file in files {
+                let relative = String(file.path.dropFirst(folder.path.count + 1))
+                #expect((try? Data(contentsOf: file)) == Data("precious \(relative)".utf8), "\(relative) after \(command)")
+            }
+        }
+    }
+
+    /// A link in each cache folder, and each cache folder itself a link: verify, prune and clear
+    /// remove the links (or replace them with real folders) and never touch what they point at.
+    @Test(arguments: [["cache", "verify"], ["cache", "prune"], ["cache", "clear"]])
+    func plantedLinksNeverLeadOutside(command: [String]) async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["get", setup.url, "-o", "first.jpg"]).status == 0)
+            var bait = try Bait(in: setup.folder)
+            let blobs = setup.path("v1/blobs")
+            let shard = try #require(try FileManager.default.contentsOfDirectory(atPath: blobs.path).first)
+            let fake = String(repeating: "e", count: 64)
+            let links: [(String, URL)] = [
+                ("v1/entries/\(String(repeating: "d", count: 64)).json", try bait.file("entry.json")),
+                ("v1/blobs/\(shard)/\(shard)\(String(repeating: "0", count: 62))", try bait.file("blob")),
+                ("v1/blobs/ee", bait.folder.appendingPathComponent("shard")),
+                ("v1/tmp/4194305-\(UUID().uuidString).part", try bait.file("download.part")),
+                ("v1/counters.json", try bait.file("counters.json")),
+            ]
+            _ = try bait.file("shard/\(fake)")
+            try FileManager.default.removeItem(at: setup.path("v1/counters.json"))
+            for (name, target) in links {
+                try FileManager.default.createSymbolicLink(at: setup.path(name), withDestinationURL: target)
+            }
+            let result = try await setup.run(command)
+            #expect(result.status != 134 && result.status < 128, "\(result.stderr)")
+            bait.expectUntouched(after: command.joined(separator: " "))
+            // verify removes every link; clear those among entries, blobs and downloads; prune the abandoned download.
+            let removed = links.map(\.0).filter {
+                command == ["cache", "verify"] || (command == ["cache", "clear"] && !$0.hasSuffix("counters.json")) || $0.contains("/tmp/")
+            }
+            for name in removed {
+                #expect(FileManager.default.destinationOfSymbolicLinkSafely(setup.path(name)) == nil, "\(name) after \(command)")
+            }
+
+            // Each of the cache's own folders a link to a folder outside that looks like one of them.
+            let folders = [
+                "entries": "\(String(repeating: "a", count: 64)).json", "blobs": "ab/ab\(String(repeating: "1", count: 62))",
+                "tmp": "4194305-\(UUID().uuidString).part",
+            ]
+            for (folder, inside) in folders {
+                _ = try bait.file("\(folder)/\(inside)")
+                try FileManager.default.removeItem(at: setup.path("v1/\(folder)"))
+                try FileManager.default.createSymbolicLink(
+                    at: setup.path("v1/\(folder)"), withDestinationURL: bait.folder.appendingPathComponent(folder))
+            }
+            let again = try await setup.run(command)
+            #expect(again.status < 128, "\(again.stderr)")
+            bait.expectUntouched(after: command.joined(separator: " ") + " with linked folders")
+            for folder in folders.keys {
+                var isDirectory: ObjCBool = false
+                #expect(FileManager.default.destinationOfSymbolicLinkSafely(setup.path("v1/\(folder)")) == nil)
+                #expect(
+                    FileManager.default.fileExists(atPath: setup.path("v1/\(folder)").path, isDirectory: &isDirectory)
+                        && isDirectory.boolValue)
+            }
+            // And the cache works again.
+            #expect(try await setup.run(["get", setup.url, "-o", "second.jpg"]).status == 0)
+            #expect(try Data(contentsOf: setup.folder.appendingPathComponent("second.jpg")) == Self.image)
+        }
+    }
+
+    /// A FIFO where an entry, a blob or the counters belong: no command blocks on it; verify removes it.
+    @Test func aFIFOInTheCacheHangsNothing() async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["get", setup.url, "-o", "first.jpg"]).status == 0)
+            let shard = try #require(try FileManager.default.contentsOfDirectory(atPath: setup.path("v1/blobs").path).first)
+            let fifos = [
+                "v1/entries/\(String(repeating: "f", count: 64)).json", "v1/blobs/\(shard)/\(shard)\(String(repeating: "9", count: 62))",
+                "v1/hits",
+            ]
+            for fifo in fifos { #expect(mkfifo(setup.path(fifo).path, 0o644) == 0) }
+            for command in [["cache", "ls"], ["cache", "stats"], ["get", setup.url, "-o", "again.jpg"], ["cache", "prune"]] {
+                let result = try await setup.run(command, timeout: .seconds(15))
+                #expect(result.status == 0, "\(command): \(result.stderr)")
+            }
+            let verify = try await setup.run(["cache", "verify"], timeout: .seconds(15))
+            #expect(verify.status == ImgviewCore.ExitStatus.cache.rawValue)
+            #expect(verify.stdout.components(separatedBy: "removed not-a-file").count - 1 == fifos.count, "\(verify.stdout)")
+            #expect(verify.stdout.contains("a FIFO where a file belongs"))
+            for fifo in fifos { #expect(!FileManager.default.fileExists(atPath: setup.path(fifo).path)) }
+            #expect(try await setup.run(["cache", "verify"], timeout: .seconds(15)).status == 0)
+        }
+    }
+
+    /// A folder where the entry of a URL belongs is damage that heals: the next get stores over it.
+    @Test func aFolderWhereAnEntryBelongsHeals() async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["cache", "ls"]).status == 0)
+            try FileManager.default.createDirectory(
+                at: setup.path("v1/entries/\(setup.entryName())/inner"), withIntermediateDirectories: true)
+            let result = try await setup.run(["get", setup.url])
+            #expect(result.status == 0, "\(result.stderr)")
+            let cache = try DiskCache(directory: setup.cache)
+            #expect(cache.entry(for: URL(string: setup.url)!) != nil)
+        }
+    }
+
+    /// Leftovers of a `kill -9` are upkeep: verify tidies them and exits 0.
+    @Test func abandonedTemporaryFilesAreUpkeepNotDamage() async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["get", setup.url]).status == 0)
+            try Data(count: 100).write(to: setup.path("v1/tmp/4194305-\(UUID().uuidString).part"))
+            let result = try await setup.run(["cache", "verify"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("tidied 1 abandoned temporary file"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: setup.path("v1/tmp").path).isEmpty)
+        }
+    }
+
+    /// A cache the user may only read can still be listed and counted (run as `nobody`).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aReadOnlyCacheCanBeListed() async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["get", setup.url]).status == 0)
+            // The test folder is private to root by default; nobody needs to reach the cache in it.
+            chmod(setup.folder.path, 0o755)
+            for command in [["cache", "ls"], ["cache", "stats"]] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", ImgviewProcess.binary.path] + command
+                process.environment = ImgviewProcess.environment(setup.environment)
+                let stdout = Pipe()
+                let stderr = Pipe()
+                process.standardOutput = stdout
+                process.standardError = stderr
+                try process.run()
+                async let out = readToEnd(stdout)
+                async let err = readToEnd(stderr)
+                let (output, errors) = (String(decoding: await out, as: UTF8.self), String(decoding: await err, as: UTF8.self))
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "\(command): \(errors)")
+                #expect(output.contains(command == ["cache", "ls"] ? setup.url : "entries"), "\(output)")
+            }
+        }
+    }
+
+    /// A cache hit flushes nothing and takes no exclusive lock: strace sees no fsync and no LOCK_EX.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func aCacheHitWritesNothingDurable() async throws {
+        try await withSetup { setup in
+            #expect(try await setup.run(["get", setup.url, "-o", "first.jpg"]).status == 0)
+            let log = setup.folder.appendingPathComponent("strace.log")
+            let result = try await ImgviewProcess.run(
+                [
+                    "-f", "-qq", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range,flock", "-o", log.path, ImgviewProcess.binary.path,
+                    "get",
+                    setup.url, "-o", "second.jpg",
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: setup.environment, directory: setup.folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 1)
+            let calls = try String(contentsOf: log, encoding: .utf8)
+            #expect(!calls.contains("fsync") && !calls.contains("fdatasync") && !calls.contains("sync_file_range"), "\(calls)")
+            #expect(!calls.contains("LOCK_EX"), "\(calls)")
+            #expect(calls.contains("LOCK_SH"), "the hit is counted under the shared lock: \(calls)")
+            let stats = try await setup.run(["cache", "stats"])
+            #expect(stats.stdout.contains("hits\t1\n"), "\(stats.stdout)")
+        }
+    }
+
+    /// `cache clear` in a loop while eight `get` loops read the same images: no get fails, and
+    /// every output holds exactly the image's bytes.
+    @Test func readersSurviveAConcurrentClear() async throws {
+        try await withSetup { setup in
+            let big = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+            let large = Data([0xFF, 0xD8, 0xFF, 0xE0]) + big  // sniffs as JPEG; large enough to be read through a link
+            setup.server.publish(.data(large, contentType: "image/jpeg"), at: "/photos/large.jpg")
+            let urls = [setup.url, setup.server.url(for: "/photos/large.jpg").absoluteString]
+            let clearing = Task {
+                var clears = 0
+                while !Task.isCancelled {
+                    _ = try? await setup.run(["cache", "clear"])
+                    clears += 1
+                }
+                return clears
+            }
+            let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var failures: [String] = []
+                        for round in 0..<6 {
+                            let url = urls[(worker + round) % 2]
+                            let name = "out-\(worker)-\(round).jpg"
+                            let result = try await setup.run(["get", url, "-o", name])
+                            if result.status != 0 { failures.append("\(name): \(result.status) \(result.stderr)") }
+                            let expected = url == setup.url ? Self.image : large
+                            if (try? Data(contentsOf: setup.folder.appendingPathComponent(name))) != expected {
+                                failures.append("\(name): bytes differ")
+                            }
+                        }
+                        return failures
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            clearing.cancel()
+            let clears = await clearing.value
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(clears > 2)
+        }
+    }
+}
+
+extension FileManager {
+    /// Where the link at `url` points, or nil when there is no link there.
+    fileprivate func destinationOfSymbolicLinkSafely(_ url: URL) -> String? {
+        try? destinationOfSymbolicLink(atPath: url.path)
+    }
+}
