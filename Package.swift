@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -32,6 +33,7 @@ let package = Package(
             name: "ImgviewCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -39,7 +41,9 @@ let package = Package(
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
-        .target(name: "ImgviewCurl", dependencies: ["ImgviewCore", "CCurl"]),
+        .target(
+            name: "ImgviewCurl",
+            dependencies: ["ImgviewCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(name: "ImgviewTerminal", dependencies: ["ImgviewCore", "CNCurses"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
@@ -60,7 +64,9 @@ let package = Package(
         ),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
-        .target(name: "ImgviewFuzzing", dependencies: ["ImgviewCore", "ImgviewCodecs"]),
+        .target(
+            name: "ImgviewFuzzing",
+            dependencies: ["ImgviewCore", "ImgviewCodecs", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
         // What every test target shares: the polling helper, the loopback server, the fixtures, a
@@ -71,7 +77,11 @@ let package = Package(
             path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
-            name: "ImgviewCoreTests", dependencies: ["ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport"],
+            name: "ImgviewCoreTests",
+            dependencies: [
+                "ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],

@@ -15,7 +15,6 @@ Exit status: 0 when every run succeeded (goals are judged by bench/report.py), 1
 Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this with --runs 5).
 """
-import argparse
 import json
 import os
 import shutil
@@ -23,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import benchlib
 
 
 def make_folder(root):
@@ -77,16 +78,10 @@ def alternating_runs(runs, first_argv, second_argv, prepare):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--imgview", default=os.path.abspath(".build-static/release/imgview"))
-    parser.add_argument("--runs", type=int, default=3)
+    parser = benchlib.parser(runs=3)
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--json", help="also write the figures to this file, for bench/report.py")
     args = parser.parse_args()
-    if not os.access(args.imgview, os.X_OK):
-        sys.exit(f"{args.imgview}: not built; run swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview")
-    if shutil.which("curl") is None or not os.access("/usr/bin/time", os.X_OK):
-        sys.exit("bench_get.py needs curl and /usr/bin/time (Debian: apt-get install curl time)")
+    benchlib.require(args, "bench_get.py", ["curl", "/usr/bin/time"], "curl time")
 
     root = tempfile.mkdtemp(prefix="imgview-bench-get-")
     server = None

@@ -3,9 +3,10 @@
 
 Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
-  get.json, cache.json, tui.json, browse.json, formats.json,  bench/bench_get.py, bench_cache.py, bench_tui.py,
-  pixels.json, partial.json, hardening.json                  bench_browse.py, bench_formats.py, bench_pixels.py,
-                                                             bench_partial.py, bench_hardening.py --json
+  get.json, slow.json, catalog.json, cache.json, tui.json,  bench/bench_get.py, bench_slow.py, bench_catalog.py,
+  browse.json, formats.json, pixels.json, partial.json,     bench_cache.py, bench_tui.py, bench_browse.py,
+  hardening.json                                            bench_formats.py, bench_pixels.py, bench_partial.py,
+                                                            bench_hardening.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -308,6 +309,35 @@ def downloads(results):
     return data, table(header, rows), goals, commands
 
 
+def slow_transfer(results):
+    data = load_json(os.path.join(results, "slow.json"))
+    curl = next(t for t in data["tools"] if t["tool"] == "curl")
+    rows = []
+    for t in data["tools"]:
+        ratio_text = ratio(t["cpu_s"] / curl["cpu_s"]) if t is not curl and curl["cpu_s"] > 0 else ""
+        rows.append([t["tool"], f"`{t['command']}`", f"{t['wall_s']:.2f} s", f"{t['cpu_s'] * 1000:.0f} ms "
+                     f"({t['cpu_min_s'] * 1000:.0f}–{t['cpu_max_s'] * 1000:.0f})", f"{t['rss_kb'] / 1024:.1f} MB", ratio_text])
+    mine = next(t for t in data["tools"] if t["tool"] == "imgview")
+    cpu_ratio = mine["cpu_s"] / curl["cpu_s"] if curl["cpu_s"] > 0 else float("inf")
+    goals = [[f"slow download (~{data['bytes'] * data['pause_s'] / data['chunk']:.0f} s): CPU ≤ {data['goal_ratio']:g}× curl's",
+              f"{mine['cpu_s'] * 1000:.0f} ms vs {curl['cpu_s'] * 1000:.0f} ms ({ratio(cpu_ratio)})",
+              verdict(cpu_ratio <= data["goal_ratio"])]]
+    return data, table(["tool", "command", "wall", "CPU (user+sys), median (range)", "peak RSS", "CPU vs curl"], rows), goals
+
+
+def catalog_at_scale(results):
+    data = load_json(os.path.join(results, "catalog.json"))
+    rows, goals = [], []
+    for c in data["commands"]:
+        rows.append([f"`{c['command']}`", f"{c['median_s'] * 1000:.0f} ms", f"{c['best_s'] * 1000:.0f} ms",
+                     f"{c['worst_s'] * 1000:.0f} ms", f"{c['cpu_s'] * 1000:.0f} ms", f"{c['rss_kb'] / 1024:.0f} MB",
+                     f"≤ {data['goal_s'] * 1000:.0f} ms: {verdict(c['median_s'] <= data['goal_s'])}" if c["held"] else ""])
+        if c["held"]:
+            goals.append([f"catalog: `{c['name']}` of {data['entries']:,} entries ≤ {data['goal_s'] * 1000:.0f} ms (median)",
+                          f"{c['median_s'] * 1000:.0f} ms", verdict(c["median_s"] <= data["goal_s"])])
+    return data, table(["command", "median", "best", "worst", "CPU", "peak RSS", "goal"], rows), goals
+
+
 def cache(results):
     data = load_json(os.path.join(results, "cache.json"))
     rows, goals = [], []
@@ -440,6 +470,8 @@ def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
     get_data, get_table, get_goals, get_commands = downloads(results)
+    slow_data, slow_table, slow_goals = slow_transfer(results)
+    catalog_data, catalog_table, catalog_goals = catalog_at_scale(results)
     cache_data, cache_table, cache_goals = cache(results)
     tui_data, tui_table, tui_goals = browser(results)
     browse_data, browse_table, browse_goals = browsing(results)
@@ -510,7 +542,7 @@ def write(results, output):
     add("## Goals")
     add("")
     add(table(["goal", "this run", "verdict"], previews.goals() + previews.progressive_goals() + formats_goals + get_goals
-                + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals))
+                + slow_goals + catalog_goals + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")
@@ -587,6 +619,31 @@ def write(results, output):
         "imgview is faster. For CPU and RSS below 1× imgview uses less. For the 200 files curl runs as 200 "
         "processes, eight at a time: its CPU time is theirs summed, its peak RSS that of the largest.")
     add("")
+    add("### A slow download: CPU time while a transfer waits")
+    add("")
+    add(f"`bench/bench_slow.py` serves a {slow_data['bytes'] / 1e6:.1f} MB body in {slow_data['chunk'] // 1024} KB pieces every "
+        f"{slow_data['pause_s'] * 1000:.0f} ms from a small Python server, so one transfer lasts about "
+        f"{slow_data['bytes'] * slow_data['pause_s'] / slow_data['chunk']:.0f} s, and measures the CPU time (user+sys, "
+        f"from `wait4`) of each client over it, median of {slow_data['runs']} runs taking turns. imgview's figure includes "
+        "its start-up and the SHA-256 of the body; the URLSession row (`IMGVIEW_HTTP=urlsession`) is for comparison and "
+        "has no goal.")
+    add("")
+    add(slow_table)
+    add("")
+    add(f"## A catalog of {catalog_data['entries']:,} images")
+    add("")
+    add(f"`bench/bench_catalog.py` writes a catalog file of {catalog_data['entries']:,} entries (name, title, http URL) "
+        f"and a cache holding {catalog_data['cached']:,} of them, then times each command, median, best and worst of "
+        f"{catalog_data['runs']} runs, CPU and peak RSS from `wait4`. `info` of a local file shows that a command which "
+        "needs no catalog does not read it.")
+    add("")
+    add(catalog_table)
+    add("")
+    if catalog_data.get("browser"):
+        tui = catalog_data["browser"]
+        add(f"The browser over the same catalog (tmux, 120×36, offline): first frame {tui['first_frame_s'] * 1000:.0f} ms "
+            f"after starting it; → to the next tab's frame {tui['switch_s'] * 1000:.0f} ms (tmux's polling included).")
+        add("")
     add(f"## Cache commands at {cache_data['entries']:,} entries")
     add("")
     add(f"`bench/bench_cache.py` writes {cache_data['entries']:,} synthetic entries (entry JSON and blobs with valid "
@@ -673,11 +730,12 @@ def write(results, output):
         "JPEG whose preview needs at most 1/8 of its pixels is decoded from its DC scans alone and the file is not "
         "read further; at larger scales every coefficient is kept until the last scan, as jp2a does. The 256-colour "
         "block mode does the most work per cell: it ranks candidate patterns again after quantising them to the palette.")
-    add("- Downloads: imgview receives through libcurl directly (one multi handle on one thread), hashes the body "
-        "(SHA-256, which curl does not do) on another thread and writes it in large blocks; an output is then cloned "
-        "or copied in the kernel from the cache's blob. On a virtual machine the first write into page-cache memory "
-        "the guest has not touched recently is slow, and which tool gets recycled pages depends on what ran before "
-        "it: this is what moves the 100 MB figures between runs (DECISIONS.md).")
+    add("- Downloads: imgview receives through libcurl directly, every transfer on one multi handle driven by one "
+        "thread that sleeps until a socket has data; it hashes the body (SHA-256, which curl does not do) on a "
+        "queue of its own and writes it in large blocks; an output is then cloned or copied in the kernel from the "
+        "cache's blob. On a virtual machine the first write into page-cache memory the guest has not touched "
+        "recently is slow, and which tool gets recycled pages depends on what ran before it: this is what moves the "
+        "100 MB figures between runs (DECISIONS.md).")
     add("- The browser: a tab switch redraws nearly every cell of the pane, each with its own pair of 256-colour "
         "escape sequences, and most of the time goes to ncurses formatting and writing them to the terminal.")
     add("- Cache commands: `ls` and `stats` read every entry's metadata file; `verify` also reads and hashes every "

@@ -50,7 +50,7 @@ cut -d' ' -f1 /proc/loadavg > "$results/load-before"
 [ $quick -eq 1 ] && touch "$results/quick"
 
 number=0
-total=15
+total=17
 # step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
 # $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
 step() {
@@ -96,6 +96,8 @@ step peer-tables "python3 $shared/report.py --out $results/quality && python3 $s
 if [ $quick -eq 1 ]; then
   step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --quick --runs 3 --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/get.json"
+  step slow-transfer "python3 bench/bench_slow.py --imgview \$PWD/.build-static/release/imgview --runs 1 --seconds 3 --json $results/slow.json"
+  step catalog "python3 bench/bench_catalog.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/catalog.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 2 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 60 --idle 3 --json $results/tui.json"
   step browsing "python3 bench/bench_browse.py --imgview \$PWD/.build-static/release/imgview --files 2000 --entries 1000 --runs 2 --presses 6 --json $results/browse.json"
@@ -105,6 +107,8 @@ if [ $quick -eq 1 ]; then
 else
   step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
+  step slow-transfer "python3 bench/bench_slow.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/slow.json"
+  step catalog "python3 bench/bench_catalog.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/catalog.json"
   step cache "python3 bench/bench_cache.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/cache.json"
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
   step browsing "python3 bench/bench_browse.py --imgview \$PWD/.build-static/release/imgview --files 10000 --entries 5000 --runs 5 --json $results/browse.json"

@@ -6,8 +6,8 @@ scripts/setup.sh
 scripts/setup-emulators.sh   # Xvfb and the terminals the pixel tests draw in
 scripts/lint.sh
 swift build --build-tests
-# Serial: CLI tests start imgview processes whose URLSession transfers each keep a core busy
-# while waiting (see LINUX-NOTES); in parallel on 2 cores they starve the in-process server.
+# Serial: many tests bound how long a failure, a frame or a timeout may take, as a user feels it;
+# in parallel on 2 cores those bounds would measure the machine's load (DECISIONS.md, "Tests run serially").
 swift test --skip-build --no-parallel
 # CI (or FULL_CHECKS=1) also runs each fuzz target briefly (a longer run is `scripts/fuzz.sh 600`)
 # and the whole suite again under AddressSanitizer (about 5 minutes here). ThreadSanitizer runs

@@ -33,12 +33,18 @@ static inline CURLcode imgview_curl_get_string(CURL *handle, CURLINFO info, char
     return curl_easy_getinfo(handle, info, value);
 }
 
-// CURLMsg keeps the result in a union; this returns 1 and the result when a transfer is done.
-static inline int imgview_curl_multi_next_done(CURLM *multi, CURLcode *result) {
+static inline CURLMcode imgview_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+// CURLMsg keeps the result in a union; this returns 1, the easy handle and its result when a
+// transfer is done, 0 when no transfer finished since the last call.
+static inline int imgview_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
     int queued = 0;
     CURLMsg *message;
     while ((message = curl_multi_info_read(multi, &queued)) != NULL) {
         if (message->msg == CURLMSG_DONE) {
+            *easy = message->easy_handle;
             *result = message->data.result;
             return 1;
         }

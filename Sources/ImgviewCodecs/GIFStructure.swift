@@ -6,7 +6,7 @@ import ImgviewCore
 ///
 /// `inspect` needs the frame count and duration, which only a walk over the whole file gives;
 /// giflib would allocate a record per frame on the way (`DGifGetImageDesc`), so the walk is
-/// done here, over the block structure alone (a length byte before every sub-block).
+/// `GIFBlocks`', over the block structure alone (a length byte before every sub-block).
 struct GIFStructure: Equatable {
     /// The logical screen, grown to hold the first frame when that frame is larger (as browsers do).
     var canvasWidth: Int
@@ -34,26 +34,11 @@ struct GIFStructure: Equatable {
         guard bytes.count >= 13 else { throw .truncated(.gif) }
         var structure = GIFStructure(
             canvasWidth: little16(6), canvasHeight: little16(8), frameCount: 0, duration: .zero, loopCount: 1)
-        var offset = 13
-        if bytes[10] & 0x80 != 0 { offset += 3 << ((Int(bytes[10]) & 7) + 1) }  // global colour table
         var delay = Duration.zero  // from the graphic control block before the next image
 
-        /// Moves past a run of sub-blocks; false when the data ends inside it.
-        func skipSubBlocks() -> Bool {
-            while offset < bytes.count {
-                let length = Int(bytes[offset])
-                offset += 1 + length
-                if length == 0 { return offset <= bytes.count }
-            }
-            return false
-        }
-
-        walking: while offset < bytes.count {
-            switch bytes[offset] {
-            case 0x21:  // extension: label, then sub-blocks
-                guard offset + 2 < bytes.count else { break walking }
-                let label = bytes[offset + 1]
-                let first = offset + 2
+        let end = GIFBlocks.walk(byte: { $0 >= 0 && $0 < bytes.count ? bytes[$0] : nil }) { block in
+            switch block {
+            case .extension(let label, let first):
                 let firstLength = Int(bytes[first])
                 if label == 0xF9, firstLength >= 4, first + 4 < bytes.count {
                     delay = .milliseconds(10 * little16(first + 2))
@@ -65,10 +50,7 @@ struct GIFStructure: Equatable {
                     let count = little16(first + 14)
                     structure.loopCount = count == 0 ? 0 : count + 1
                 }
-                offset = first
-                guard skipSubBlocks() else { break walking }
-            case 0x2C:  // image: descriptor, optional local colour table, LZW code size, sub-blocks
-                guard offset + 10 <= bytes.count else { break walking }
+            case .image(let offset):
                 if structure.frameCount == 0 {
                     // The first frame may reach past a logical screen that is too small (or zero).
                     structure.canvasWidth = max(structure.canvasWidth, little16(offset + 1) + little16(offset + 5))
@@ -77,17 +59,10 @@ struct GIFStructure: Equatable {
                 structure.frameCount += 1
                 structure.duration += AnimationFrame.displayDelay(declared: delay)
                 delay = .zero
-                let flags = bytes[offset + 9]
-                offset += 10
-                if flags & 0x80 != 0 { offset += 3 << ((Int(flags) & 7) + 1) }
-                offset += 1  // LZW minimum code size
-                guard skipSubBlocks() else { break walking }
-            default:  // the trailer (0x3B), or bytes no decoder reads past
-                break walking
             }
         }
         guard structure.frameCount > 0 else {
-            throw offset >= bytes.count ? .truncated(.gif) : .corrupt(.gif, detail: "no image in the file")
+            throw end == .cut ? .truncated(.gif) : .corrupt(.gif, detail: "no image in the file")
         }
         guard structure.canvasWidth > 0, structure.canvasHeight > 0 else { throw .corrupt(.gif, detail: "zero width or height") }
         return structure

@@ -1,48 +1,44 @@
 import Foundation
+import HTTPTypes
 import ImgviewCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Loads over HTTP(S) with libcurl directly, each transfer on a thread of its own.
+/// Loads over HTTP(S) with libcurl directly: every transfer on one multi handle and one thread.
 ///
 /// FoundationNetworking's URLSession runs on libcurl too, but hands every 16 KB chunk through a
-/// `Data` copy, a new idle timer and an `OperationQueue` hop; on a 100 MB body that made it half
-/// as fast as curl (DECISIONS.md, "Downloads: libcurl directly"). Here the sink gets libcurl's own
-/// buffer, and a sink that waits (a full disk queue) makes libcurl stop reading the socket.
-/// The errors are the `URLError`s URLSession would have thrown, so callers cannot tell the two apart.
+/// `Data` copy, a new idle timer and an `OperationQueue` hop, and keeps a core busy while a
+/// transfer waits (DECISIONS.md, "One HTTP client: libcurl, one multi handle"). Here the sink gets
+/// libcurl's own buffer, connections are shared by every transfer of the loader, and the one
+/// thread sleeps until a socket has data. Failures are `TransportError`s, as from URLSession.
 public final class CurlDataLoader: DataLoading {
-    private let pool: CurlHandlePool
+    private let driver: CurlDriver
     private let idleTimeout: TimeInterval
 
     /// - Parameters:
     ///   - idleTimeout: how long connecting, or a pause in the response, may last.
-    ///   - keptConnections: idle handles (with their open connections) kept for the next requests.
+    ///   - keptConnections: idle connections kept open for the next requests.
     public init(idleTimeout: TimeInterval = 30, keptConnections: Int = 8) {
         self.idleTimeout = idleTimeout
-        self.pool = CurlHandlePool(capacity: keptConnections)
+        self.driver = CurlDriver(keptConnections: keptConnections)
     }
 
-    public func load(_ request: URLRequest, into sink: any TransferSink) async throws -> ResponseHead {
+    deinit {
+        driver.shutDown()
+    }
+
+    /// Threads this loader started: at most one, however many transfers ran (for tests).
+    var threadsStarted: Int { driver.threadsStarted }
+
+    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
         try Task.checkCancellation()
         let transfer = CurlTransfer(request: request, sink: sink, idleTimeout: idleTimeout)
-        let pool = self.pool
+        let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // A blocking transfer on its own thread: libcurl's callbacks may wait for the sink
-                // without holding up Swift's cooperative pool or another transfer.
-                let thread = Thread {
-                    let handle = pool.take()
-                    let result = transfer.run(on: handle)
-                    pool.giveBack(handle)
-                    continuation.resume(with: result)
-                }
-                thread.name = "imgview.curl"
-                thread.start()
+                transfer.wait(with: continuation)
+                driver.start(transfer)
             }
         } onCancel: {
-            transfer.cancel()
+            driver.cancel(transfer)
         }
     }
 }

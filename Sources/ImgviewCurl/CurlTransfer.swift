@@ -1,52 +1,51 @@
 import CCurl
 import Foundation
+import HTTPTypes
 import ImgviewCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// One request run to its end on the calling thread, its body streamed into a sink.
+/// One request on a libcurl easy handle, its body streamed into a sink, driven by a `CurlDriver`.
 ///
-/// libcurl calls back on the thread that runs the transfer, so everything but the cancel flag
-/// is touched by that thread only. The head reaches the sink with the first body bytes (or at
-/// the end when there is no body): by then libcurl has followed every redirect, so it is the
-/// final response's.
+/// libcurl calls back on the driver's thread, so everything but the caller's continuation is
+/// touched by that thread only. The head reaches the sink with the first body bytes (or at the
+/// end when there is no body): by then libcurl has followed every redirect, so it is the final
+/// response's.
 final class CurlTransfer: @unchecked Sendable {
     /// libcurl's receive buffer: larger than its 16 KB default, fewer reads of the socket.
     static let receiveBufferSize = 256 << 10
     static let maxRedirects = 10
+    /// The longest idle timeout honoured (a year): `--connect-timeout inf` means "never", not a crash.
+    static let longestIdleTimeout: TimeInterval = 365 * 24 * 3600
 
-    private let request: URLRequest
+    private let request: HTTPRequest
     private let sink: any TransferSink
     private let idleTimeout: TimeInterval
 
-    // The transfer thread's own state.
-    private var headers: [String: String] = [:]
-    private var lastHeaderName: String?
+    /// The caller waiting for the outcome, and the outcome if it came first.
+    private struct Completion {
+        var continuation: CheckedContinuation<ResponseHead, any Error>?
+        var outcome: Result<ResponseHead, any Error>?
+        var isResumed = false
+    }
+    private let completion = Locked(Completion())
+
+    // The driver thread's own state.
+    /// The easy handle while the transfer runs.
+    private(set) var handle: UnsafeMutableRawPointer?
+    private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    private var headerLines: [(name: String, value: String)] = []
     private var head: ResponseHead?
     private var sinkError: (any Error)?
+    private var received: Int64 = 0
     private var lastActivity = DispatchTime.now()
-    /// The easy handle while `run` uses it, for the callbacks to read the response's status.
-    private var easy: UnsafeMutableRawPointer?
-    /// libcurl's words for a failure (CURLOPT_ERRORBUFFER); it writes there while `run` runs.
+    private var hasAnswer = false
+    /// libcurl's words for a failure (CURLOPT_ERRORBUFFER); it writes there while the transfer runs.
     private let errorBuffer: UnsafeMutablePointer<CChar> = {
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         return buffer
     }()
 
-    /// Set by `cancel()` from any thread; the multi handle is there while the transfer runs, to wake it.
-    private struct Control {
-        var isCancelled = false
-        var runningOn: UnsafeMutableRawPointer?
-    }
-    private let control = Locked(Control())
-
-    /// The longest idle timeout honoured (a year): `--connect-timeout inf` means "never", not a crash.
-    static let longestIdleTimeout: TimeInterval = 365 * 24 * 3600
-
-    init(request: URLRequest, sink: any TransferSink, idleTimeout: TimeInterval) {
+    init(request: HTTPRequest, sink: any TransferSink, idleTimeout: TimeInterval) {
         self.request = request
         self.sink = sink
         self.idleTimeout = min(max(idleTimeout, 0.001), Self.longestIdleTimeout)
@@ -54,77 +53,51 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         errorBuffer.deallocate()
+        curl_slist_free_all(requestHeaders)
     }
 
-    /// Stops the transfer as soon as its thread wakes, which this makes it do at once.
-    func cancel() {
-        control.withLock { control in
-            control.isCancelled = true
-            if let multi = control.runningOn { curl_multi_wakeup(multi) }
+    // MARK: The caller's side
+
+    /// Where the outcome goes; resumed at once if the transfer already ended (cancelled early).
+    func wait(with continuation: CheckedContinuation<ResponseHead, any Error>) {
+        let ended = completion.withLock { completion -> Result<ResponseHead, any Error>? in
+            completion.continuation = continuation
+            guard let outcome = completion.outcome, !completion.isResumed else { return nil }
+            completion.isResumed = true
+            return outcome
         }
+        if let ended { continuation.resume(with: ended) }
     }
 
-    private var isCancelled: Bool { control.withLock { $0.isCancelled } }
-
-    /// Runs the request on `handle`; returns the final response's head once the whole body went into the sink.
-    func run(on handle: CurlHandle) -> Result<ResponseHead, any Error> {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return .failure(URLError(.unsupportedURL))
+    /// Reports the outcome once; later calls are ignored.
+    func finish(_ outcome: Result<ResponseHead, any Error>) {
+        let waiting = completion.withLock { completion -> CheckedContinuation<ResponseHead, any Error>? in
+            guard completion.outcome == nil else { return nil }
+            completion.outcome = outcome
+            guard let continuation = completion.continuation else { return nil }
+            completion.isResumed = true
+            return continuation
         }
-        let headerList = requestHeaders()
-        defer { curl_slist_free_all(headerList) }
-        easy = handle.easy
-        defer { easy = nil }
-        configure(handle.easy, url: url, headers: headerList)
-        imgview_curl_set_pointer(handle.easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        defer { imgview_curl_set_pointer(handle.easy, CURLOPT_ERRORBUFFER, nil) }
-
-        let proceed = control.withLock { control -> Bool in
-            guard !control.isCancelled else { return false }
-            control.runningOn = handle.multi
-            return true
-        }
-        guard proceed else { return .failure(CancellationError()) }
-        curl_multi_add_handle(handle.multi, handle.easy)
-        let outcome = perform(on: handle)
-        control.withLock { $0.runningOn = nil }
-        curl_multi_remove_handle(handle.multi, handle.easy)
-        return outcome
+        waiting?.resume(with: outcome)
     }
 
-    /// Drives libcurl until the transfer is done, cancelled or idle for too long.
-    private func perform(on handle: CurlHandle) -> Result<ResponseHead, any Error> {
-        let idleNanoseconds = UInt64(idleTimeout * 1e9)
-        var running: Int32 = 1
-        var result = CURLE_OK
-        while true {
-            let status = curl_multi_perform(handle.multi, &running)
-            guard status == CURLM_OK else { return .failure(URLError(curlMulti: status)) }
-            if imgview_curl_multi_next_done(handle.multi, &result) == 1 { break }
-            if isCancelled { return .failure(CancellationError()) }
-            let idle = DispatchTime.now().uptimeNanoseconds &- lastActivity.uptimeNanoseconds
-            if idle >= idleNanoseconds { return .failure(URLError(.timedOut)) }
-            // Sleeps until the socket has data, libcurl's own timer is due, or cancel() wakes it.
-            let wait = min((idleNanoseconds - idle) / 1_000_000 + 1, 1000)
-            let polled = curl_multi_poll(handle.multi, nil, 0, Int32(wait), nil)
-            guard polled == CURLM_OK else { return .failure(URLError(curlMulti: polled)) }
-        }
-        if let sinkError { return .failure(sinkError) }
-        if isCancelled { return .failure(CancellationError()) }
-        guard result == CURLE_OK else {
-            var osError = 0
-            imgview_curl_get_long(handle.easy, CURLINFO_OS_ERRNO, &osError)
-            let detail = String(cString: errorBuffer)
-            return .failure(URLError(curl: result, osError: Int32(osError), detail: detail))
-        }
-        do {
-            return .success(try deliverHead(handle.easy))
-        } catch {
-            return .failure(error)
-        }
-    }
+    var hasEnded: Bool { completion.withLock { $0.outcome != nil } }
 
-    private func configure(_ easy: UnsafeMutableRawPointer, url: URL, headers: UnsafeMutablePointer<curl_slist>?) {
+    // MARK: The driver thread's side
+
+    /// Sets the request up on `easy`; returns why it cannot be sent, if it cannot.
+    func attach(to easy: UnsafeMutableRawPointer) -> TransportError? {
+        guard !hasEnded else { return .local("ended before it began") }
+        guard let url = request.url, let scheme = url.scheme?.lowercased() else {
+            return .unsupportedScheme("", redirected: false)
+        }
+        guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme, redirected: false) }
+        handle = easy
+        lastActivity = DispatchTime.now()
+        for field in request.headerFields {
+            // HTTPFields has already made the value a legal one: no line breaks.
+            requestHeaders = curl_slist_append(requestHeaders, "\(field.name.rawName): \(field.value)")
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         imgview_curl_set_string(easy, CURLOPT_URL, url.absoluteString)
         imgview_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -136,22 +109,88 @@ final class CurlTransfer: @unchecked Sendable {
         imgview_curl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         imgview_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(idleTimeout * 1000)))
         imgview_curl_set_long(easy, CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
-        imgview_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headers)
-        if request.httpMethod?.uppercased() == "HEAD" { imgview_curl_set_long(easy, CURLOPT_NOBODY, 1) }
+        imgview_curl_set_pointer(easy, CURLOPT_HTTPHEADER, requestHeaders)
+        imgview_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        if request.method == .head { imgview_curl_set_long(easy, CURLOPT_NOBODY, 1) }
         imgview_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback)
         imgview_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
         imgview_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
         imgview_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
+        return nil
     }
 
-    private func requestHeaders() -> UnsafeMutablePointer<curl_slist>? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            // A header value cannot carry a line break; libcurl would send it as is.
-            let clean = value.filter { $0 != "\r" && $0 != "\n" }
-            list = curl_slist_append(list, "\(name): \(clean)")
+    /// Forgets the easy handle, which the driver resets for another transfer.
+    func detach() {
+        handle = nil
+    }
+
+    /// Nanoseconds left before the transfer has been idle too long; 0 when it has.
+    func idleNanosecondsLeft(at now: UInt64) -> UInt64 {
+        let limit = UInt64(idleTimeout * 1e9)
+        let idle = now &- lastActivity.uptimeNanoseconds
+        return idle >= limit ? 0 : limit - idle
+    }
+
+    func idleTimeoutError() -> TransportError {
+        .timedOut(seconds: idleTimeout, received: received)
+    }
+
+    /// The outcome of a transfer libcurl says is done with `result`.
+    func outcome(of result: CURLcode) -> Result<ResponseHead, any Error> {
+        if let sinkError { return .failure(sinkError) }
+        guard result == CURLE_OK, let handle else { return .failure(transportError(for: result)) }
+        do {
+            return .success(try deliverHead(handle))
+        } catch {
+            return .failure(error)
         }
-        return list
+    }
+
+    /// The kind of failure behind a `CURLcode`, in `TransportError`'s terms.
+    private func transportError(for code: CURLcode) -> TransportError {
+        var osError = 0
+        if let handle { imgview_curl_get_long(handle, CURLINFO_OS_ERRNO, &osError) }
+        let detail = String(cString: errorBuffer)
+        let words = TerminalText.sanitized(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        switch code {
+        case CURLE_COULDNT_CONNECT:
+            switch Int32(osError) {
+            case ETIMEDOUT: return idleTimeoutError()
+            case ENETUNREACH, ENETDOWN, EHOSTUNREACH: return .unreachable
+            default: return .connectionRefused
+            }
+        case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound(request.url?.host ?? "")
+        case CURLE_COULDNT_RESOLVE_PROXY: return .hostNotFound("proxy")
+        case CURLE_OPERATION_TIMEDOUT: return idleTimeoutError()
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .connectionLost(received: received)
+        case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects(limit: Self.maxRedirects)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            if let redirect = redirectTarget(), let scheme = redirect.scheme {
+                return .unsupportedScheme(scheme.lowercased(), redirected: true)
+            }
+            return .unsupportedScheme(request.url?.scheme ?? "", redirected: false)
+        case CURLE_URL_MALFORMAT: return .badResponse(redirectTarget() == nil ? words : "malformed redirect")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .tls(words)
+        case CURLE_BAD_CONTENT_ENCODING, CURLE_WEIRD_SERVER_REPLY: return .badResponse(words)
+        default: return .local(words)
+        }
+    }
+
+    /// Where the last response's Location pointed, resolved as libcurl resolves it.
+    private func redirectTarget() -> URL? {
+        guard let location = headerLines.last(where: { $0.name.lowercased() == "location" })?.value else { return nil }
+        return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: effectiveURL())?.absoluteURL
+    }
+
+    private func effectiveURL() -> URL? {
+        guard let handle else { return request.url }
+        var effective: UnsafeMutablePointer<CChar>?
+        imgview_curl_get_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        return effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
     }
 
     /// The final response's status and headers, given to the sink once.
@@ -161,10 +200,9 @@ final class CurlTransfer: @unchecked Sendable {
         imgview_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var length: curl_off_t = -1
         imgview_curl_get_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-        var effective: UnsafeMutablePointer<CChar>?
-        imgview_curl_get_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url!
-        let head = ResponseHead(status: status, headers: headers, url: finalURL, expectedLength: length >= 0 ? Int64(length) : nil)
+        let head = ResponseHead(
+            status: status, headerLines: headerLines, url: effectiveURL() ?? URL(fileURLWithPath: "/"),
+            expectedLength: length >= 0 ? Int64(length) : nil)
         self.head = head
         try sink.receive(head)
         return head
@@ -177,16 +215,18 @@ final class CurlTransfer: @unchecked Sendable {
         var status = 0
         imgview_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
         if status < 200 { return false }
-        return !([300, 301, 302, 303, 307, 308].contains(status) && headers["location"] != nil)
+        let redirects = [300, 301, 302, 303, 307, 308].contains(status)
+        return !(redirects && headerLines.contains { $0.name.lowercased() == "location" })
     }
 
     /// Body bytes from libcurl; returning less than it gave aborts the transfer.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now()
-        guard sinkError == nil, !isCancelled, let easy else { return 0 }
+        guard sinkError == nil, let handle else { return 0 }
         do {
-            _ = try deliverHead(easy)
+            _ = try deliverHead(handle)
             try sink.receive(bytes: bytes)
+            received += Int64(bytes.count)
             // A sink slow to take the bytes (a busy disk) is not the server going quiet.
             lastActivity = DispatchTime.now()
             return bytes.count
@@ -201,33 +241,29 @@ final class CurlTransfer: @unchecked Sendable {
     /// body that then fails is known to be a body cut short.
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now()
-        guard !isCancelled else { return 0 }
+        guard sinkError == nil else { return 0 }
         let line = String(decoding: bytes, as: UTF8.self)
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty {
-            guard let easy, isFinalResponse(easy) else { return bytes.count }
+            guard let handle, isFinalResponse(handle) else { return bytes.count }
             do {
-                _ = try deliverHead(easy)
+                _ = try deliverHead(handle)
             } catch {
                 sinkError = error
                 return 0
             }
         } else if line.hasPrefix("HTTP/") {
-            headers = [:]
-            lastHeaderName = nil
-        } else if line.first == " " || line.first == "\t", let name = lastHeaderName {
+            headerLines = []
+        } else if line.first == " " || line.first == "\t", !headerLines.isEmpty {
             // An obsolete folded line continues the previous header.
-            headers[name, default: ""] += " " + trimmed
+            headerLines[headerLines.count - 1].value += " " + trimmed
         } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
             let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            // Repeated headers are joined as one list, as URLSession's allHeaderFields does.
-            if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
-            lastHeaderName = name
+            headerLines.append((name, value))
         }
         return bytes.count
     }
-
 }
 
 private let curlBodyCallback: imgview_curl_data_callback = { bytes, size, count, context in

@@ -14,6 +14,7 @@ enum FormatFuzzing {
 
     static func run(_ raw: [UInt8], with decoder: any ImageDecoding, format: ImageFormat) {
         let bytes = Data(raw)
+        ImageFuzzing.checkCompleteness(raw, format: format)
         guard let header = inspectChecked(bytes, with: decoder) else { return }
         precondition(header.format == format, "\(format) decoder reported \(header.format)")
         if let summary = header.animation {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 @_spi(Fuzzing) import ImgviewCore
 
 /// A response head — status and headers as a server chose them — through everything that reads one.
@@ -13,14 +14,13 @@ enum HTTPMetadataFuzzing {
     static func run(_ bytes: [UInt8]) {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let status = lines.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 200
-        var headers: [String: String] = [:]
+        var headerLines: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headerLines.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        let head = ResponseHead(
-            status: status, headers: headers, url: url,
-            expectedLength: headers.first { $0.key.lowercased() == "content-length" }.flatMap { Int64($0.value) })
+        var head = ResponseHead(status: status, headerLines: headerLines, url: url, expectedLength: nil)
+        head.expectedLength = head[.contentLength].flatMap { Int64($0) }
 
         checkFreshness(head)
         checkRetry(head)
@@ -29,12 +29,12 @@ enum HTTPMetadataFuzzing {
 
     /// Whatever the headers say, the entry the cache would write reads back unchanged.
     private static func checkFreshness(_ head: ResponseHead) {
-        guard case .store(let freshUntil) = Freshness().verdict(headers: head.headers, now: now) else { return }
+        guard case .store(let freshUntil) = Freshness().verdict(fields: head.fields, now: now) else { return }
         precondition(freshUntil >= now, "fresh until before the response arrived")
         precondition(freshUntil <= now.addingTimeInterval(Freshness.maxLifetime), "fresh for longer than the cap")
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: head.header("content-type"), format: .jpeg, byteCount: 1, sha256: "00",
-            etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now, lastAccessedAt: now,
+            url: url, finalURL: url, contentType: head[.contentType], format: .jpeg, byteCount: 1, sha256: "00",
+            etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now, lastAccessedAt: now,
             freshUntil: freshUntil)
         guard let metadata = try? DiskCache.metadata(of: entry) else { preconditionFailure("entry cannot be encoded") }
         let read = DiskCache.entry(fromMetadata: metadata)
@@ -43,7 +43,7 @@ enum HTTPMetadataFuzzing {
 
     private static func checkRetry(_ head: ResponseHead) {
         let policy = RetryPolicy(maxRetries: 3)
-        guard let delay = policy.delay(beforeRetry: 0, retryAfter: head.header("retry-after"), now: now) else { return }
+        guard let delay = policy.delay(beforeRetry: 0, retryAfter: head[.retryAfter], now: now) else { return }
         precondition(delay >= .zero, "negative retry delay")
         precondition(delay <= max(policy.maxDelay, policy.maxRetryAfter), "retry delay past every cap")
     }
@@ -53,7 +53,7 @@ enum HTTPMetadataFuzzing {
         let errors: [ImagePipelineError] = [
             .httpStatus(url, status: head.status),
             .notFound(url, status: head.status),
-            .notAnImage(url, contentType: head.header("content-type")),
+            .notAnImage(url, contentType: head[.contentType]),
             .truncated(url, received: 0, expected: head.expectedLength),
         ]
         for error in errors { TerminalSafety.requireSafe(error.message, "pipeline error") }

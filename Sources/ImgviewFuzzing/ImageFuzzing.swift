@@ -16,6 +16,7 @@ enum ImageFuzzing {
     static func run(_ raw: [UInt8]) {
         let bytes = Data(raw)
         let format = ImageFormat.sniff(bytes)
+        if let format { checkCompleteness(raw, format: format) }
         let dimensions = ImageDimensions.read(raw)
         if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
         _ = ExifReader.orientation(in: bytes)

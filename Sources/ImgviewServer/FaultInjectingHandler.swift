@@ -10,7 +10,9 @@ struct FaultInjectingHandler: HTTPHandler {
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.rawValue.lowercased()] = value }
-        let sequence = log.record(method: request.method.rawValue, path: request.path, headers: headers)
+        var clientPort: UInt16?
+        if case .ip4(_, let port)? = request.remoteAddress { clientPort = port }
+        let sequence = log.record(method: request.method.rawValue, path: request.path, headers: headers, connection: clientPort)
 
         guard let (resource, fault) = routes.take(request.path) else {
             return finish(sequence, plain(404, "not found"))

@@ -18,6 +18,8 @@ public struct RecordedRequest: Sendable, Equatable {
     public let path: String
     /// Header names in lower case.
     public let headers: [String: String]
+    /// The client's port: requests with the same one came over the same (kept-alive) connection.
+    public var connection: UInt16?
     public var status: Int?
     /// Bytes of the resource's body handed to the socket (a short status text does not count).
     public var bodyBytesSent: Int = 0

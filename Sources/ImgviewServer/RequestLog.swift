@@ -8,9 +8,11 @@ public final class RequestLog: Sendable {
     init() {}
 
     /// Adds a request and returns its sequence number.
-    func record(method: String, path: String, headers: [String: String]) -> Int {
+    func record(method: String, path: String, headers: [String: String], connection: UInt16? = nil) -> Int {
         entries.withLock { entries in
-            entries.append(RecordedRequest(sequence: entries.count, method: method, path: path, headers: headers))
+            var request = RecordedRequest(sequence: entries.count, method: method, path: path, headers: headers)
+            request.connection = connection
+            entries.append(request)
             return entries.count - 1
         }
     }

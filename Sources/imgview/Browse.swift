@@ -52,8 +52,10 @@ extension Imgview {
         func run() async throws {
             // Say so before doing any work that needs the network.
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
-            let (catalog, moreTabs) = try await tabs()
-            let service = try network.makeService(global: global)
+            // One client for the catalog and the images: one multi handle, connections shared.
+            let loader = try network.makeLoader()
+            let (catalog, moreTabs) = try await tabs(loader: loader)
+            let service = try network.makeService(global: global, loader: loader)
             let status = try await BrowserLauncher.run(
                 catalog: catalog, moreTabs: moreTabs, service: service, mode: mode, cellAspect: cellAspect,
                 maxPixelCount: decoding.maxPixelCount, offline: global.isOffline)
@@ -61,15 +63,15 @@ extension Imgview {
         }
 
         /// The tabs to open with, and the rest of a listing still under way.
-        private func tabs() async throws -> (Catalog, AsyncStream<[AppImage]>?) {
+        private func tabs(loader: any DataLoading) async throws -> (Catalog, AsyncStream<[AppImage]>?) {
             guard !images.isEmpty else {
                 if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
                 // Only the first page: a paged catalog loads the next one when the user reaches its end.
-                let catalog = try await CatalogLoader().loadFirstPage(from: global.catalogSource)
+                let catalog = try await CatalogLoader(loader: loader).loadFirstPage(from: global.catalogSource)
                 if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
                 return (catalog, nil)
             }
-            let catalog = CatalogOnce(global: global)
+            let catalog = CatalogOnce(global: global, loader: loader)
             let sources = try await BrowseSource.resolve(images) { try await catalog.value() }
             // The first images are enough to open with; a big folder goes on being read behind the browser.
             let (first, rest) = await BackgroundListing.start(ImageListing(sources: sources, recursive: recursive))

@@ -18,7 +18,8 @@ enum BrowserLauncher {
         let terminal = try CursesTerminal()
         let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
-            pipeline: pipeline, diskCache: service.configuration.diskCache, catalogPaging: CatalogLoader(), moreTabs: moreTabs,
+            pipeline: pipeline, diskCache: service.configuration.diskCache,
+            catalogPaging: CatalogLoader(loader: service.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,

@@ -21,7 +21,7 @@ extension Imgview.Cache {
 
         func run() async throws {
             // Resolve every argument first, so a typo in the third name leaves the first two alone.
-            let catalog = CatalogOnce(global: global)
+            let catalog = CatalogOnce(global: global, loader: try HTTPClient.makeLoader())
             var references: [ImageReference] = []
             for argument in images {
                 references.append(try await ImageReference.resolve(argument) { try await catalog.value() })

@@ -31,6 +31,9 @@ extension Imgview {
 
         func run() async throws {
             let assets = try BundledAssets.folder()
+            // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP
+            // says otherwise. Made before the server's threads start (see URLSessionDataLoader).
+            let loader = try HTTPClient.makeLoader()
             let server = try await LoopbackServer.start()
             server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
             // The curated catalog (names, titles) with its relative URLs resolved against the server.
@@ -38,14 +41,14 @@ extension Imgview {
             server.publish(
                 .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
                 at: "/demo-catalog.json")
-            let catalog = try await CatalogLoader().loadAll(from: .remote(catalogURL))
+            let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
             let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
             let cacheFolder =
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
             defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
-            let service = ImageService(configuration: .init(diskCache: try DiskCache(directory: cacheFolder)))
+            let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
                 let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: nil, cellAspect: 2, offline: false)

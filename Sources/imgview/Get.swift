@@ -57,7 +57,8 @@ extension Imgview {
         }
 
         func run() async throws {
-            let catalog = CatalogOnce(global: global)
+            let loader = try network.makeLoader()
+            let catalog = CatalogOnce(global: global, loader: loader)
             let references: [ImageReference]
             if all {
                 references = try await catalog.value().images.map { ImageReference(image: $0, url: $0.url) }
@@ -81,7 +82,7 @@ extension Imgview {
                 case let file?: .file(URL(fileURLWithPath: file).standardizedFileURL)
                 case nil: .folder(folder)
                 }
-            let service = try network.makeService(global: global, keepsImagesInMemory: false)
+            let service = try network.makeService(global: global, loader: loader, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
             let plan = DownloadPlan(service: service, references: references, target: target, replace: force, display: display)
 
@@ -144,15 +145,17 @@ extension Imgview {
 /// Loads the catalog at most once, and only if a name needs it.
 actor CatalogOnce {
     private let global: GlobalOptions
+    private let loader: any DataLoading
     private var loaded: Catalog?
 
-    init(global: GlobalOptions) {
+    init(global: GlobalOptions, loader: any DataLoading) {
         self.global = global
+        self.loader = loader
     }
 
     func value() async throws -> Catalog {
         if let loaded { return loaded }
-        let catalog = try await global.loadCatalog()
+        let catalog = try await global.loadCatalog(using: loader)
         loaded = catalog
         return catalog
     }

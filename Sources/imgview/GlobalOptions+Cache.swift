@@ -15,7 +15,7 @@ extension GlobalOptions {
     /// costs the labels (with a warning), since the cache is worth seeing without them.
     func catalogNamesByURL() async -> [URL: String] {
         do {
-            let catalog = try await loadCatalog()
+            let catalog = try await loadCatalog(using: try HTTPClient.makeLoader())
             return Dictionary(catalog.images.map { ($0.url, $0.name) }, uniquingKeysWith: { first, _ in first })
         } catch {
             let message = (error as? any UserFacingError)?.message ?? TerminalText.sanitized(String(describing: error))

@@ -95,6 +95,10 @@ struct GlobalOptions: ParsableArguments {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
         }
+        // $HOME first, as the XDG spec says: Foundation's home directory is the password file's.
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/imgview")
+        }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imgview")
     }
 
@@ -105,12 +109,12 @@ struct GlobalOptions: ParsableArguments {
         return ["1", "true", "yes"].contains(value)
     }
 
-    /// The whole catalog, every page of a paged remote catalog included.
-    func loadCatalog() async throws -> Catalog {
+    /// The whole catalog, every page of a paged remote catalog included, fetched with `loader`.
+    func loadCatalog(using loader: any DataLoading) async throws -> Catalog {
         if isOffline, case .remote(let url) = catalogSource {
             throw OfflineCatalogError(url: url)
         }
-        return try await CatalogLoader().loadAll(from: catalogSource)
+        return try await CatalogLoader(loader: loader).loadAll(from: catalogSource)
     }
 }
 

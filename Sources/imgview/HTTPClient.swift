@@ -2,10 +2,12 @@ import Foundation
 import ImgviewCore
 import ImgviewCurl
 
-/// Which HTTP client fetches images: libcurl directly (the default), or URLSession.
+/// Which HTTP client fetches images and catalogs: libcurl directly (the default), or URLSession.
 ///
 /// URLSession stays available through `IMGVIEW_HTTP=urlsession`, to compare the two and as a
-/// fallback should the direct client misbehave somewhere (DECISIONS.md, "Downloads: libcurl directly").
+/// fallback should the direct client misbehave somewhere (DECISIONS.md, "One HTTP client").
+/// A command makes one loader and hands it to everything that fetches, so catalog pages and
+/// images share its connections.
 enum HTTPClient: String, CaseIterable {
     case curl
     case urlsession
@@ -30,5 +32,11 @@ enum HTTPClient: String, CaseIterable {
         case .curl: CurlDataLoader(idleTimeout: idleTimeout)
         case .urlsession: URLSessionDataLoader(idleTimeout: idleTimeout)
         }
+    }
+
+    /// The loader `IMGVIEW_HTTP` names, for commands without network options (the idle timeout is
+    /// `--connect-timeout`'s default). Cheap to make: nothing is set up until the first request.
+    static func makeLoader(idleTimeout: TimeInterval = ServiceOptions.defaultIdleTimeout) throws -> any DataLoading {
+        try fromEnvironment().makeLoader(idleTimeout: idleTimeout)
     }
 }

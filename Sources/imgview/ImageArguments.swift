@@ -10,10 +10,11 @@ struct ImageArguments {
     let global: GlobalOptions
     private let catalog: CatalogOnce
 
-    init(_ arguments: [String], global: GlobalOptions) {
+    /// - Parameter loader: the command's HTTP client, for the catalog if a name needs it.
+    init(_ arguments: [String], global: GlobalOptions, loader: any DataLoading) {
         self.arguments = arguments
         self.global = global
-        catalog = CatalogOnce(global: global)
+        catalog = CatalogOnce(global: global, loader: loader)
     }
 
     /// Checks the arguments themselves: at least one, and `-` at most once (standard input is read once).

@@ -35,8 +35,10 @@ extension Imgview {
         }
 
         private func work() async throws {
-            let arguments = ImageArguments(images, global: global)
-            let pipeline = try network.makePipeline(global: global, supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
+            let loader = try network.makeLoader()
+            let arguments = ImageArguments(images, global: global, loader: loader)
+            let pipeline = try network.makePipeline(
+                global: global, loader: loader, supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             // Several images as a JSON array, written as each is known; one image as one object, as ever.

@@ -3,15 +3,17 @@ import ImgviewCodecs
 import ImgviewCore
 
 extension ServiceOptions {
-    /// The preview pipeline over the image service these options configure: what `show`,
-    /// `info` and the browser ask for previews and facts.
+    /// The preview pipeline over the image service these options configure, fetching with `loader`:
+    /// what `show`, `info` and the browser ask for previews and facts.
     ///
     /// - Parameter supplied: images whose bytes are in hand already (standard input's), by URL.
     func makePipeline(
-        global: GlobalOptions, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, supplied: [URL: Data] = [:]
+        global: GlobalOptions, loader: any DataLoading, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
+        supplied: [URL: Data] = [:]
     ) throws -> PreviewPipeline {
         Self.makePipeline(
-            service: try makeService(global: global), maxPixelCount: maxPixelCount, offline: global.isOffline, supplied: supplied)
+            service: try makeService(global: global, loader: loader), maxPixelCount: maxPixelCount, offline: global.isOffline,
+            supplied: supplied)
     }
 
     /// The preview pipeline over `service`, decoding with the codecs module.

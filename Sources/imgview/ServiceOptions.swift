@@ -4,13 +4,15 @@ import ImgviewCore
 
 /// Network limits for commands that fetch, named after curl's options.
 struct ServiceOptions: ParsableArguments {
+    static let defaultIdleTimeout: Double = 30
+
     @Option(name: .customLong("connect-timeout"), help: "Seconds to wait for a connection or for more data.")
-    var idleTimeout: Double = 30
+    var idleTimeout: Double = defaultIdleTimeout
 
     @Option(name: .customLong("max-time"), help: "Seconds one image may take at most, retries included.")
     var overallTimeout: Double = 600
 
-    @Option(name: .customLong("retry"), help: "Retries of transient failures (refused, reset, timeout, 408, 429, 5xx).")
+    @Option(name: .customLong("retry"), help: "Retries of transient failures (timeouts, lost connections, cut bodies, 408, 429, 5xx).")
     var retries: Int = 3
 
     @Option(name: .customLong("max-filesize"), help: "Largest download accepted, e.g. 200M.")
@@ -25,27 +27,23 @@ struct ServiceOptions: ParsableArguments {
     /// `--max-filesize` in bytes: the most a download, or standard input, may hold.
     var maxFileSizeBytes: Int64 { ByteCount.parse(maxFileSize) ?? 512 << 20 }
 
-    /// The pipeline configured by these options and the global ones.
-    ///
-    /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
-    func makeService(global: GlobalOptions, keepsImagesInMemory: Bool = true) throws -> ImageService {
-        try Self.makeService(
-            global: global, idleTimeout: idleTimeout, overallTimeout: overallTimeout, retries: retries,
-            maxFileSize: ByteCount.parse(maxFileSize) ?? 512 << 20, keepsImagesInMemory: keepsImagesInMemory)
+    /// The HTTP client (`IMGVIEW_HTTP`) with these options' idle timeout; give the same one to the
+    /// service and to catalog loading, so one client serves the command.
+    func makeLoader() throws -> any DataLoading {
+        try HTTPClient.makeLoader(idleTimeout: idleTimeout)
     }
 
-    /// The pipeline with explicit limits, for commands that do not take the network options.
-    static func makeService(
-        global: GlobalOptions, idleTimeout: Double = 30, overallTimeout: Double = 600, retries: Int = 3,
-        maxFileSize: Int64 = 512 << 20, keepsImagesInMemory: Bool = true
-    ) throws -> ImageService {
+    /// The pipeline configured by these options and the global ones, fetching with `loader`.
+    ///
+    /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
+    func makeService(global: GlobalOptions, loader: any DataLoading, keepsImagesInMemory: Bool = true) throws -> ImageService {
         let disk = try DiskCache(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
         let configuration = ImageService.Configuration(
-            dataLoader: try HTTPClient.fromEnvironment().makeLoader(idleTimeout: idleTimeout),
+            dataLoader: loader,
             diskCache: disk,
             memoryCache: MemoryCache(costLimit: keepsImagesInMemory ? 256 << 20 : 0, countLimit: 200),
             retry: RetryPolicy(maxRetries: retries),
-            maxDownloadBytes: maxFileSize,
+            maxDownloadBytes: maxFileSizeBytes,
             overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
             memoryItemLimit: keepsImagesInMemory ? 32 << 20 : 0,
             isOffline: global.isOffline)

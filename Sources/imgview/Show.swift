@@ -68,7 +68,8 @@ extension Imgview {
         }
 
         private func work() async throws {
-            let arguments = ImageArguments(images, global: global)
+            let loader = try network.makeLoader()
+            let arguments = ImageArguments(images, global: global, loader: loader)
             let environment = ProcessInfo.processInfo.environment
             let choice = try ModeChoice.resolved(mode, environment: environment)
             let box = size ?? CellBox.terminalOrDefault()
@@ -79,7 +80,7 @@ extension Imgview {
                 background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
                 animates: isatty(STDOUT_FILENO) == 1)
             let pipeline = try network.makePipeline(
-                global: global, maxPixelCount: decoding.maxPixelCount,
+                global: global, loader: loader, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
             var shown: UInt32 = 0
             try await arguments.forEach { argument, url in

@@ -8,6 +8,10 @@ import Testing
 /// SPEC.md's "Failure is part of the contract", one row per bad input: the real binary against the
 /// loopback server, asserting the one-line message, the exit code, and that nothing was written
 /// or cached (or, where the input is a damaged cache, that the damage is gone).
+///
+/// Network rows run with the default retries (3) and say how long the failure may take: what no
+/// second try can mend fails at once (well under the 2.8 s the three backoffs take at least), what
+/// can is tried four times.
 @Suite("Every bad input in SPEC.md")
 struct BadInputTableTests {
     /// A folder to run in, a cache, and a server publishing one good JPEG at `/photos/hopper.jpg`.
@@ -47,6 +51,15 @@ struct BadInputTableTests {
         var writes: [String] = []
         /// Entries the cache holds afterwards.
         var cachedEntries = 0
+        /// How long the command may take, from start to exit.
+        var takes: ClosedRange<Duration>?
+    }
+
+    /// Shorter than the three retries' backoff (0.5, 1 and 2 s, each ±20%) could ever be.
+    static let atOnce: ClosedRange<Duration> = .zero ... .milliseconds(2500)
+    /// At least the three retries' backoff, and not much more.
+    static func retried(plus extra: Duration = .zero) -> ClosedRange<Duration> {
+        (.milliseconds(2800) + extra)...(.seconds(12) + extra)
     }
 
     struct BadInput: Sendable, CustomTestStringConvertible {
@@ -119,29 +132,85 @@ struct BadInputTableTests {
             return (result, Expectation(status: 6, message: "imgview: \(context.hopper): HTTP 403 (forbidden)"))
         },
         BadInput(label: "HTTP 500, retries exhausted") { context in
-            context.server.setFaults([.status(500), .status(502)], for: "/photos/hopper.jpg")
-            let result = try await context.run(["get", context.hopper, "--retry", "1"])
-            #expect(context.server.requests(for: "/photos/hopper.jpg").map(\.status) == [500, 502])
-            return (result, Expectation(status: 6, message: "imgview: \(context.hopper): HTTP 502 (bad gateway)"))
+            context.server.setFaults([.status(500), .status(502), .status(503), .status(504)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").map(\.status) == [500, 502, 503, 504])
+            return (result, Expectation(status: 6, message: "imgview: \(context.hopper): HTTP 504 (gateway timeout)", takes: retried()))
         },
         BadInput(label: "refused connection") { context in
-            let result = try await context.run(["get", "http://127.0.0.1:1/x.jpg", "--retry", "0"])
-            return (result, Expectation(status: 5, message: "imgview: http://127.0.0.1:1/x.jpg: connection refused"))
+            let result = try await context.run(["get", "http://127.0.0.1:1/x.jpg"])
+            return (result, Expectation(status: 5, message: "imgview: http://127.0.0.1:1/x.jpg: connection refused", takes: atOnce))
+        },
+        BadInput(label: "unknown host") { context in
+            let result = try await context.run(["get", "http://nonexistent.invalid/x.jpg"])
+            return (
+                result,
+                Expectation(
+                    status: 5, message: "imgview: http://nonexistent.invalid/x.jpg: host not found (nonexistent.invalid)", takes: atOnce)
+            )
+        },
+        BadInput(label: "https answered by a plain-HTTP server") { context in
+            let https = "https://127.0.0.1:\(context.server.port)/photos/hopper.jpg"
+            let result = try await context.run(["get", https])
+            return (result, Expectation(status: 5, message: "imgview: \(https): TLS failure…", takes: atOnce))
+        },
+        BadInput(label: "redirect to a file: URL") { context in
+            context.server.setFaults([.redirect(to: "file:///etc/passwd")], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            #expect(context.server.requests(for: "/etc/passwd").isEmpty)
+            return (
+                result,
+                Expectation(
+                    status: 5,
+                    message: "imgview: \(context.hopper): redirected to a file: URL, which imgview does not follow (http and https only)",
+                    takes: atOnce)
+            )
+        },
+        BadInput(label: "redirect loop") { context in
+            context.server.setFaults([.redirect(to: "/photos/hopper.jpg")], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): more than 10 redirects", takes: atOnce))
         },
         BadInput(label: "timeout: no answer") { context in
             context.server.setFaults([.delay(.seconds(10))], for: "/photos/hopper.jpg")
-            let result = try await context.run(["get", context.hopper, "--retry", "0", "--connect-timeout", "1"])
-            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): timed out…"))
+            let result = try await context.run(["get", context.hopper, "--connect-timeout", "0.5"])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").count == 4)
+            return (
+                result,
+                Expectation(
+                    status: 5, message: "imgview: \(context.hopper): timed out (no answer within 0.5 s)", takes: retried(plus: .seconds(2)))
+            )
         },
         BadInput(label: "timeout: a body too slow for --max-time") { context in
             context.server.setFaults([.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(100))], for: "/photos/hopper.jpg")
-            let result = try await context.run(["get", context.hopper, "--retry", "0", "--max-time", "1"])
-            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): timed out…"))
+            let result = try await context.run(["get", context.hopper, "--max-time", "1"])
+            return (
+                result,
+                Expectation(
+                    status: 5, message: "imgview: \(context.hopper): timed out (overall limit of 1 s)", takes: .seconds(1) ... .seconds(2.5)
+                )
+            )
         },
         BadInput(label: "truncated body") { context in
             context.server.setFaults([.truncated(after: 5000)], for: "/photos/hopper.jpg")
-            let result = try await context.run(["get", context.hopper, "--retry", "0"])
-            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): transfer cut short after…"))
+            let result = try await context.run(["get", context.hopper])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").count == 4)
+            return (result, Expectation(status: 5, message: "imgview: \(context.hopper): transfer cut short after…", takes: retried()))
+        },
+        BadInput(label: "truncated body with no Content-Length") { context in
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            raw.respondCloseDelimited(at: "/cut.jpg", body: hopperBytes, sent: 30_000)
+            let url = raw.url(for: "/cut.jpg").absoluteString
+            let result = try await context.run(["get", url])
+            #expect(raw.requestCount(for: "/cut.jpg") == 4)
+            return (
+                result,
+                Expectation(
+                    status: 5,
+                    message: "imgview: \(url): transfer cut short after 30000 bytes (the connection closed before the image's end)",
+                    takes: retried())
+            )
         },
         BadInput(label: "body that is not an image") { context in
             context.server.setFaults([.body(Data("<html>".utf8), contentType: "text/html")], for: "/photos/hopper.jpg")
@@ -339,6 +408,9 @@ struct BadInputTableTests {
             let (result, expected) = try await row.run(context)
 
             #expect(result.status == expected.status, "\(row.label): \(result.stderr)")
+            if let takes = expected.takes {
+                #expect(takes.contains(result.elapsed), "\(row.label): took \(result.elapsed), expected \(takes)")
+            }
             if let message = expected.message {
                 #expect(
                     result.stderr.hasSuffix("\n") && result.errorLine.split(separator: "\n").count == 1, "\(row.label): \(result.stderr)")
@@ -350,9 +422,9 @@ struct BadInputTableTests {
             } else {
                 #expect(result.stderr.isEmpty, "\(row.label): \(result.stderr)")
             }
-            // Nothing a server or a file said reaches the terminal raw.
+            // Nothing a server or a file said reaches the terminal raw (tabs separate `list`'s columns in a pipe).
             for text in [result.stdout, result.stderr] {
-                #expect(!text.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" }, "\(row.label): \(text)")
+                #expect(!text.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" && $0 != "\t" }, "\(row.label): \(text)")
             }
 
             let after = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))

@@ -19,13 +19,29 @@ struct CatalogCommandTests {
         #expect(result.stdout.contains("https://github.com/nhamada/app_dev_tutorial/raw/master/01_DownloadImage/images/image00.jpg"))
     }
 
-    @Test func listPrintsATable() async throws {
+    /// In a pipe: no header, no padding, tab-separated, as `cache ls` prints.
+    @Test func listInAPipePrintsOneLinePerImage() async throws {
         let result = try await ImgviewProcess.run(["list"])
         #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("NAME") == true)
-        #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("image0  Tutorial image 0  https://"))
+        #expect(
+            result.stdout == """
+                image0\tTutorial image 0\thttps://github.com/nhamada/app_dev_tutorial/raw/master/01_DownloadImage/images/image00.jpg\tno
+                image1\tTutorial image 1\thttps://github.com/nhamada/app_dev_tutorial/raw/master/01_DownloadImage/images/image01.jpg\tno
+
+                """)
+    }
+
+    /// On a terminal: a table with a header, fitted to its width (URLs lose their middles).
+    @Test(.enabled(if: TmuxSession.isAvailable)) func listOnATerminalFitsItsWidth() async throws {
+        // Tall enough for the list, the exit status and the `stty -a` the session prints after them.
+        let session = try await TmuxSession(columns: 60, rows: 40, command: TmuxSession.imgviewCommand(["list"]))
+        let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+        await session.kill()
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        let lines = screen.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("NAME    TITLE") == true, "\(screen)")
+        #expect(lines.count >= 3 && lines[1].hasPrefix("image0  Tutorial image 0  https://") && lines[1].contains("…"), "\(screen)")
+        #expect(lines.prefix(3).allSatisfy { $0.count <= 60 }, "\(screen)")
     }
 
     @Test(arguments: [

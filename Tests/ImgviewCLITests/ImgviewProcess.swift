@@ -9,6 +9,8 @@ struct ImgviewProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// From the start of the process to its end.
+        var elapsed: Duration = .zero
         /// stdout as bytes, for output that is not text (`get -o -`).
         var stdoutData = Data()
         /// stderr without trailing newline, for one-line error checks.
@@ -29,8 +31,7 @@ struct ImgviewProcess {
     }()
 
     /// The repository's root, for the bundled assets.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repositoryRoot = ImgviewTestSupport.repositoryRoot
 
     /// This process's environment without imgview's own variables (a cache of the test run's
     /// own instead), with `overrides` applied.
@@ -71,6 +72,7 @@ struct ImgviewProcess {
         _ arguments: [String], executable: URL = binary, environment: [String: String] = [:], directory: URL? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
+        let started = ContinuousClock.now
         let (process, stdout, stderr) = try start(arguments, executable: executable, environment: environment, directory: directory)
         // Read both pipes while the process runs, so a full pipe never blocks it.
         async let out = readToEnd(stdout)
@@ -85,10 +87,11 @@ struct ImgviewProcess {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
+        let elapsed = ContinuousClock.now - started
         let output = await out
         return Result(
             status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-            stderr: String(decoding: await err, as: UTF8.self), stdoutData: output)
+            stderr: String(decoding: await err, as: UTF8.self), elapsed: elapsed, stdoutData: output)
     }
 }
 

@@ -12,7 +12,8 @@ struct RenderedAnimationSnapshotTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
     static func response(for name: String, options: RenderOptions) async throws -> PreviewResponse {
-        let pipeline = PreviewPipeline(configuration: .init(loader: ImageService(configuration: .init()), decoder: ImageDecoder()))
+        let pipeline = PreviewPipeline(
+            configuration: .init(loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder()))
         return try await pipeline.preview(for: PreviewRequest(url: Fixtures.url(name), options: options))
     }
 
@@ -72,7 +73,8 @@ struct RenderedAnimationSnapshotTests {
     @Test func anAnimationOverTheCostLimitIsCutShortWithAWarning() async throws {
         let pipeline = PreviewPipeline(
             configuration: .init(
-                loader: ImageService(configuration: .init()), decoder: ImageDecoder(), animationCostLimit: 1))
+                loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder(),
+                animationCostLimit: 1))
         let response = try await pipeline.preview(
             for: PreviewRequest(
                 url: Fixtures.url("slideshow.gif"), options: RenderOptions(columns: 24, rows: 8, mode: .ascii, colors: .none)))

@@ -144,3 +144,40 @@ struct BrowserScreenTests {
         }
     }
 }
+
+/// The tab strip over catalogs of any size.
+@Suite("Tab strip")
+struct TabStripTests {
+    /// Names that count how many were read.
+    struct CountingNames: RandomAccessCollection {
+        let count: Int
+        let reads: Locked<Int>
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+        subscript(position: Int) -> String {
+            reads.withLock { $0 += 1 }
+            return "img\(position)"
+        }
+    }
+
+    @Test func aHundredThousandTabsLayOutFromTheFewNearTheSelection() {
+        let reads = Locked(0)
+        let names = CountingNames(count: 100_000, reads: reads)
+        for selected in [0, 50_000, 99_999] {
+            reads.withLock { $0 = 0 }
+            let strip = TabStrip(names: names, selected: selected, width: 100)
+            #expect(strip.tabs.contains { $0.index == selected && $0.isSelected })
+            #expect(reads.withLock { $0 } < 50, "read \(reads.withLock { $0 }) names for one strip")
+            #expect(strip.hiddenBefore == (selected > 0))
+            #expect(strip.hiddenAfter == (selected < 99_999))
+            #expect((strip.tabs.last.map { $0.column + DisplayWidth.of($0.label) } ?? 0) <= 98)
+        }
+    }
+
+    @Test func aStripThatFitsIsShownWhole() {
+        let strip = TabStrip(names: ["a", "b", "c"], selected: 1, width: 80)
+        #expect(strip.tabs.map(\.label) == ["  a  ", "[ b ]", "  c  "])
+        #expect(strip.tabs.map(\.column) == [0, 5, 10])
+        #expect(!strip.hiddenBefore && !strip.hiddenAfter)
+    }
+}

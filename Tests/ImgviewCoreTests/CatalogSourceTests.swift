@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewCurl
 import Testing
 
 @testable import ImgviewCore
@@ -16,14 +17,14 @@ struct CatalogSourceTests {
 
     @Test func aMissingFileIsACatalogError() async {
         let error = await #expect(throws: CatalogError.self) {
-            try await CatalogLoader().loadFirstPage(from: .file(URL(fileURLWithPath: "/nonexistent/c.json")))
+            try await CatalogLoader(loader: CurlDataLoader()).loadFirstPage(from: .file(URL(fileURLWithPath: "/nonexistent/c.json")))
         }
         #expect(error?.message == "catalog /nonexistent/c.json: cannot be read: no such file")
     }
 
     @Test func aFolderIsNotACatalog() async {
         let error = await #expect(throws: CatalogError.self) {
-            try await CatalogLoader().loadFirstPage(from: .file(URL(fileURLWithPath: "/tmp")))
+            try await CatalogLoader(loader: CurlDataLoader()).loadFirstPage(from: .file(URL(fileURLWithPath: "/tmp")))
         }
         #expect(
             error?.message

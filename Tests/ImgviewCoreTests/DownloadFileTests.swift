@@ -20,7 +20,7 @@ struct DownloadFileTests {
         let writer = BlobWriter(
             file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30,
             progress: { received, _ in reports.withLock { $0.append(received) } })
-        try writer.receive(ResponseHead(status: 200, headers: [:], url: URL(string: "http://h/a.png")!, expectedLength: Int64(body.count)))
+        try writer.receive(ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: Int64(body.count)))
         var offset = 0
         var size = 7
         while offset < body.count {
@@ -49,7 +49,7 @@ struct DownloadFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let body = fakePNG(size: 3 * HashingFileWriter.blockSize + 777, seed: 3)
         let writer = BlobWriter(file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30, progress: nil)
-        try writer.receive(ResponseHead(status: 200, headers: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
+        try writer.receive(ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
         try body.withUnsafeBytes { bytes in
             for start in stride(from: 0, to: bytes.count, by: 16_384) {
                 try writer.receive(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 16_384)]))
@@ -66,7 +66,7 @@ struct DownloadFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try TemporaryFile(in: folder)
         let writer = BlobWriter(file: file, url: URL(string: "http://h/a.png")!, limit: 1 << 30, progress: nil)
-        try writer.receive(ResponseHead(status: 200, headers: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
+        try writer.receive(ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: nil))
         let full = open("/dev/full", O_WRONLY)
         #expect(full >= 0 && dup2(full, file.descriptor) == file.descriptor)
         close(full)

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import ImgviewCurl
 import ImgviewServer
 import ImgviewTestSupport
 import Testing
@@ -232,7 +234,8 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 100_000), contentType: "image/png"), at: "/a.png")
             let disk = try DiskCache(directory: folder)
-            let service = ImageService(configuration: .init(diskCache: disk, maxDownloadBytes: 50_000))
+            let service = ImageService(
+                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, maxDownloadBytes: 50_000))
             await #expect(throws: ImagePipelineError.tooLarge(server.url(for: "/a.png"), limit: 50_000)) {
                 try await service.image(for: ImageRequest(url: server.url(for: "/a.png")))
             }
@@ -262,15 +265,18 @@ struct ImageServiceTests {
             let image = fakePNG(size: 3_000_000)
             server.publish(.data(image, contentType: "image/png"), at: "/big.png")
             let disk = try DiskCache(directory: folder)
-            let service = ImageService(configuration: .init(diskCache: disk, memoryItemLimit: 1_000_000))
+            let service = ImageService(
+                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000))
             let response = try await service.image(for: ImageRequest(url: server.url(for: "/big.png")))
             guard case .file = response.body else {
                 Issue.record("expected a file body")
                 return
             }
             #expect(try response.data() == image)
-            let again = try await ImageService(configuration: .init(diskCache: disk, memoryItemLimit: 1_000_000))
-                .image(for: ImageRequest(url: server.url(for: "/big.png")))
+            let again = try await ImageService(
+                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000)
+            )
+            .image(for: ImageRequest(url: server.url(for: "/big.png")))
             #expect(again.source == .disk)
             #expect(try again.data() == image)
         }
@@ -288,5 +294,136 @@ struct ImageServiceTests {
         await #expect(throws: ImagePipelineError.fileNotFound(folder.appendingPathComponent("b.png"))) {
             try await service.image(for: ImageRequest(url: folder.appendingPathComponent("b.png")))
         }
+    }
+}
+
+/// Failures told apart by kind: only what can succeed on a second try is tried again.
+@Suite("Retries by kind of failure")
+struct RetryByKindTests {
+    /// Counts the requests a loader is asked for, to see how many attempts the pipeline made.
+    final class CountingLoader: DataLoading {
+        let inner: any DataLoading
+        let count = Locked(0)
+
+        init(_ inner: any DataLoading) {
+            self.inner = inner
+        }
+
+        func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+            count.withLock { $0 += 1 }
+            return try await inner.load(request, into: sink)
+        }
+    }
+
+    func attempts(_ url: URL, loader kind: LoaderKind, idleTimeout: TimeInterval = 5) async throws -> (Int, ImagePipelineError?) {
+        let loader = CountingLoader(kind.make(idleTimeout: idleTimeout))
+        let service = ImageService(
+            configuration: .init(dataLoader: loader, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
+        do {
+            _ = try await service.image(for: ImageRequest(url: url))
+            return (loader.count.withLock { $0 }, nil)
+        } catch let error as ImagePipelineError {
+            return (loader.count.withLock { $0 }, error)
+        }
+    }
+
+    @Test(arguments: LoaderKind.allCases)
+    func permanentTransportFailuresAreNotRetried(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            server.publish(.data(fakePNG(size: 100), contentType: "image/png"), at: "/a.png")
+            server.publish(.data(Data(), contentType: "text/plain"), at: "/to-file.png", faults: [.redirect(to: "file:///etc/passwd")])
+            let cases: [(URL, TransportError?)] = [
+                (URL(string: "http://nonexistent.invalid/a.png")!, .hostNotFound("nonexistent.invalid")),
+                (URL(string: "http://127.0.0.1:1/a.png")!, .connectionRefused),
+                (URL(string: "https://127.0.0.1:\(server.port)/a.png")!, nil),
+                (server.url(for: "/to-file.png"), .unsupportedScheme("file", redirected: true)),
+            ]
+            for (url, expected) in cases {
+                let (count, error) = try await attempts(url, loader: kind)
+                #expect(count == 1, "\(url)")
+                guard case .transport(url, let failure)? = error else {
+                    Issue.record("\(url): expected a transport error, got \(String(describing: error))")
+                    continue
+                }
+                if let expected { #expect(failure == expected) }
+                #expect(error?.exitStatus == .network)
+            }
+        }
+    }
+
+    @Test(arguments: LoaderKind.allCases)
+    func transientFailuresAreRetried(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            server.publish(.data(fakePNG(size: 10_000), contentType: "image/png"), at: "/cut.png", faults: [.truncated(after: 3000)])
+            server.publish(.data(fakePNG(size: 100), contentType: "image/png"), at: "/slow.png", faults: [.delay(.seconds(2))])
+            let (cut, cutError) = try await attempts(server.url(for: "/cut.png"), loader: kind)
+            #expect(cut == 3)
+            #expect(cutError?.isTransient == true)
+            let (slow, slowError) = try await attempts(server.url(for: "/slow.png"), loader: kind, idleTimeout: 0.3)
+            #expect(slow == 3)
+            guard case .transport(_, .timedOut)? = slowError else {
+                Issue.record("expected a timeout, got \(String(describing: slowError))")
+                return
+            }
+        }
+    }
+
+    @Test func kindsThatCanSucceedOnASecondTry() {
+        let url = URL(string: "http://h/a.png")!
+        let transient: [ImagePipelineError] = [
+            .transport(url, .timedOut(seconds: 1, received: 0)), .transport(url, .connectionLost(received: 10)),
+            .truncated(url, received: 1, expected: nil), .httpStatus(url, status: 503), .httpStatus(url, status: 429),
+        ]
+        let permanent: [ImagePipelineError] = [
+            .transport(url, .connectionRefused), .transport(url, .hostNotFound("h")), .transport(url, .tls("wrong version")),
+            .transport(url, .tooManyRedirects(limit: 10)), .transport(url, .unsupportedScheme("file", redirected: true)),
+            .transport(url, .badResponse("x")), .storage(url, FileSystemError(operation: "write", path: "/c/v1/tmp/1.part", errno: ENOSPC)),
+            .httpStatus(url, status: 403), .timedOut(url, after: "overall limit of 1 s"),
+        ]
+        for error in transient { #expect(error.isTransient, "\(error)") }
+        for error in permanent { #expect(!error.isTransient, "\(error)") }
+        let full = ImagePipelineError.storage(url, FileSystemError(operation: "write", path: "/c/v1/tmp/1.part", errno: ENOSPC))
+        #expect(full.exitStatus == .storage)
+        #expect(full.message == "http://h/a.png: cannot write the download: No space left on device (in /c/v1/tmp)")
+    }
+}
+
+/// A body with no Content-Length (the connection's close ends it) is whole only if the image is.
+@Suite("Close-delimited bodies")
+struct CloseDelimitedBodyTests {
+    static let jpeg = try! Data(contentsOf: repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+
+    @Test(arguments: LoaderKind.allCases)
+    func aWholeImageIsKeptAsFresh(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        server.respondCloseDelimited(at: "/a.jpg", body: Self.jpeg)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = ImageService(configuration: .init(dataLoader: kind.make(), diskCache: try DiskCache(directory: folder)))
+        let response = try await service.image(for: ImageRequest(url: server.url(for: "/a.jpg")))
+        #expect(try response.data() == Self.jpeg)
+        #expect(response.isCached)
+        #expect(response.entry.isFresh(at: Date()))
+    }
+
+    @Test(arguments: LoaderKind.allCases)
+    func aCutImageIsATruncatedTransferRetriedAndNeverCached(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        server.respondCloseDelimited(at: "/a.jpg", body: Self.jpeg, sent: 30_000)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let service = ImageService(
+            configuration: .init(
+                dataLoader: kind.make(), diskCache: disk, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
+        let url = server.url(for: "/a.jpg")
+        await #expect(throws: ImagePipelineError.truncated(url, received: 30_000, expected: nil)) {
+            try await service.image(for: ImageRequest(url: url))
+        }
+        #expect(server.requestCount(for: "/a.jpg") == 3)
+        #expect(disk.entries().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("v1/tmp").path).isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewCurl
 import ImgviewTestSupport
 import Testing
 
@@ -148,7 +149,7 @@ struct PreviewPipelineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a.png")
         try stubImage(grey: 1).write(to: file)
-        let service = ImageService(configuration: .init())
+        let service = ImageService(configuration: .init(dataLoader: CurlDataLoader()))
         let pipeline = PreviewPipeline(configuration: .init(loader: service, decoder: decoder, scheduler: WorkerPool(width: 1)))
         let options = request(url: file)
         _ = try await pipeline.preview(for: options)

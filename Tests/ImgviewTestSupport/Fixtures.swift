@@ -22,6 +22,10 @@ public enum Fixtures {
     }
 }
 
+/// The repository's root, for the bundled assets (`Assets/`) and the documents.
+public let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
 /// The lower-case hex SHA-256 of `data`, as `sha256sum` and the cache print it.
 public func sha256Hex(_ data: Data) -> String {
     SHA256.hash(data: data).hexString

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Decides how long a response may be used from the cache without asking the server (SPEC "Freshness").
 public struct Freshness: Sendable {
@@ -20,28 +21,36 @@ public struct Freshness: Sendable {
     /// The longest lifetime any header can give: 2³¹ seconds, RFC 9111's cap for delta-seconds.
     public static let maxLifetime: TimeInterval = 2_147_483_648
 
-    /// The verdict for a response received at `now` with `headers` (names in any case).
-    public func verdict(headers: [String: String], now: Date) -> Verdict {
-        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        let directives = Self.directives(lowered["cache-control"] ?? "")
+    /// The verdict for a response received at `now` with header `fields`.
+    public func verdict(fields: HTTPFields, now: Date) -> Verdict {
+        let directives = Self.directives(fields[.cacheControl] ?? "")
         if directives["no-store"] != nil { return .doNotStore }
         if directives["no-cache"] != nil { return .store(freshUntil: now) }
         func fresh(for lifetime: TimeInterval) -> Verdict {
             .store(freshUntil: now.addingTimeInterval(min(max(0, lifetime), Self.maxLifetime)))
         }
-        let age = lowered["age"].flatMap(Self.deltaSeconds) ?? 0
+        let age = fields[.age].flatMap(Self.deltaSeconds) ?? 0
         if let maxAge = directives["max-age"] {
             // An invalid max-age ("1e9", "-1", "soon") makes the response stale (RFC 9111 §4.2.1).
             guard let seconds = maxAge.flatMap(Self.deltaSeconds) else { return .store(freshUntil: now) }
             return fresh(for: seconds - age)
         }
-        if let expiresText = lowered["expires"] {
+        if let expiresText = fields[.expires] {
             // An invalid Expires (often "0" or "-1") means already expired (RFC 9111 §5.3).
             guard let expires = HTTPDate.date(from: expiresText) else { return .store(freshUntil: now) }
-            let serverNow = lowered["date"].flatMap(HTTPDate.date(from:)) ?? now
+            let serverNow = fields[.date].flatMap(HTTPDate.date(from:)) ?? now
             return fresh(for: expires.timeIntervalSince(serverNow))
         }
         return fresh(for: defaultLifetime)
+    }
+
+    /// The verdict for headers given as names (in any case) and values, as tests write them.
+    public func verdict(headers: [String: String], now: Date) -> Verdict {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return verdict(fields: fields, now: now)
     }
 
     /// A delta-seconds value: digits only, capped at `maxLifetime`; nil for anything else.

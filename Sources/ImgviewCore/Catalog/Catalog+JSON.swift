@@ -3,31 +3,25 @@ import Foundation
 extension Catalog {
     /// The catalog in the file format that `--catalog` reads: `{"images": [...], "next": ...}`.
     ///
-    /// With `cacheStates`, each image also says `"cached"` and `"fresh"` (as `list --json` prints it);
-    /// the catalog reader ignores those keys, so the output still works as a catalog.
-    public func jsonData(cacheStates: [URL: CacheState]? = nil) -> Data {
-        struct Listed: Encodable {
-            let image: AppImage
-            let state: CacheState?
-
-            enum CodingKeys: String, CodingKey { case cached, fresh }
-
-            func encode(to encoder: any Encoder) throws {
-                try image.encode(to: encoder)
-                guard let state else { return }
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(state != .notCached, forKey: .cached)
-                try container.encode(state == .fresh, forKey: .fresh)
+    /// With `cacheStates` (one per image, in order), each image also says `"cached"` and `"fresh"`
+    /// (as `list --json` prints it); the catalog reader ignores those keys, so the output still
+    /// works as a catalog. Written by hand, one image per line: `JSONEncoder` took most of a second
+    /// over 100,000 images. No newline follows the closing brace, as `JSONEncoder` wrote it.
+    public func jsonData(cacheStates: [CacheState]? = nil) -> Data {
+        var text = "{\n  \"images\": ["
+        text.reserveCapacity(images.count * 160)
+        for (index, image) in images.enumerated() {
+            text += index == 0 ? "\n    {" : ",\n    {"
+            if let state = cacheStates?[index] {
+                text += "\"cached\": \(state != .notCached), \"fresh\": \(state == .fresh), "
             }
+            text += "\"name\": \(JSONText.string(image.name))"
+            if let title = image.title { text += ", \"title\": \(JSONText.string(title))" }
+            text += ", \"url\": \(JSONText.string(image.urlString))}"
         }
-        struct Document: Encodable {
-            let images: [Listed]
-            let next: String?
-        }
-        let listed = images.map { image in Listed(image: image, state: cacheStates.map { $0[image.url] ?? .notCached }) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, booleans and URLs cannot fail.
-        return JSONText.escapingUnsafe(try! encoder.encode(Document(images: listed, next: next?.absoluteString)))
+        text += images.isEmpty ? "]" : "\n  ]"
+        if let next { text += ",\n  \"next\": \(JSONText.string(next.absoluteString))" }
+        text += "\n}"
+        return Data(text.utf8)
     }
 }

@@ -34,7 +34,8 @@ public struct Catalog: Sendable, Equatable {
 
     /// The catalog entry whose URL is `url`, if any: lets `list` and `cache ls` name what they show.
     public func image(for url: URL) -> AppImage? {
-        images.first { $0.url == url }
+        let text = url.absoluteString
+        return images.first { $0.urlString == text }
     }
 
     /// This catalog followed by a further page; names must stay unique across pages.

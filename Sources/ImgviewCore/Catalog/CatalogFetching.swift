@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Fetches the bytes of a remote catalog page.
 public protocol CatalogFetching: Sendable {
@@ -10,32 +7,64 @@ public protocol CatalogFetching: Sendable {
     func fetchCatalog(from url: URL, limit: Int) async throws -> Data
 }
 
-/// Fetches catalog pages with `URLSession`.
+/// Fetches catalog pages with the same `DataLoading` as the images, so one HTTP client (and its
+/// connections) serves both; the size limit holds while the body streams, not after it arrived.
 public struct CatalogFetcher: CatalogFetching {
-    private let session: URLSession
-    private let timeout: TimeInterval
+    private let loader: any DataLoading
 
-    public init(session: URLSession = .shared, timeout: TimeInterval = 30) {
-        self.session = session
-        self.timeout = timeout
+    public init(loader: any DataLoading) {
+        self.loader = loader
     }
 
     public func fetchCatalog(from url: URL, limit: Int) async throws -> Data {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else {
-            throw CatalogFetchError(description: "not an HTTP response")
+        let sink = CatalogSink(limit: limit)
+        let head = try await loader.load(.get(url, fields: [.accept: "application/json", .userAgent: "imgview/0.1"]), into: sink)
+        guard (200..<300).contains(head.status) else { throw CatalogFetchError(description: "HTTP \(head.status)") }
+        return sink.body
+    }
+}
+
+/// Gathers a catalog page, refusing it as soon as it is longer than the limit.
+private final class CatalogSink: TransferSink, @unchecked Sendable {
+    private let limit: Int
+    private let lock = NSLock()
+    private var isKeeping = false
+    private var data = Data()
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var body: Data { lock.withLock { data } }
+
+    func receive(_ head: ResponseHead) throws {
+        let keeping = (200..<300).contains(head.status)
+        lock.withLock { isKeeping = keeping }
+        if keeping, let length = head.uncompressedLength, length > limit { throw CatalogFetchError.tooLarge(limit) }
+    }
+
+    func receive(_ chunk: Data) throws {
+        try chunk.withUnsafeBytes { try receive(bytes: $0) }
+    }
+
+    func receive(bytes chunk: UnsafeRawBufferPointer) throws {
+        try lock.withLock {
+            guard isKeeping else { return }
+            guard data.count + chunk.count <= limit else { throw CatalogFetchError.tooLarge(limit) }
+            data.append(contentsOf: chunk)
         }
-        guard (200..<300).contains(http.statusCode) else {
-            throw CatalogFetchError(description: "HTTP \(http.statusCode)")
-        }
-        guard data.count <= limit else { throw CatalogFetchError(description: "larger than \(limit) bytes") }
-        return data
     }
 }
 
 /// Why a remote catalog page could not be fetched.
 public struct CatalogFetchError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+
+    static func tooLarge(_ limit: Int) -> CatalogFetchError {
+        CatalogFetchError(description: "larger than \(limit) bytes")
+    }
 }

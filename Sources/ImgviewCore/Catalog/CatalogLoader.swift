@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Loads a catalog from its source: the built-in one, a JSON file, or paged JSON over http(s).
 public struct CatalogLoader: Sendable {
     /// A catalog file larger than this is refused rather than read into memory.
@@ -13,8 +9,13 @@ public struct CatalogLoader: Sendable {
 
     private let fetcher: any CatalogFetching
 
-    public init(fetcher: any CatalogFetching = CatalogFetcher()) {
+    public init(fetcher: any CatalogFetching) {
         self.fetcher = fetcher
+    }
+
+    /// A loader that fetches remote pages with `loader`, the HTTP client the images use.
+    public init(loader: any DataLoading) {
+        self.init(fetcher: CatalogFetcher(loader: loader))
     }
 
     /// The catalog's first page (the whole catalog, unless it is remote and paged).
@@ -98,7 +99,7 @@ public struct CatalogLoader: Sendable {
         if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError {
             return "permission denied"
         }
-        if let urlError = error as? URLError { return URLErrorText.describe(urlError) }
+        if let failure = error as? TransportError { return failure.reason }
         return TerminalText.sanitized(nsError.localizedDescription)
     }
 }

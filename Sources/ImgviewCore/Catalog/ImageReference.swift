@@ -13,6 +13,9 @@ public struct ImageReference: Sendable, Equatable {
 
     /// Reads `argument`: an http(s) or file URL, an existing file, or a name in the catalog.
     ///
+    /// An existing file wins over a catalog name, so a command pointed at a file never reads the
+    /// catalog (a 100,000-entry one, or a remote one, costs seconds).
+    ///
     /// - Parameter catalog: loaded only when the argument is neither a URL nor a file.
     public static func resolve(
         _ argument: String, currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
@@ -25,22 +28,12 @@ public struct ImageReference: Sendable, Equatable {
             return ImageReference(image: nil, url: url)
         }
         let file = URL(fileURLWithPath: argument, relativeTo: currentDirectory).standardizedFileURL
-        let fileExists = FileManager.default.fileExists(atPath: file.path)
-        let loaded: Catalog
-        do {
-            loaded = try await catalog()
-        } catch {
-            // A file needs no catalog: a broken one must not stop `imgview show photo.jpg`.
-            if fileExists { return ImageReference(image: nil, url: file) }
-            throw error
-        }
+        if FileManager.default.fileExists(atPath: file.path) { return ImageReference(image: nil, url: file) }
+        let loaded = try await catalog()
         if let image = loaded.image(named: argument) {
             return ImageReference(image: image, url: image.url)
         }
-        if fileExists {
-            return ImageReference(image: loaded.image(for: file), url: file)
-        }
-        throw ImageReferenceError.unknown(argument, known: loaded.images.map(\.name))
+        throw ImageReferenceError.unknown(argument, known: loaded.images.prefix(9).map(\.name))
     }
 }
 

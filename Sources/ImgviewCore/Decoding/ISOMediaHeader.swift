@@ -57,18 +57,10 @@ public enum ISOMediaHeader {
         var found: [Box] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound, found.count < 4096 {
-            var size = ImageDimensions.bigEndian32(bytes, offset)
-            var header = 8
-            if size == 1 {  // a 64-bit size follows the type
-                guard offset + 16 <= range.upperBound else { break }
-                let high = ImageDimensions.bigEndian32(bytes, offset + 8)
-                guard high == 0 else { break }  // past 4 GB: never within a header read
-                size = ImageDimensions.bigEndian32(bytes, offset + 12)
-                header = 16
-            } else if size == 0 {  // to the end of the enclosing range
-                size = range.upperBound - offset
-            }
-            guard size >= header else { break }
+            guard
+                let (size, header) = boxSize(
+                    header: bytes[offset..<min(offset + 16, range.upperBound)], available: range.upperBound - offset)
+            else { break }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             // A box that runs past what was read is kept cut short, and is the last one.
             found.append(
@@ -78,6 +70,95 @@ public enum ISOMediaHeader {
             offset += size
         }
         return found
+    }
+
+    /// The size of the box whose header `header` holds (its first 16 bytes, or fewer where the data
+    /// ends), and the header's length; `available` is how many bytes there are from the box's start
+    /// to the end of what holds it, where a size of 0 runs to.
+    ///
+    /// Nil when the header is cut short, the size is smaller than the header, or a 64-bit size
+    /// reaches 4 GB (never within a header read, nor within a download imgview accepts).
+    static func boxSize(header: ArraySlice<UInt8>, available: Int) -> (size: Int, headerLength: Int)? {
+        func word(_ index: Int) -> Int {
+            let start = header.startIndex + index
+            return (start..<start + 4).reduce(0) { $0 << 8 | Int(header[$1]) }
+        }
+        guard header.count >= 8 else { return nil }
+        let size = word(0)
+        switch size {
+        case 0:  // to the end of the enclosing range
+            return available >= 8 ? (available, 8) : nil
+        case 1:  // a 64-bit size follows the type
+            guard header.count >= 16, word(8) == 0 else { return nil }
+            let large = word(12)
+            return large >= 16 ? (large, 16) : nil
+        default:
+            return size >= 8 ? (size, 8) : nil
+        }
+    }
+
+    /// How far into the file the items' data reaches, by the `iloc` box inside `meta` (the whole
+    /// top-level `meta` box, header included): the end of the furthest extent stored in the file
+    /// itself (construction method 0, this file's data reference). Zero when no item's data lies in
+    /// the file, nil when there is no `iloc` or it runs past its box.
+    static func itemDataEnd(meta: [UInt8]) -> Int? {
+        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
+            let iloc = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iloc" })
+        else { return nil }
+        var reader = FieldReader(bytes: meta, position: iloc.payload.lowerBound, end: iloc.payload.upperBound)
+        guard let version = reader.read(1), reader.skip(3), let sizes = reader.read(1), let moreSizes = reader.read(1) else { return nil }
+        let offsetSize = sizes >> 4
+        let lengthSize = sizes & 0xF
+        let baseOffsetSize = moreSizes >> 4
+        let indexSize = version == 1 || version == 2 ? moreSizes & 0xF : 0
+        guard let itemCount = reader.read(version < 2 ? 2 : 4) else { return nil }
+        var reach = 0
+        for _ in 0..<itemCount {
+            guard reader.skip(version < 2 ? 2 : 4) else { return nil }  // item ID
+            var method = 0
+            if version == 1 || version == 2 {
+                guard let field = reader.read(2) else { return nil }
+                method = field & 0xF
+            }
+            guard let reference = reader.read(2), let base = reader.read(baseOffsetSize), let extentCount = reader.read(2) else {
+                return nil
+            }
+            // Extents of no bytes at all say nothing, and would cost a turn each without moving on.
+            guard indexSize + offsetSize + lengthSize > 0 else { continue }
+            for _ in 0..<extentCount {
+                guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize) else {
+                    return nil
+                }
+                // A length of 0 means "to the end of the file": it reaches no further than the file does.
+                let (start, startOverflow) = base.addingReportingOverflow(offset)
+                let (end, endOverflow) = start.addingReportingOverflow(length)
+                guard !startOverflow, !endOverflow else { return nil }
+                if method == 0, reference == 0 { reach = max(reach, end) }
+            }
+        }
+        return reach
+    }
+
+    /// Big-endian fields of 0 to 8 bytes read one after another, within `end`.
+    private struct FieldReader {
+        let bytes: [UInt8]
+        var position: Int
+        let end: Int
+
+        mutating func read(_ size: Int) -> Int? {
+            guard size <= 8, position + size <= end else { return nil }
+            // An 8-byte field past what an Int holds is no offset a file can have.
+            guard size < 8 || bytes[position] < 0x80 else { return nil }
+            let value = (position..<position + size).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+            position += size
+            return value
+        }
+
+        mutating func skip(_ size: Int) -> Bool {
+            guard position + size <= end else { return false }
+            position += size
+            return true
+        }
     }
 
     /// `pitm`: version 0 holds a 16-bit item ID, later versions a 32-bit one.

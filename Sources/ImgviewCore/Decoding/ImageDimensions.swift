@@ -38,16 +38,7 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         func readAt(_ offset: Int, _ count: Int) -> [UInt8] {
-            guard offset >= 0, count > 0 else { return [] }
-            return [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-                filled = 0
-                while filled < count {
-                    let got = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-                    if got < 0, errno == EINTR { continue }
-                    guard got > 0 else { return }
-                    filled += got
-                }
-            }
+            PositionalRead.bytes(descriptor, at: offset, count: count)
         }
         let prefix = readAt(0, prefixLength)
         return read(prefix: prefix) { offset, count in

@@ -1,9 +1,6 @@
 import Crypto
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Does the work of one transfer, off the service's actor: disk lookup, revalidation, download, store.
 struct ImageFetcher: Sendable {
@@ -105,17 +102,16 @@ struct ImageFetcher: Sendable {
         _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping ImageService.Progress,
         body: ImageService.BodyTap? = nil
     ) async throws -> ImageResponse {
-        let url = request.url
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        urlRequest.setValue("imgview/0.1", forHTTPHeaderField: "User-Agent")
-        urlRequest.setValue("image/*, */*;q=0.5", forHTTPHeaderField: "Accept")
+        var fields: HTTPFields = [.userAgent: "imgview/0.1", .accept: "image/*, */*;q=0.5"]
         if let stale {
-            if let etag = stale.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let modified = stale.lastModified { urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+            if let etag = stale.etag { fields[.ifNoneMatch] = etag }
+            if let modified = stale.lastModified { fields[.ifModifiedSince] = modified }
         }
-        let file = try makeTemporaryFile()
+        let file = try makeTemporaryFile(for: request.url)
         do {
-            return try await transfer(request, into: file, revalidating: stale, urlRequest: urlRequest, progress: progress, body: body)
+            return try await transfer(
+                request, into: file, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
+                body: body)
         } catch {
             // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
             file.discard()
@@ -124,14 +120,14 @@ struct ImageFetcher: Sendable {
     }
 
     private func transfer(
-        _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, urlRequest: URLRequest,
+        _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, httpRequest: HTTPRequest,
         progress: @escaping ImageService.Progress, body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         let url = request.url
         let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress, body: body)
         let head: ResponseHead
         do {
-            head = try await configuration.dataLoader.load(urlRequest, into: writer)
+            head = try await configuration.dataLoader.load(httpRequest, into: writer)
         } catch {
             throw translate(error, url: url, writer: writer)
         }
@@ -145,7 +141,7 @@ struct ImageFetcher: Sendable {
         case 404, 410:
             throw ImagePipelineError.notFound(url, status: head.status)
         default:
-            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head.header("retry-after"))
+            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head[.retryAfter])
         }
         if let expected = head.uncompressedLength, writer.received < expected {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
@@ -156,16 +152,20 @@ struct ImageFetcher: Sendable {
             throw translate(error, url: url, writer: writer)
         }
         guard let format = ImageFormat.sniff(writer.prefix) else {
-            throw ImagePipelineError.notAnImage(url, contentType: head.header("content-type"))
+            throw ImagePipelineError.notAnImage(url, contentType: head[.contentType])
+        }
+        // A body of unannounced length ended when the connection closed, as a cut one does too.
+        if head.expectedLength == nil, ImageCompleteness.verdict(fileAt: file.url, format: format) == .truncated {
+            throw ImagePipelineError.truncated(url, received: writer.received, expected: nil)
         }
 
         let now = configuration.now()
-        let verdict = configuration.freshness.verdict(headers: head.headers, now: now)
+        let verdict = configuration.freshness.verdict(fields: head.fields, now: now)
         var freshUntil = now
         if case .store(let until) = verdict { freshUntil = until }
         let entry = CacheEntry(
-            url: url, finalURL: head.url, contentType: head.header("content-type"), format: format, byteCount: writer.received,
-            sha256: writer.digest(), etag: head.header("etag"), lastModified: head.header("last-modified"), fetchedAt: now,
+            url: url, finalURL: head.url, contentType: head[.contentType], format: format, byteCount: writer.received,
+            sha256: writer.digest(), etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
             lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
 
         var isStored = false
@@ -173,7 +173,7 @@ struct ImageFetcher: Sendable {
             do {
                 isStored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache) != nil
             } catch {
-                throw ImagePipelineError.cache(String(describing: error))
+                throw Self.storeFailure(error, url: url)
             }
         }
         // The file stays the body's home even once stored: another process clearing the cache cannot take it away.
@@ -192,11 +192,11 @@ struct ImageFetcher: Sendable {
     ) async throws -> ImageResponse {
         let now = configuration.now()
         var renewed = stale
-        if case .store(let until) = configuration.freshness.verdict(headers: head.headers, now: now) {
+        if case .store(let until) = configuration.freshness.verdict(fields: head.fields, now: now) {
             renewed.freshUntil = until
         }
-        renewed.etag = head.header("etag") ?? stale.etag
-        renewed.lastModified = head.header("last-modified") ?? stale.lastModified
+        renewed.etag = head[.eTag] ?? stale.etag
+        renewed.lastModified = head[.lastModified] ?? stale.lastModified
         renewed.lastAccessedAt = now
         renewed.revalidations += 1
         if renewed.dimensions == nil { renewed.dimensions = ImageDimensions.read(fileAt: disk.blobURL(for: stale)) }
@@ -207,37 +207,41 @@ struct ImageFetcher: Sendable {
         return try await fetchOnce(request, revalidating: nil, progress: progress)
     }
 
-    private func makeTemporaryFile() throws -> TemporaryFile {
+    private func makeTemporaryFile(for url: URL) throws -> TemporaryFile {
         do {
             if let disk = configuration.diskCache { return try disk.makeTemporaryFile() }
             return try TemporaryFile(in: FileManager.default.temporaryDirectory)
         } catch {
-            throw ImagePipelineError.cache(String(describing: error))
+            throw Self.storeFailure(error, url: url)
         }
     }
 
-    /// Words for what went wrong in a transfer.
+    /// A failure to write into the cache: this machine's (disk full, permission…) when the system
+    /// said so, else the cache's.
+    private static func storeFailure(_ error: any Error, url: URL) -> ImagePipelineError {
+        if let failure = error as? FileSystemError, failure.isLocalStorageFailure {
+            return .storage(url, failure)
+        }
+        return .cache(String(describing: error))
+    }
+
+    /// The pipeline's words for what went wrong in a transfer.
+    ///
+    /// A body that breaks off after a successful head is a truncated transfer; a write into the
+    /// download's file that fails is this machine's failure, not the network's.
     private func translate(_ error: any Error, url: URL, writer: BlobWriter) -> any Error {
-        if error is CancellationError || error is ImagePipelineError { return error }
-        if let head = writer.head, let expected = head.uncompressedLength, (200..<300).contains(head.status), writer.received < expected {
-            return ImagePipelineError.truncated(url, received: writer.received, expected: expected)
-        }
-        guard let urlError = error as? URLError else {
-            return ImagePipelineError.network(url, reason: TerminalText.sanitized(String(describing: error)))
-        }
-        switch urlError.code {
-        case .cancelled: return CancellationError()
-        case .timedOut: return ImagePipelineError.timedOut(url, after: "no data from the server")
-        case .networkConnectionLost:
-            if writer.head != nil {
-                return ImagePipelineError.truncated(url, received: writer.received, expected: writer.head?.expectedLength)
+        switch error {
+        case is CancellationError, is ImagePipelineError:
+            return error
+        case let failure as FileSystemError:
+            return ImagePipelineError.storage(url, failure)
+        case let failure as TransportError:
+            if case .connectionLost = failure, let head = writer.head, (200..<300).contains(head.status) {
+                return ImagePipelineError.truncated(url, received: writer.received, expected: head.uncompressedLength)
             }
-            return ImagePipelineError.network(url, reason: "connection lost")
+            return ImagePipelineError.transport(url, failure)
         default:
-            if writer.head != nil, (200..<300).contains(writer.head!.status) {
-                return ImagePipelineError.truncated(url, received: writer.received, expected: writer.head?.expectedLength)
-            }
-            return ImagePipelineError.network(url, reason: URLErrorText.describe(urlError))
+            return ImagePipelineError.transport(url, .local(String(describing: error)))
         }
     }
 

@@ -6,10 +6,12 @@ public enum ImagePipelineError: Error, Sendable, Equatable {
     case notFound(URL, status: Int)
     /// The server answered with another error status.
     case httpStatus(URL, status: Int)
-    /// No connection, a reset, a DNS failure…
-    case network(URL, reason: String)
+    /// The transfer failed below HTTP: refused, host not found, timed out, connection lost, TLS…
+    case transport(URL, TransportError)
+    /// The request, retries included, took longer than the overall limit.
     case timedOut(URL, after: String)
-    /// The body ended before the length the server declared.
+    /// The body ended before the length the server declared, or (when it declared none) before
+    /// the image's own structure ends.
     case truncated(URL, received: Int64, expected: Int64?)
     /// The body is not a JPEG, PNG, GIF, WebP or BMP.
     case notAnImage(URL, contentType: String?)
@@ -22,6 +24,9 @@ public enum ImagePipelineError: Error, Sendable, Equatable {
     case unsupportedURL(URL)
     /// The cache folder failed under us.
     case cache(String)
+    /// This machine could not write what was downloaded: disk full, over quota, read-only,
+    /// permission denied. Retrying cannot help, so it is never retried.
+    case storage(URL, FileSystemError)
     /// Nobody waits for the result any more.
     case cancelled
 }
@@ -31,10 +36,12 @@ extension ImagePipelineError: UserFacingError {
         switch self {
         case .notFound(let url, let status): "\(Self.show(url)): HTTP \(status) (not found)"
         case .httpStatus(let url, let status): "\(Self.show(url)): HTTP \(status) \(Self.phrase(status))"
-        case .network(let url, let reason): "\(Self.show(url)): \(reason)"
+        case .transport(let url, let failure): "\(Self.show(url)): \(failure.reason)"
         case .timedOut(let url, let after): "\(Self.show(url)): timed out (\(after))"
-        case .truncated(let url, let received, let expected):
-            "\(Self.show(url)): transfer cut short after \(received) of \(expected.map(String.init) ?? "?") bytes"
+        case .truncated(let url, let received, let expected?):
+            "\(Self.show(url)): transfer cut short after \(received) of \(expected) bytes"
+        case .truncated(let url, let received, nil):
+            "\(Self.show(url)): transfer cut short after \(received) bytes (the connection closed before the image's end)"
         case .notAnImage(let url, let contentType):
             "\(Self.show(url)): not an image\(contentType.map { " (\(TerminalText.sanitized($0)))" } ?? "")"
         case .tooLarge(let url, let limit): "\(Self.show(url)): larger than the download limit of \(ByteCount.format(limit))"
@@ -43,6 +50,7 @@ extension ImagePipelineError: UserFacingError {
         case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.path)): \(reason)"
         case .unsupportedURL(let url): "\(Self.show(url)): unsupported URL"
         case .cache(let reason): "cache: \(TerminalText.sanitized(reason))"
+        case .storage(let url, let failure): "\(Self.show(url)): \(failure.storageReason)"
         case .cancelled: "cancelled"
         }
     }
@@ -51,19 +59,23 @@ extension ImagePipelineError: UserFacingError {
         switch self {
         case .notFound, .fileNotFound: .notFound
         case .httpStatus: .httpStatus
-        case .network, .timedOut, .truncated, .unsupportedURL: .network
+        case .transport, .timedOut, .truncated, .unsupportedURL: .network
         case .notAnImage, .tooLarge: .badImage
         case .offlineMiss: .offlineMiss
         case .fileUnreadable: .notFound
         case .cache: .cache
+        case .storage: .storage
         case .cancelled: .interrupted
         }
     }
 
-    /// Whether trying again later could succeed.
+    /// Whether the same request could succeed if made again in a moment: what the retry policy retries.
+    ///
+    /// The overall timeout is not: it already includes the retries.
     public var isTransient: Bool {
         switch self {
-        case .network, .timedOut, .truncated: true
+        case .transport(_, let failure): failure.canSucceedOnRetry
+        case .truncated: true
         case .httpStatus(_, let status): status == 408 || status == 429 || (500...599).contains(status)
         default: false
         }

@@ -3,6 +3,8 @@ import Foundation
 extension ImageService {
     /// Everything the service depends on, so a test swaps one line.
     public struct Configuration: Sendable {
+        /// The HTTP client, always given: Core imports no C, so it cannot pick the libcurl one itself,
+        /// and a silent URLSession default would be the slower client in every place that forgot.
         public var dataLoader: any DataLoading
         /// nil keeps nothing on disk.
         public var diskCache: DiskCache?
@@ -21,7 +23,7 @@ extension ImageService {
         public var now: @Sendable () -> Date
 
         public init(
-            dataLoader: any DataLoading = URLSessionDataLoader(),
+            dataLoader: any DataLoading,
             diskCache: DiskCache? = nil,
             memoryCache: MemoryCache<URL, CachedImage> = MemoryCache(costLimit: 256 << 20, countLimit: 200),
             freshness: Freshness = Freshness(),

@@ -1,10 +1,6 @@
 import Crypto
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Fetches images for every consumer: memory cache, then disk cache, then the network.
 ///
 /// Concurrent requests for one URL share one transfer, which is cancelled only when every

@@ -22,6 +22,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case cache = 9
     /// `--offline` was given and the image is not in the cache.
     case offlineMiss = 10
+    /// Something could not be written on this machine: disk full, over quota, read-only, permission denied.
+    case storage = 11
     /// Interrupted by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
     case interrupted = 130
 
@@ -39,6 +41,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .output: "output cannot be written, or exists without --force"
         case .cache: "cache unusable or damaged; cache verify found (and removed) damage"
         case .offlineMiss: "--offline and not cached"
+        case .storage: "cannot write locally (disk full, quota, read-only, permission denied)"
         case .interrupted: "interrupted"
         }
     }
