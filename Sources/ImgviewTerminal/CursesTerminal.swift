@@ -26,6 +26,8 @@ public final class CursesTerminal {
     /// Set when the pairs were reset mid-frame: cells drawn before then must be drawn again.
     private var pairsWereReset = false
     private var isActive = true
+    /// Which cells of the last frame were written directly, not by ncurses (see `draw`).
+    private var lastDrawnDirectly: [Bool] = []
     /// Mouse reports arrive as keys; this picks them out.
     private var mouseDecoder = MouseInputDecoder()
 
@@ -90,19 +92,45 @@ public final class CursesTerminal {
     }
 
     /// Draws `frame`, writing only the cells that differ from the last one drawn.
+    ///
+    /// Cells in colours ncurses cannot give them here (24-bit colour without a direct-colour
+    /// terminfo, bright colours on an 8-colour one, more colour pairs than terminfo has) are
+    /// blanks to ncurses and are written after its refresh with their own SGR escapes: the preview
+    /// keeps the colours `show` would print on this terminal.
     public func draw(_ frame: ScreenFrame) {
         guard isActive else { return }
         let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
         if previous == nil {
             didResetThisFrame = false
             werase(imgview_stdscr())
+            // Cells written directly are blanks to ncurses, which would not clear them: clear all.
+            if lastDrawnDirectly.contains(true) { clearok(imgview_stdscr(), true) }
         }
+        var drawnDirectly = [Bool](repeating: false, count: frame.cells.count)
+        var direct: [(column: Int, row: Int)] = []
         for row in 0..<frame.rows {
+            // A cell written directly last time that ncurses draws now: ncurses believes a blank is
+            // there, so the whole line must be thrown away and drawn again, direct cells included.
+            var lineIsStale = false
             for column in 0..<frame.columns {
+                let index = row * frame.columns + column
                 let cell = frame[column, row]
-                if let previous, previous[column, row] == cell { continue }
+                if let previous, previous[column, row] == cell {
+                    drawnDirectly[index] = lastDrawnDirectly[index]
+                    continue
+                }
                 if cell.isContinuation { continue }
-                put(cell, column: column, row: row)
+                drawnDirectly[index] = !put(cell, column: column, row: row)
+                if drawnDirectly[index] {
+                    direct.append((column, row))
+                } else if previous != nil, lastDrawnDirectly[index] {
+                    lineIsStale = true
+                }
+            }
+            if lineIsStale {
+                wredrawln(imgview_stdscr(), Int32(row), 1)
+                direct.removeAll { $0.row == row }
+                direct += (0..<frame.columns).filter { drawnDirectly[row * frame.columns + $0] }.map { ($0, row) }
             }
         }
         if pairsWereReset {
@@ -112,7 +140,33 @@ public final class CursesTerminal {
             return
         }
         wrefresh(imgview_stdscr())
+        if !direct.isEmpty { writeToTerminal(Self.directText(for: direct, in: frame)) }
         lastFrame = frame
+        lastDrawnDirectly = drawnDirectly
+    }
+
+    /// The escapes that write `cells` of `frame` in place, runs of neighbours at once; the cursor
+    /// and attributes are saved and restored around them so ncurses' idea of both stays true.
+    static func directText(for cells: [(column: Int, row: Int)], in frame: ScreenFrame) -> String {
+        var output = "\u{1B}7"
+        var next: (column: Int, row: Int)?
+        for (column, row) in cells.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
+            let cell = frame[column, row]
+            if next.map({ $0 != (column, row) }) ?? true {
+                output += "\u{1B}[\(row + 1);\(column + 1)H"
+            }
+            var parameters = ["0"]
+            if cell.style.contains(.bold) { parameters.append("1") }
+            if cell.style.contains(.dim) { parameters.append("2") }
+            if cell.style.contains(.underline) { parameters.append("4") }
+            if cell.style.contains(.reverse) { parameters.append("7") }
+            parameters.append(AnsiPrinter.parameters(for: cell.foreground, isForeground: true))
+            parameters.append(AnsiPrinter.parameters(for: cell.background, isForeground: false))
+            output += "\u{1B}[" + parameters.joined(separator: ";") + "m"
+            output.append(cell.character.unicodeScalars.contains(where: TerminalText.isUnsafe) ? " " : cell.character)
+            next = (column + DisplayWidth.of(cell.character), row)
+        }
+        return output + "\u{1B}[0m\u{1B}8"
     }
 
     /// Whether stdin reports nothing to read although it woke us: the terminal hung up.
@@ -235,7 +289,10 @@ public final class CursesTerminal {
 
     // MARK: Drawing one cell
 
-    private func put(_ cell: StyledCell, column: Int, row: Int) {
+    /// Puts `cell` into ncurses' screen; when ncurses cannot give it its colours, puts a blank
+    /// there instead and returns false: the cell is for `directText` to write.
+    @discardableResult
+    private func put(_ cell: StyledCell, column: Int, row: Int) -> Bool {
         var attributes = imgview_a_normal()
         if !cell.style.isEmpty {
             if cell.style.contains(.bold) { attributes |= imgview_a_bold() }
@@ -243,13 +300,19 @@ public final class CursesTerminal {
             if cell.style.contains(.dim) { attributes |= imgview_a_dim() }
             if cell.style.contains(.underline) { attributes |= imgview_a_underline() }
         }
-        let pair = colorMode == .none ? 0 : pair(foreground: cell.foreground, background: cell.background)
+        let named = colorMode != .none && isNamed(cell.foreground) && isNamed(cell.background)
+        let pair = named ? pair(foreground: cell.foreground, background: cell.background) : 0
+        if pair == 0, cell.foreground != .default || cell.background != .default {
+            var blank: (wchar_t, wchar_t) = (wchar_t(UInt8(ascii: " ")), 0)
+            _ = withUnsafePointer(to: &blank.0) { imgview_put_cell(Int32(row), Int32(column), $0, imgview_a_normal(), 0) }
+            return false
+        }
         let scalars = cell.character.unicodeScalars
         if scalars.count == 1, let scalar = scalars.first {
             // The common case (every preview cell): no lookup, no allocation.
             var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar.value), 0)
             _ = withUnsafePointer(to: &text.0) { imgview_put_cell(Int32(row), Int32(column), $0, attributes, pair) }
-            return
+            return true
         }
         // setcchar takes one spacing character and at most four combining ones.
         let text = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
@@ -261,6 +324,12 @@ public final class CursesTerminal {
                 _ = withUnsafePointer(to: &placeholder.0) { imgview_put_cell(Int32(row), Int32(column + offset), $0, attributes, pair) }
             }
         }
+        return true
+    }
+
+    /// Whether ncurses has a number for `color` on this terminal.
+    private func isNamed(_ color: TerminalColor) -> Bool {
+        color == .default || number(for: color) != -1
     }
 
     /// The colour pair for two colours, allocated once: a flat table indexed by both palette
@@ -274,7 +343,7 @@ public final class CursesTerminal {
         let known = slot >= 0 ? pairs[slot] : directPairs[directKey] ?? 0
         if known > 0 { return known }
         if allocatedPairs >= Int(imgview_color_pairs()) - 1 {
-            // More colours in one frame than the terminal has pairs: the rest in default colours.
+            // More colours in one frame than the terminal has pairs: `draw` writes the rest directly.
             guard !didResetThisFrame else { return 0 }
             didResetThisFrame = true
             // Out of pairs: ncurses would recycle one still on screen. Start afresh and redraw all.

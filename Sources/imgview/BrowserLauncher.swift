@@ -15,7 +15,9 @@ enum BrowserLauncher {
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool
     ) async throws -> Int32 {
-        let terminal = try CursesTerminal()
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = try CursesTerminal(environment: environment)
+        let colors = ColorMode.detect(environment: environment, terminfo: terminal.colorMode)
         let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
             pipeline: pipeline, diskCache: service.configuration.diskCache,
@@ -23,7 +25,7 @@ enum BrowserLauncher {
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size,
-            mode: mode ?? (terminal.colorMode == .none ? .ascii : .blocks), colors: terminal.colorMode)
+            mode: mode ?? (colors == .none ? .ascii : .blocks), colors: colors)
         let browser = TerminalBrowser(terminal: terminal, frameLogPath: ProcessInfo.processInfo.environment["IMGVIEW_FRAME_LOG"])
         switch await browser.run(presenter) {
         case .quit: return ExitStatus.success.rawValue

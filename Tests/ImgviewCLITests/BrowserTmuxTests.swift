@@ -324,15 +324,76 @@ struct BrowserTmuxTests {
         }
     }
 
-    @Test func aTerminalWithoutEnoughColoursGetsAsciiAndMSwitches() async throws {
-        for environment in [["TERM": "screen"], ["NO_COLOR": "1"]] {
-            try await withBrowser(environment: environment) { fixture in
-                let session = fixture.session
-                try await session.waitForScreen { $0.contains("source  network") && $0.contains("preview · ascii") }
-                #expect(try await session.styledScreen().contains("\u{1B}[38;5;") == false)
-                try await session.send("m")
-                try await session.waitForScreen { $0.contains("preview · blocks") }
+    @Test func withoutColoursTheBrowserUsesAsciiAndMSwitches() async throws {
+        try await withBrowser(environment: ["NO_COLOR": "1"]) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") && $0.contains("preview · ascii") }
+            #expect(try await session.styledScreen().contains("\u{1B}[38;5;") == false)
+            try await session.send("m")
+            try await session.waitForScreen { $0.contains("preview · blocks") }
+        }
+    }
+
+    /// The pane in the colours `show` would print: 24-bit under COLORTERM=truecolor (which a
+    /// 256-colour terminfo cannot name), the 16 ANSI colours under an 8-colour terminfo; switching
+    /// tabs and opening and closing the panels leaves not one cell of another picture behind.
+    @Test(arguments: [
+        ["TERM": "tmux-256color", "COLORTERM": "truecolor"], ["TERM": "xterm"], ["TERM": "screen"],
+    ])
+    func thePaneUsesTheColoursShowWouldAndLeavesNothingBehind(environment: [String: String]) async throws {
+        let trueColor = environment["COLORTERM"] == "truecolor"
+        try await withBrowser(environment: environment) { fixture in
+            let session = fixture.session
+            try await session.waitForScreen { $0.contains("source  network") && $0.contains("preview · blocks") }
+            let first = try await settledPane(session)
+            let styled = try await session.styledScreen()
+            #expect(!styled.contains("\u{1B}[38;5;") && !styled.contains("\u{1B}[48;5;"))
+            if trueColor {
+                #expect(styled.contains("\u{1B}[38;2;") && styled.contains("\u{1B}[48;2;"))
+            } else {
+                #expect(!styled.contains(";2;"))
+                // Bright colours, which an 8-colour terminfo has no number for.
+                #expect(styled.firstMatch(of: #/\x1B\[(9[0-7]|10[0-7])m/#) != nil)
             }
+            try await session.send("Right")
+            try await session.waitForScreen { $0.contains("format  PNG 451×300") && !$0.contains("loading") }
+            #expect(try await settledPane(session) != first)
+            try await session.send("Left")
+            try await session.waitForScreen { $0.contains("format  JPEG 512×600") && $0.contains("source  memory cache") }
+            #expect(try await settledPane(session, toBe: first) == first, "the wider picture left cells behind")
+            try await session.send("?")
+            try await session.waitForScreen { $0.contains("┌ keys ") }
+            try await session.send("x")
+            try await session.waitForScreen { !$0.contains("┌ keys ") }
+            #expect(try await settledPane(session, toBe: first) == first, "the help panel left cells behind")
+            try await session.send("c")
+            try await session.waitForScreen { $0.contains("┌ disk cache ") }
+            try await session.send("Escape")
+            try await session.waitForScreen { !$0.contains("┌ disk cache ") }
+            #expect(try await settledPane(session, toBe: first) == first, "the cache panel left cells behind")
+            try await session.send("q")
+            try await session.waitForScreen { $0.contains("EXIT=0") }
+            #expect(!(try await session.styledScreen()).contains(";2;"))
+        }
+    }
+
+    /// The pane once it stops changing (or once it is `expected`; the last one after 5 seconds).
+    private func settledPane(_ session: TmuxSession, toBe expected: [String]? = nil) async throws -> [String] {
+        var last = try await paneText(session)
+        for _ in 0..<25 {
+            try await Task.sleep(for: .milliseconds(200))
+            let now = try await paneText(session)
+            if expected.map({ now == $0 }) ?? (now == last) { return now }
+            last = now
+        }
+        return last
+    }
+
+    /// The preview pane's lines with their colours: what lies between the pane's borders.
+    private func paneText(_ session: TmuxSession) async throws -> [String] {
+        try await session.styledScreen().split(separator: "\n", omittingEmptySubsequences: false).compactMap { line in
+            let parts = line.split(separator: "│", omittingEmptySubsequences: false)
+            return parts.count > 2 ? String(parts[1]) : nil
         }
     }
 

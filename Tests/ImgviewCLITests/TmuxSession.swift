@@ -21,7 +21,8 @@ final class TmuxSession: @unchecked Sendable {
     static func imgviewCommand(_ arguments: [String], environment: [String: String] = [:]) -> String {
         // No interactive backtrace prompt when a test crashes the binary on purpose.
         var env = [
-            "TERM": "tmux-256color", "LANG": "C.UTF-8", "IMGVIEW_CATALOG": "", "NO_COLOR": "", "SWIFT_BACKTRACE": "interactive=no",
+            "TERM": "tmux-256color", "COLORTERM": "", "LANG": "C.UTF-8", "IMGVIEW_CATALOG": "", "NO_COLOR": "",
+            "SWIFT_BACKTRACE": "interactive=no",
         ]
         for (key, value) in environment { env[key] = value }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuoted($0.value))" }

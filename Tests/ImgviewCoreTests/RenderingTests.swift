@@ -48,6 +48,11 @@ struct RenderingTests {
         #expect(ColorMode.detect(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"]) == .none)
         #expect(ColorMode.detect(environment: ["NO_COLOR": "", "COLORTERM": "truecolor"]) == .full)
         #expect(ColorMode.detect(environment: ["COLORTERM": "24bit", "TERM": "xterm"]) == .full)
+        // The browser: as `show`, whatever colours terminfo names, unless terminfo names more.
+        #expect(ColorMode.detect(environment: ["TERM": "xterm"], terminfo: .none) == .sixteen)
+        #expect(ColorMode.detect(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], terminfo: .twoFiftySix) == .full)
+        #expect(ColorMode.detect(environment: ["TERM": "xterm-direct"], terminfo: .full) == .full)
+        #expect(ColorMode.detect(environment: ["TERM": "xterm", "NO_COLOR": "1"], terminfo: .none) == .none)
         #expect(ColorMode.detect(environment: ["TERM": "xterm-256color"]) == .twoFiftySix)
         #expect(ColorMode.detect(environment: ["TERM": "xterm"]) == .sixteen)
         #expect(ColorMode.detect(environment: ["TERM": "dumb"]) == .none)

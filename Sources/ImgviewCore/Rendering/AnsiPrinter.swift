@@ -15,11 +15,11 @@ public struct AnsiPrinter: Sendable {
                 let cell = grid[column, row]
                 var parameters: [String] = []
                 if cell.foreground != foreground {
-                    parameters.append(Self.parameters(cell.foreground, isForeground: true))
+                    parameters.append(Self.parameters(for: cell.foreground, isForeground: true))
                     foreground = cell.foreground
                 }
                 if cell.background != background {
-                    parameters.append(Self.parameters(cell.background, isForeground: false))
+                    parameters.append(Self.parameters(for: cell.background, isForeground: false))
                     background = cell.background
                 }
                 if !parameters.isEmpty {
@@ -35,7 +35,8 @@ public struct AnsiPrinter: Sendable {
         return output
     }
 
-    private static func parameters(_ color: TerminalColor, isForeground: Bool) -> String {
+    /// The SGR parameters that select `color` as the foreground or background (`38;2;R;G;B`, `91`…).
+    public static func parameters(for color: TerminalColor, isForeground: Bool) -> String {
         switch color {
         case .default:
             return isForeground ? "39" : "49"

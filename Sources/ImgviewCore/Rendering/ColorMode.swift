@@ -20,6 +20,15 @@ public enum ColorMode: String, Sendable, CaseIterable {
         if term.contains("256color") || term.contains("truecolor") || term.contains("direct") { return .twoFiftySix }
         return .sixteen
     }
+
+    /// The colours of a full-screen program's previews: what `detect` finds (so what `show`
+    /// prints), or more where the terminfo entry knows more (a `-direct` one). The program
+    /// writes the colours terminfo has no number for itself.
+    public static func detect(environment: [String: String], terminfo: ColorMode) -> ColorMode {
+        let detected = detect(environment: environment)
+        guard detected != .none else { return .none }
+        return allCases.firstIndex(of: terminfo)! > allCases.firstIndex(of: detected)! ? terminfo : detected
+    }
 }
 
 /// Which characters the preview is drawn with.
