@@ -231,6 +231,19 @@ struct BrowserTmuxTests {
         return try #require(Int(fields[11])) + #require(Int(fields[12]))
     }
 
+    /// Waits until `pid` has used no CPU for 300 ms (at most 10 s): the neighbours' prefetches,
+    /// decoded after the selected tab is on screen, are done.
+    static func waitUntilQuiet(_ pid: Int32) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last = try cpuTicks(of: pid)
+        while ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            let now = try cpuTicks(of: pid)
+            if now == last { return }
+            last = now
+        }
+    }
+
     @Test func anAnimatedGIFPlaysInThePaneAndSpacePausesItWithoutUsingCPU() async throws {
         try await withBrowser(extraEntries: [("anim", Fixtures.url("slideshow.gif").absoluteString)]) { fixture in
             let session = fixture.session
@@ -248,6 +261,7 @@ struct BrowserTmuxTests {
             try await session.send("Space")
             let paused = try await session.waitForScreen { $0.contains("· paused") }
             let pid = try #require(try await session.imgviewPID())
+            try await Self.waitUntilQuiet(pid)
             let before = try Self.cpuTicks(of: pid)
             // Watch the paused pane for three frames' time: it stays, and the process sleeps.
             let watchedUntil = ContinuousClock.now + .milliseconds(1500)
