@@ -4,30 +4,29 @@ import Foundation
 public enum ByteCount {
     /// Decimal units, as `ls -h --si` and download tools print them.
     public static func format(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if unit == 0 { return "\(bytes) B" }
-        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+        let (value, unit) = scaled(bytes, step: 1000, units: ["B", "kB", "MB", "GB", "TB"])
+        if unit == "B" { return "\(bytes) B" }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, unit)
     }
 
     /// Binary units (`1 GiB`, `1.5 GiB`, `500 MiB`), for sizes users give as `1G`, `500M` (K = 1024):
     /// a limit reads back as it was typed, not as `1.1 GB`.
     public static func formatBinary(_ bytes: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        let (value, unit) = scaled(bytes, step: 1024, units: ["B", "KiB", "MiB", "GiB", "TiB"])
+        if unit == "B" { return "\(bytes) B" }
+        if value == value.rounded() { return String(format: "%.0f %@", value, unit) }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, unit)
+    }
+
+    /// `bytes` in the largest of `units` (each `step` times the one before) that keeps it at least 1.
+    private static func scaled(_ bytes: Int64, step: Double, units: [String]) -> (value: Double, unit: String) {
         var value = Double(bytes)
         var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
+        while value >= step, unit < units.count - 1 {
+            value /= step
             unit += 1
         }
-        if unit == 0 { return "\(bytes) B" }
-        if value == value.rounded() { return String(format: "%.0f %@", value, units[unit]) }
-        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+        return (value, units[unit])
     }
 
     /// `512`, `200k`, `200K`, `64M`, `1.5G` (binary multiples: 1K = 1024) → bytes; nil when malformed.
