@@ -200,10 +200,12 @@ private final class GIFSession {
     }
 
     /// "Restore to background": browsers clear the frame's rectangle to transparent.
+    /// The rectangle may lie partly or wholly off the canvas; only what is on it is cleared.
     private func clear(_ rect: FrameRect, in canvas: inout [UInt8], width: Int, height: Int) {
         let right = min(width, rect.left + rect.width)
-        guard rect.left < right else { return }
-        for y in rect.top..<min(height, rect.top + rect.height) {
+        let bottom = min(height, rect.top + rect.height)
+        guard rect.left < right, rect.top < bottom else { return }
+        for y in rect.top..<bottom {
             let start = (y * width + rect.left) * 4
             canvas.withUnsafeMutableBufferPointer { canvas in
                 for index in start..<start + (right - rect.left) * 4 { canvas[index] = 0 }

@@ -123,6 +123,26 @@ struct AnimationDecoderTests {
         #expect(preview.animation?.frames.first?.pixels.width == 100)
     }
 
+    /// Frames may lie partly or wholly off the screen; "restore to background" then clears only
+    /// what is on it, and frames that follow still compose.
+    @Test func framesOffTheScreenAreClippedWhenDrawnAndWhenCleared() throws {
+        func little16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        /// A one-pixel frame of colour 1 (white) at (left, top), cleared to the background afterwards.
+        func frame(left: Int, top: Int) -> [UInt8] {
+            [0x21, 0xF9, 4, 2 << 2, 2, 0, 0, 0] + [0x2C] + little16(left) + little16(top) + little16(1) + little16(1) + [0]
+                + [2, 2, 0x4C, 0x01, 0]
+        }
+        var bytes = Array("GIF89a".utf8) + little16(4) + little16(4) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        bytes += frame(left: 0, top: 0) + frame(left: 0, top: 100) + frame(left: 100, top: 0) + frame(left: 3, top: 3)
+        let image = try decoder.decode(Data(bytes + [0x3B]), request: DecodeRequest())
+        #expect(image.warning == nil)
+        let frames = try #require(image.animation).frames.map(\.pixels)
+        #expect(frames.count == 4)
+        #expect(frames[0].pixel(x: 0, y: 0) == (255, 255, 255, 255))
+        #expect(frames[1].pixel(x: 0, y: 0).3 == 0, "the first frame cleared, nothing drawn")
+        #expect(frames[3].pixel(x: 3, y: 3) == (255, 255, 255, 255))
+    }
+
     @Test func hugeCanvasesAreRefusedBeforeAnythingIsAllocated() throws {
         let gif = Self.gifBomb(width: 65535, height: 65535, frames: 2)
         #expect(throws: ImageDecodingError.tooLarge(width: 65535, height: 65535, limit: DecodeRequest.defaultMaxPixelCount)) {
