@@ -46,18 +46,31 @@ struct DownloadPlan: Sendable {
             // Refuse before downloading what could never be replaced: a device node, a FIFO, a folder.
             if let known = destination { try Self.refuseSpecialFile(at: known) }
             let label = reference.image?.name ?? OutputNaming.fileName(for: reference.url) ?? reference.url.absoluteString
-            let response = try await service.image(for: ImageRequest(url: reference.url)) { received, expected in
-                display.update(label, received: received, expected: expected)
-            }
+            // The output fills while the body arrives, so that saving does not copy it all again.
+            let draft = outputFolder.flatMap(OutputDraft.open(in:))
+            defer { draft?.close() }
+            let response = try await service.image(
+                for: ImageRequest(url: reference.url),
+                progress: { received, expected in display.update(label, received: received, expected: expected) },
+                body: draft?.bodyTap)
             display.done(label)
             guard case .folder(let folder) = target, destination == nil else {
-                return .success(try save(response, to: destination))
+                return .success(try save(response, to: destination, draft: draft))
             }
             let fallback = OutputNaming.fallbackName(catalogName: reference.image?.name, format: response.entry.format)
             destination = folder.appendingPathComponent(names.claim(fallback, for: reference.url))
-            return .success(try save(response, to: destination))
+            return .success(try save(response, to: destination, draft: draft))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The folder every output goes to; nil for standard output.
+    private var outputFolder: URL? {
+        switch target {
+        case .folder(let folder): folder
+        case .file(let file): file.deletingLastPathComponent()
+        case .standardOutput: nil
         }
     }
 
@@ -71,7 +84,7 @@ struct DownloadPlan: Sendable {
         }
     }
 
-    private func save(_ response: ImageResponse, to destination: URL?) throws -> Saved {
+    private func save(_ response: ImageResponse, to destination: URL?, draft: OutputDraft?) throws -> Saved {
         guard let destination else {
             try response.withSource { source in
                 do {
@@ -83,7 +96,7 @@ struct DownloadPlan: Sendable {
             return .printed
         }
         do {
-            switch try response.write(to: destination, replace: replace) {
+            switch try response.write(to: destination, replace: replace, draft: draft) {
             case .written: return .written(destination)
             case .upToDate: return .upToDate(destination)
             }

@@ -34,16 +34,23 @@ public enum OutputFile {
     /// With `sha256` nil any existing file counts as different (the browser's `d` always saves anew).
     /// Without `replace`, an existing different file is left alone and `FileSystemError` with
     /// `EEXIST` is thrown. Something that is neither a regular file nor a link (a device node, a
-    /// FIFO, a folder) is never replaced: `OutputFileError.notARegularFile`.
+    /// FIFO, a folder) is never replaced: `OutputFileError.notARegularFile`. A `draft` in the
+    /// destination's folder that took the whole body as it arrived is named instead of copying
+    /// `source` again.
     public static func publish(
-        _ source: Source, byteCount: Int64, sha256: String?, to destination: URL, replace: Bool
+        _ source: Source, byteCount: Int64, sha256: String?, to destination: URL, replace: Bool, draft: OutputDraft? = nil
     ) throws -> Outcome {
         let path = destination.path
+        let folderPath = destination.deletingLastPathComponent().path
         let folder: Directory
-        do {
-            folder = try Directory.open(destination.deletingLastPathComponent().path)
-        } catch {
-            throw FileSystemError(operation: "create", path: path, errno: error.rawValue)
+        if let draft, draft.folder.path == folderPath {
+            folder = draft.folder
+        } else {
+            do {
+                folder = try Directory.open(folderPath)
+            } catch {
+                throw FileSystemError(operation: "create", path: path, errno: error.rawValue)
+            }
         }
         let name = destination.lastPathComponent
         if let existing = folder.status(of: name) {
@@ -57,7 +64,8 @@ public enum OutputFile {
                 throw OutputFileError.notARegularFile(path)
             }
         }
-        try write(source, as: name, in: folder, path: path, replace: replace)
+        let filled = draft.flatMap { $0.folder === folder ? $0.finish(byteCount: byteCount) : nil }
+        try write(filled.map(Filling.filled) ?? .source(source), as: name, in: folder, path: path, replace: replace)
         return .written
     }
 
@@ -73,29 +81,46 @@ public enum OutputFile {
 
     // MARK: Internals
 
-    private static func write(_ source: Source, as name: String, in folder: Directory, path: String, replace: Bool) throws {
+    /// What the named file is made from.
+    private enum Filling {
+        /// Bytes still to be written into a new file.
+        case source(Source)
+        /// An unnamed file that already holds them (an `OutputDraft`'s, which stays its owner's to close).
+        case filled(FileDescriptor)
+    }
+
+    private static func write(_ filling: Filling, as name: String, in folder: Directory, path: String, replace: Bool) throws {
         var file: FileDescriptor
         var temporaryName: String?
-        do {
-            if let unnamed = try LinuxFileCalls.openUnnamedFile(in: folder) {
-                file = unnamed
-            } else {
-                // File systems without O_TMPFILE: a hidden named file, removed on failure.
-                let hidden = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
-                file = try folder.openRegular(hidden, flags: O_WRONLY | O_CREAT | O_EXCL)
-                temporaryName = hidden
+        var source: Source?
+        switch filling {
+        case .filled(let filled):
+            file = filled
+        case .source(let bytes):
+            source = bytes
+            do {
+                if let unnamed = try LinuxFileCalls.openUnnamedFile(in: folder) {
+                    file = unnamed
+                } else {
+                    // File systems without O_TMPFILE: a hidden named file, removed on failure.
+                    let hidden = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
+                    file = try folder.openRegular(hidden, flags: O_WRONLY | O_CREAT | O_EXCL)
+                    temporaryName = hidden
+                }
+            } catch {
+                throw FileSystemError(operation: "create", path: path, errno: error.rawValue)
             }
-        } catch {
-            throw FileSystemError(operation: "create", path: path, errno: error.rawValue)
         }
         defer {
-            try? file.close()
+            if source != nil { try? file.close() }
             if let temporaryName { unlinkat(folder.descriptor.rawValue, temporaryName, 0) }
         }
-        do {
-            try fill(file, from: source)
-        } catch {
-            throw FileSystemError(operation: "write", path: path, errno: Errno.code(of: error))
+        if let source {
+            do {
+                try fill(file, from: source)
+            } catch {
+                throw FileSystemError(operation: "write", path: path, errno: Errno.code(of: error))
+            }
         }
         // No fsync: the name appears only once every byte is written, which is what a killed
         // process needs; like cp and curl, imgview leaves flushing to disk to the kernel.

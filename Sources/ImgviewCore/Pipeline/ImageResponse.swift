@@ -63,9 +63,11 @@ public struct ImageResponse: Sendable {
     /// Writes the bytes to `destination`, a file of its own that appears whole or not at all; see `OutputFile`.
     ///
     /// Returns `.upToDate`, writing nothing, when the destination already holds exactly these bytes.
-    public func write(to destination: URL, replace: Bool) throws -> OutputFile.Outcome {
+    /// A `draft` that was given the body as it arrived becomes the file instead of a copy.
+    public func write(to destination: URL, replace: Bool, draft: OutputDraft? = nil) throws -> OutputFile.Outcome {
         try withSource { source in
-            try OutputFile.publish(source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace)
+            try OutputFile.publish(
+                source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace, draft: draft)
         }
     }
 

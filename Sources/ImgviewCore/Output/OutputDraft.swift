@@ -1,0 +1,121 @@
+import Foundation
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The output file of a download, filled while the body arrives, so that saving it is giving it
+/// a name rather than copying every byte again once the transfer is over.
+///
+/// It is an unnamed file (`O_TMPFILE`) in the destination's folder: until `OutputFile.publish`
+/// names it, nothing of it is visible, and it vanishes with the process however that ends. Its
+/// `bodyTap` is given to the service beside the request; the chunks are gathered into blocks as
+/// the cache's blob writer gathers them. A retry that starts the body over starts the draft over;
+/// a draft that missed the start of the body (it joined a transfer under way), or that could not
+/// be written, is simply not used, and the output is copied as it would be without one.
+public final class OutputDraft: @unchecked Sendable {
+    static let blockSize = 1 << 20
+
+    /// The folder the file lives in, and may only be named in.
+    let folder: Directory
+    private let file: FileDescriptor
+    private let lock = NSLock()
+    private var block: UnsafeMutableRawBufferPointer?
+    private var blockFill = 0
+    /// How many bytes of the body have been taken: those written and those gathered.
+    private var taken: Int64 = 0
+    private var isBroken = false
+    private var isHandedOut = false
+    private var isClosed = false
+
+    private init(folder: Directory, file: FileDescriptor) {
+        self.folder = folder
+        self.file = file
+    }
+
+    deinit {
+        close()
+    }
+
+    /// A draft in `folder`; nil where the folder cannot be opened or its file system has no
+    /// unnamed files, in which case the output is written after the download as before.
+    public static func open(in folder: URL) -> OutputDraft? {
+        guard let directory = try? Directory.open(folder.path),
+            let file = try? LinuxFileCalls.openUnnamedFile(in: directory)
+        else { return nil }
+        return OutputDraft(folder: directory, file: file)
+    }
+
+    /// Hands the body to the draft: give it to `ImageService.image(for:progress:body:)`.
+    public var bodyTap: ImageService.BodyTap {
+        { [self] offset, bytes in take(bytes, at: offset) }
+    }
+
+    /// Lets go of the file: an unnamed one disappears, a named one stays where it was named.
+    public func close() {
+        lock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            block?.deallocate()
+            block = nil
+            try? file.close()
+        }
+    }
+
+    /// Writes what is still gathered; returns the file if it holds exactly `byteCount` bytes of
+    /// one whole body, else nil. Called once the transfer is over; the file is handed out once
+    /// only, so one download can never give two names to one file.
+    func finish(byteCount: Int64) -> FileDescriptor? {
+        lock.withLock {
+            guard !isClosed, !isHandedOut, !isBroken, taken == byteCount else { return nil }
+            flush()
+            isHandedOut = !isBroken
+            return isBroken ? nil : file
+        }
+    }
+
+    private func take(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+        lock.withLock {
+            guard !isClosed, !isHandedOut else { return }
+            if offset == 0, taken > 0 { restart() }
+            guard !isBroken else { return }
+            guard offset == taken else {
+                // The draft joined a transfer already under way: it can never hold the whole body.
+                isBroken = true
+                return
+            }
+            var consumed = 0
+            while consumed < bytes.count, !isBroken {
+                let block = self.block ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 64)
+                self.block = block
+                let count = min(bytes.count - consumed, block.count - blockFill)
+                UnsafeMutableRawBufferPointer(rebasing: block[blockFill..<(blockFill + count)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[consumed..<(consumed + count)]))
+                blockFill += count
+                consumed += count
+                if blockFill == block.count { flush() }
+            }
+            taken += Int64(bytes.count)
+        }
+    }
+
+    /// Writes the gathered bytes at the end of the file. Runs under the lock.
+    private func flush() {
+        guard let block, blockFill > 0 else { return }
+        do {
+            _ = try file.writeAll(UnsafeRawBufferPointer(rebasing: block[0..<blockFill]))
+        } catch {
+            // A full disk, say: the output will be copied after the download, and that reports it.
+            isBroken = true
+        }
+        blockFill = 0
+    }
+
+    /// The body starts over (a retry): so does the file. Runs under the lock.
+    private func restart() {
+        blockFill = 0
+        taken = 0
+        isBroken = ftruncate(file.rawValue, 0) != 0 || (try? file.seek(offset: 0, from: .start)) == nil
+    }
+}
