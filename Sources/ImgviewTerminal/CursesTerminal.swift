@@ -145,28 +145,11 @@ public final class CursesTerminal {
         lastDrawnDirectly = drawnDirectly
     }
 
-    /// The escapes that write `cells` of `frame` in place, runs of neighbours at once; the cursor
-    /// and attributes are saved and restored around them so ncurses' idea of both stays true.
-    static func directText(for cells: [(column: Int, row: Int)], in frame: ScreenFrame) -> String {
-        var output = "\u{1B}7"
-        var next: (column: Int, row: Int)?
-        for (column, row) in cells.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
-            let cell = frame[column, row]
-            if next.map({ $0 != (column, row) }) ?? true {
-                output += "\u{1B}[\(row + 1);\(column + 1)H"
-            }
-            var parameters = ["0"]
-            if cell.style.contains(.bold) { parameters.append("1") }
-            if cell.style.contains(.dim) { parameters.append("2") }
-            if cell.style.contains(.underline) { parameters.append("4") }
-            if cell.style.contains(.reverse) { parameters.append("7") }
-            parameters.append(AnsiPrinter.parameters(for: cell.foreground, isForeground: true))
-            parameters.append(AnsiPrinter.parameters(for: cell.background, isForeground: false))
-            output += "\u{1B}[" + parameters.joined(separator: ";") + "m"
-            output.append(cell.character.unicodeScalars.contains(where: TerminalText.isUnsafe) ? " " : cell.character)
-            next = (column + DisplayWidth.of(cell.character), row)
-        }
-        return output + "\u{1B}[0m\u{1B}8"
+    /// The bytes that write `cells` of `frame` (in screen order) in place; see `DirectCellText`.
+    nonisolated static func directText(for cells: [(column: Int, row: Int)], in frame: ScreenFrame) -> [UInt8] {
+        var text = DirectCellText(capacity: cells.count * 24 + 16)
+        for (column, row) in cells { text.append(frame[column, row], column: column, row: row) }
+        return text.finished()
     }
 
     /// Whether stdin reports nothing to read although it woke us: the terminal hung up.
@@ -272,10 +255,26 @@ public final class CursesTerminal {
 
     /// Writes `text` straight to the terminal, after whatever ncurses has queued.
     private func writeToTerminal(_ text: String) {
+        writeToTerminal(Array(text.utf8))
+    }
+
+    /// Writes `bytes` straight to the terminal, after whatever ncurses has queued.
+    private func writeToTerminal(_ bytes: [UInt8]) {
         // Every stdio stream, ncurses' own included, so the bytes land after what it has queued.
         fflush(nil)
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // the terminal is gone; the next read notices
+                }
+            }
+        }
     }
 
     /// Gives the terminal back as it was: normal screen, cursor, modes.

@@ -15,6 +15,8 @@ public enum DisplayWidth {
     /// The columns `scalar` occupies on its own.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
+        // Printable ASCII, and the box-drawing, block and Braille characters previews are made of.
+        if (0x20..<0x7F).contains(value) || (0x2500...0x259F).contains(value) || (0x2800...0x28FF).contains(value) { return 1 }
         if value == 0 { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0

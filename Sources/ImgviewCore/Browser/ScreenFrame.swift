@@ -123,6 +123,13 @@ public struct StyledCell: Sendable, Equatable {
         isContinuation = false
     }
 
+    /// Colours and style first: between two pictures nearly every cell differs in colour, and
+    /// comparing two different non-ASCII characters takes String's Unicode-equivalence path.
+    public static func == (lhs: StyledCell, rhs: StyledCell) -> Bool {
+        lhs.foreground == rhs.foreground && lhs.background == rhs.background && lhs.style == rhs.style
+            && lhs.isContinuation == rhs.isContinuation && lhs.character == rhs.character
+    }
+
     /// The cell behind the right half of a wide character.
     public static let continuation: StyledCell = {
         var cell = StyledCell(" ")
