@@ -20,6 +20,8 @@ public actor PreviewPipeline {
     private var waiting: [UUID: any StageWaiting] = [:]
     /// The fetch each started task reserved a place in, until its run takes it.
     private var reservations: [UUID: Reservation] = [:]
+    /// Works a cancelled task is to leave once its `.depart` command comes up in order.
+    private var departures: [UUID: any StageWaiting] = [:]
     /// Tasks under way at more than low priority: while there are any, low-priority work waits.
     /// Changed by the tasks themselves as their priority changes, so it is right at once.
     private nonisolated let foreground = Locked<Set<UUID>>([])
@@ -123,6 +125,8 @@ public actor PreviewPipeline {
         case start(PreviewTask)
         case reprioritize(PreviewTask)
         case cancel(PreviewTask)
+        /// A task found itself cancelled while it waited, or as it was about to wait.
+        case depart(UUID)
         /// The last task at more than low priority went: parked work may go ahead.
         case foregroundEmptied
         case marker(CheckedContinuation<Void, Never>)
@@ -164,6 +168,12 @@ public actor PreviewPipeline {
             releaseParked()
         case .cancel(let task):
             leave(task.id)
+        case .depart(let id):
+            if let work = departures.removeValue(forKey: id) {
+                work.leave(id)
+            } else {
+                leave(id)
+            }
         case .marker(let continuation):
             continuation.resume()
         }
@@ -401,11 +411,15 @@ public actor PreviewPipeline {
         _ work: SharedWork<Value>, task id: UUID, priority: Locked<WorkPriority>, progress: ImageService.Progress? = nil
     ) async throws -> Value {
         defer { waiting[id] = nil }
+        // Leaving goes through the command stream, after every start sent before the cancellation:
+        // a consumer that starts a new task and then cancels an old one must not give up the work
+        // the new one is about to share, however late the old one's run notices.
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 guard !Task.isCancelled else {
-                    // A place reserved for this task is given back: nobody else may be waiting.
-                    work.leave(id)
+                    // The place this task reserved is given back in order.
+                    departures[id] = work
+                    send(.depart(id))
                     continuation.resume(throwing: CancellationError())
                     return
                 }
@@ -413,7 +427,7 @@ public actor PreviewPipeline {
                 waiting[id] = work
             }
         } onCancel: {
-            Task { await self.leave(id) }
+            send(.depart(id))
         }
     }
 
