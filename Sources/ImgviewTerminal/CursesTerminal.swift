@@ -302,16 +302,22 @@ public final class CursesTerminal {
         let named = colorMode != .none && isNamed(cell.foreground) && isNamed(cell.background)
         let pair = named ? pair(foreground: cell.foreground, background: cell.background) : 0
         if pair == 0, cell.foreground != .default || cell.background != .default {
-            var blank: (wchar_t, wchar_t) = (wchar_t(UInt8(ascii: " ")), 0)
-            _ = withUnsafePointer(to: &blank.0) { imgview_put_cell(Int32(row), Int32(column), $0, imgview_a_normal(), 0) }
+            Self.putCharacter(" ", column: column, row: row, attributes: imgview_a_normal(), pair: 0)
             return false
         }
-        let scalars = cell.character.unicodeScalars
+        Self.putCharacter(cell.character, column: column, row: row, attributes: attributes, pair: pair)
+        return true
+    }
+
+    /// Puts `character` into ncurses' screen. Nonisolated on purpose: a closure formed on the main
+    /// actor checks that it runs there each time it is called, and this runs for every cell.
+    private nonisolated static func putCharacter(_ character: Character, column: Int, row: Int, attributes: attr_t, pair: Int32) {
+        let scalars = character.unicodeScalars
         if scalars.count == 1, let scalar = scalars.first {
             // The common case (every preview cell): no lookup, no allocation.
             var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar.value), 0)
             _ = withUnsafePointer(to: &text.0) { imgview_put_cell(Int32(row), Int32(column), $0, attributes, pair) }
-            return true
+            return
         }
         // setcchar takes one spacing character and at most four combining ones.
         let text = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
@@ -319,11 +325,10 @@ public final class CursesTerminal {
         if drawn == ERR {
             // A sequence ncurses cannot hold in one cell (a flag, a ZWJ emoji): keep its width.
             var placeholder: (wchar_t, wchar_t) = (wchar_t(UInt8(ascii: "?")), 0)
-            for offset in 0..<DisplayWidth.of(cell.character) {
+            for offset in 0..<DisplayWidth.of(character) {
                 _ = withUnsafePointer(to: &placeholder.0) { imgview_put_cell(Int32(row), Int32(column + offset), $0, attributes, pair) }
             }
         }
-        return true
     }
 
     /// Whether ncurses has a number for `color` on this terminal.

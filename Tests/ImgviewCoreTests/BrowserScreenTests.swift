@@ -181,3 +181,20 @@ struct TabStripTests {
         #expect(!strip.hiddenBefore && !strip.hiddenAfter)
     }
 }
+
+/// `DisplayWidth` answers the characters previews are made of without a property lookup; that
+/// shortcut must agree with what the lookup would say.
+@Suite("Display width")
+struct DisplayWidthTests {
+    @Test func previewCharactersAreOneColumnAsTheirPropertiesSay() {
+        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x2500...0x259F, 0x2800...0x28FF, 0x1FB00...0x1FB3B]
+        for value in ranges.joined() {
+            let scalar = Unicode.Scalar(value)!
+            let category = scalar.properties.generalCategory
+            #expect(![.nonspacingMark, .enclosingMark, .format].contains(category), "U+\(String(value, radix: 16))")
+            #expect(!scalar.properties.isEmojiPresentation && !DisplayWidth.isWide(value), "U+\(String(value, radix: 16))")
+            #expect(DisplayWidth.of(scalar) == 1, "U+\(String(value, radix: 16))")
+        }
+        #expect(DisplayWidth.of("界") == 2 && DisplayWidth.of("\u{301}" as Unicode.Scalar) == 0)
+    }
+}

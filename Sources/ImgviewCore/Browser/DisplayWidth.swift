@@ -15,8 +15,12 @@ public enum DisplayWidth {
     /// The columns `scalar` occupies on its own.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        // Printable ASCII, and the box-drawing, block and Braille characters previews are made of.
-        if (0x20..<0x7F).contains(value) || (0x2500...0x259F).contains(value) || (0x2800...0x28FF).contains(value) { return 1 }
+        // Printable ASCII, and the box-drawing, block, Braille and sextant characters previews are made of.
+        if (0x20..<0x7F).contains(value) || (0x2500...0x259F).contains(value) || (0x2800...0x28FF).contains(value)
+            || (0x1FB00...0x1FB3B).contains(value)
+        {
+            return 1
+        }
         if value == 0 { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
@@ -74,7 +78,7 @@ public enum DisplayWidth {
         return head + "…" + String(tail.reversed())
     }
 
-    private static func isWide(_ value: UInt32) -> Bool {
+    static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
