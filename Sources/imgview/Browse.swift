@@ -52,9 +52,9 @@ extension Imgview {
         }
 
         func run() async throws {
-            // Say so before doing any work that needs the network.
-            guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
+            // A usage error first, as a bad --mode is; then say so before doing any work that needs the network.
             let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
+            guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             // One client for the catalog and the images: one multi handle, connections shared.
             let loader = try network.makeLoader()
             let (catalog, moreTabs) = try await tabs(loader: loader)
