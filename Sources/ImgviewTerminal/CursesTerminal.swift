@@ -30,9 +30,17 @@ public final class CursesTerminal {
     private var lastDrawnDirectly: [Bool] = []
     /// Mouse reports arrive as keys; this picks them out.
     private var mouseDecoder = MouseInputDecoder()
+    /// The pixel image on screen, drawn beside ncurses (which knows only the blank cells under it).
+    private var placement: GraphicsPlacement
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+    ///
+    /// - Parameter graphics: what the terminal said about pixels: how to take an image away
+    ///   (tmux passthrough), and whether changes can be shown at once (synchronized output).
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, graphics: GraphicsTerminal = GraphicsTerminal()
+    ) throws(TerminalError) {
+        placement = GraphicsPlacement(terminal: graphics)
         guard Self.hasTerminal else { throw .notATerminal }
         // UTF-8 block and box characters need the user's locale before ncurses starts.
         _ = imgview_setlocale_all()
@@ -97,6 +105,10 @@ public final class CursesTerminal {
     /// terminfo, bright colours on an 8-colour one, more colour pairs than terminfo has) are
     /// blanks to ncurses and are written after its refresh with their own SGR escapes: the preview
     /// keeps the colours `show` would print on this terminal.
+    ///
+    /// The frame's pixel image is written after that, and one it no longer has is taken away
+    /// before ncurses draws (`GraphicsPlacement`), all in one synchronized update where the
+    /// terminal has them.
     public func draw(_ frame: ScreenFrame) {
         guard isActive else { return }
         let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
@@ -108,7 +120,12 @@ public final class CursesTerminal {
         }
         var drawnDirectly = [Bool](repeating: false, count: frame.cells.count)
         var direct: [(column: Int, row: Int)] = []
+        // Whether ncurses will write over cells of the image on screen: it writes each line from
+        // its first changed cell to its last, unchanged ones between included when that is shorter.
+        let imageArea = placement.shown?.area
+        var textOverwritesImage = false
         for row in 0..<frame.rows {
+            var changed: (first: Int, last: Int)?
             // A cell written directly last time that ncurses draws now: ncurses believes a blank is
             // there, so the whole line must be thrown away and drawn again, direct cells included.
             var lineIsStale = false
@@ -120,6 +137,7 @@ public final class CursesTerminal {
                     continue
                 }
                 if cell.isContinuation { continue }
+                changed = (changed?.first ?? column, column)
                 drawnDirectly[index] = !put(cell, column: column, row: row)
                 if drawnDirectly[index] {
                     direct.append((column, row))
@@ -132,6 +150,13 @@ public final class CursesTerminal {
                 direct.removeAll { $0.row == row }
                 direct += (0..<frame.columns).filter { drawnDirectly[row * frame.columns + $0] }.map { ($0, row) }
             }
+            if let area = imageArea, row >= area.row, row < area.row + area.height {
+                if lineIsStale {
+                    textOverwritesImage = true
+                } else if let changed, changed.first < area.column + area.width, changed.last >= area.column {
+                    textOverwritesImage = true
+                }
+            }
         }
         if pairsWereReset {
             pairsWereReset = false
@@ -139,8 +164,13 @@ public final class CursesTerminal {
             draw(frame)
             return
         }
+        let pixels = placement.update(
+            to: frame.graphic, cleared: previous == nil, textOverwrites: textOverwritesImage,
+            screen: TerminalSize(columns: frame.columns, rows: frame.rows))
+        if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
         wrefresh(imgview_stdscr())
         if !direct.isEmpty { writeToTerminal(Self.directText(for: direct, in: frame)) }
+        if !pixels.after.isEmpty { writeToTerminal(pixels.after) }
         lastFrame = frame
         lastDrawnDirectly = drawnDirectly
     }
@@ -228,6 +258,7 @@ public final class CursesTerminal {
     /// returns once `fg` (SIGCONT) resumes it, with the browser's modes back. Draw a whole frame next.
     public func suspend() {
         guard isActive else { return }
+        takeImageAway()
         writeToTerminal(MouseInputDecoder.disableSequence)
         endwin()
         // The rest of the job first, as the terminal's own Ctrl-Z would stop it all, with the signal
@@ -277,10 +308,17 @@ public final class CursesTerminal {
         }
     }
 
+    /// Takes the pixel image off the screen, before the terminal is given back.
+    private func takeImageAway() {
+        let bytes = placement.remove(screen: size)
+        if !bytes.isEmpty { writeToTerminal(bytes) }
+    }
+
     /// Gives the terminal back as it was: normal screen, cursor, modes.
     public func end() {
         guard isActive else { return }
         isActive = false
+        takeImageAway()
         writeToTerminal(MouseInputDecoder.disableSequence)
         endwin()
         TerminalRestorer.uninstallCrashHandlers()

@@ -15,12 +15,14 @@ extension Imgview {
                 name: files, the images in folders (told by their first bytes, not their names; in \
                 natural order, 2 before 10; --recursive for subfolders), http(s) URLs, catalog names. \
                 Local files are read where they are, never copied into the cache. The selected image \
-                is fetched through the caches and shown as a text preview beside its metadata.
+                is fetched through the caches and previewed beside its metadata: MODE auto (the default; or \
+                IMGVIEW_MODE) asks the terminal and draws real pixels (kitty, iterm, sixel) where it \
+                can, else blocks, or ASCII without colours.
                 Keys: ←/→ h/l Tab/Shift-Tab move between tabs, Home/End first and last, PgUp/PgDn a \
                 strip of tabs, 1-9 (more digits for 10 on) go to a tab, / finds a tab by name, f gives \
                 the preview the whole width, + and - zoom, H J K L (Shift+arrows) pan, 0 back to fit, \
                 r reloads bypassing the caches, x stops a transfer, d saves the image into the working \
-                folder (never over an existing file), m switches blocks/ASCII, c lists the disk cache \
+                folder (never over an existing file), m cycles the preview modes this terminal shows (its pixel modes, blocks, ASCII), c lists the disk cache \
                 (Del removes an entry), Ctrl-Z suspends, ? shows help, q or Esc quits. The mouse \
                 selects tabs, the wheel moves between them, a click on a key hint does what the key does.
                 Needs a terminal; without one, use `imgview show` or `imgview get`.
@@ -36,8 +38,8 @@ extension Imgview {
         @Flag(name: .shortAndLong, help: "Also list the images in the folders' subfolders.")
         var recursive = false
 
-        @Option(help: ArgumentHelp("ascii or blocks (default: blocks when the terminal has colours).", valueName: "mode"))
-        var mode: RenderMode?
+        @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
+        var mode: ModeChoice?
 
         @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
         var cellAspect: Double = 2.0
@@ -50,7 +52,8 @@ extension Imgview {
         }
 
         func run() async throws {
-            // Say so before doing any work that needs the network.
+            // A usage error first, as a bad --mode is; then say so before doing any work that needs the network.
+            let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             // One client for the catalog and the images: one multi handle, connections shared.
             let loader = try network.makeLoader()

@@ -11,21 +11,26 @@ enum BrowserLauncher {
     /// has succeeded, so those errors print as plain lines.
     @MainActor
     static func run(
-        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, service: ImageService, mode: RenderMode?, cellAspect: Double,
+        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, service: ImageService, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool
     ) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let terminal = try CursesTerminal(environment: environment)
+        // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
+        // colours to what the environment says, never take them all away, so whether there are
+        // any (blocks or ASCII first) is known before.
+        let detected = BrowserModes.detect(mode, colors: ColorMode.detect(environment: environment), environment: environment)
+        let terminal = try CursesTerminal(environment: environment, graphics: detected.graphics)
         let colors = ColorMode.detect(environment: environment, terminfo: terminal.colorMode)
         let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
             pipeline: pipeline, diskCache: service.configuration.diskCache,
             catalogPaging: CatalogLoader(loader: service.configuration.dataLoader), moreTabs: moreTabs,
-            saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect)
+            saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
+            graphics: detected.graphics)
         let presenter = BrowserPresenter(
-            catalog: catalog, configuration: configuration, terminalSize: terminal.size,
-            mode: mode ?? (colors == .none ? .ascii : .blocks), colors: colors)
+            catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
+            colors: colors)
         let browser = TerminalBrowser(terminal: terminal, frameLogPath: ProcessInfo.processInfo.environment["IMGVIEW_FRAME_LOG"])
         switch await browser.run(presenter) {
         case .quit: return ExitStatus.success.rawValue

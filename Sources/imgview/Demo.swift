@@ -26,10 +26,17 @@ extension Imgview {
         @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
         var colors: ColorChoice = .auto
 
+        @Option(
+            help: ArgumentHelp(
+                "The browser's mode: auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE); the report prints text.",
+                valueName: "mode"))
+        var mode: ModeChoice?
+
         @Flag(help: "Print the fetch table and previews instead of opening the browser.")
         var report = false
 
         func run() async throws {
+            let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
             let assets = try BundledAssets.folder()
             // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP
             // says otherwise. Made before the server's threads start (see URLSessionDataLoader).
@@ -51,7 +58,7 @@ extension Imgview {
             let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
-                let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: nil, cellAspect: 2, offline: false)
+                let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: mode, cellAspect: 2, offline: false)
                 await server.stop()
                 if status != 0 { throw ExitCode(status) }
                 return
@@ -61,7 +68,8 @@ extension Imgview {
             let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: DecodeRequest.defaultMaxPixelCount, offline: false)
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
-                columns: size.columns, rows: size.rows, mode: colorMode == .none ? .ascii : .blocks, colors: colorMode, cellAspect: 2,
+                columns: size.columns, rows: size.rows, mode: colorMode == .none || mode == .ascii ? .ascii : .blocks, colors: colorMode,
+                cellAspect: 2,
                 background: RGBColor(red: 0, green: 0, blue: 0))
             var rows: [[String]] = []
             var previews: [(AppImage, PreviewResponse)] = []

@@ -68,3 +68,33 @@ struct PreviewSetup {
         return PreviewSetup(mode: mode, graphics: options)
     }
 }
+
+/// How the browser draws its pane: the mode it starts in, the modes `m` cycles through, and what
+/// the terminal said pixels need.
+struct BrowserModes {
+    var mode: PreviewMode
+    var modes: [PreviewMode]
+    var graphics: GraphicsTerminal
+
+    /// Asks the terminal once (the browser always has one), before ncurses takes it: `auto`
+    /// starts in the best pixel mode found, else blocks, or ASCII without colours; an explicit
+    /// mode is obeyed even when the terminal did not offer it. `m` cycles through the pixel
+    /// modes found and the two text modes, and the explicit one.
+    static func detect(_ choice: ModeChoice?, colors: ColorMode, environment: [String: String]) -> BrowserModes {
+        let profile = TerminalProbe.profile(environment: environment)
+        TerminalProbe.giveBack(profile.unclaimedInput)
+        let text: [PreviewMode] = colors == .none ? [.ascii, .blocks] : [.blocks, .ascii]
+        let mode: PreviewMode
+        switch choice ?? .auto {
+        case .auto: mode = profile.autoMode.graphics == nil ? text[0] : profile.autoMode
+        case .kitty: mode = .kitty
+        case .iterm: mode = .iterm
+        case .sixel: mode = .sixel
+        case .blocks: mode = .blocks
+        case .ascii: mode = .ascii
+        }
+        var modes = profile.availableGraphics.map(PreviewMode.init) + text
+        if !modes.contains(mode) { modes.insert(mode, at: 0) }
+        return BrowserModes(mode: mode, modes: modes, graphics: GraphicsTerminal(profile: profile))
+    }
+}

@@ -338,6 +338,32 @@ struct BrowserTmuxTests {
         }
     }
 
+    /// `m` goes through the modes on offer, the one named by IMGVIEW_MODE first although tmux
+    /// (no passthrough here) draws no pixels, and the status line and the help say where it is.
+    @Test func mCyclesThePreviewModesAndTheStatusLineSaysWhich() async throws {
+        try await withBrowser(environment: ["IMGVIEW_MODE": "iterm"]) { fixture in
+            let session = fixture.session
+            // A pixel preview costs more than a text one (a PNG to write), on a machine the other tests load.
+            let iterm = try await session.waitForScreen(timeout: .seconds(60)) {
+                $0.contains("source  network") && $0.contains("preview · iterm")
+            }
+            // The pane holds blank cells where the pixels go: no block characters.
+            #expect(!iterm.contains("▀") && !iterm.contains("▄"))
+            try await session.send("m")
+            try await session.waitForScreen {
+                $0.contains("preview · blocks") && $0.contains("preview mode blocks · m: iterm → [blocks] → ascii")
+            }
+            try await session.send("m")
+            try await session.waitForScreen {
+                $0.contains("preview · ascii") && $0.contains("preview mode ascii · m: iterm → blocks → [ascii]")
+            }
+            try await session.send("m")
+            try await session.waitForScreen { $0.contains("preview · iterm") && $0.contains("m: [iterm] → blocks → ascii") }
+            try await session.send("?")
+            try await session.waitForScreen { $0.contains("preview modes here: [iterm] → blocks → ascii") }
+        }
+    }
+
     @Test func withoutColoursTheBrowserUsesAsciiAndMSwitches() async throws {
         try await withBrowser(environment: ["NO_COLOR": "1"]) { fixture in
             let session = fixture.session

@@ -100,6 +100,14 @@ final class EmulatorSession: @unchecked Sendable {
         try await Task.sleep(for: settle)
     }
 
+    /// Types `keys` (xdotool's key names: `Right`, `question`, `q`) into the window. With no window
+    /// manager the keyboard goes to the window under the pointer, so the pointer is put over it.
+    func press(_ keys: String...) async throws {
+        let (status, output) = try await Self.run(
+            "/usr/bin/env", ["DISPLAY=:\(display)", "xdotool", "mousemove", "40", "40", "key", "--delay", "60"] + keys)
+        guard status == 0 else { throw HarnessError("xdotool failed: \(output)") }
+    }
+
     /// A PNG of the whole display, kept in the session's folder under `name`.
     func screenshot(_ name: String) async throws -> URL {
         let file = directory.appendingPathComponent(name + ".png")
@@ -113,17 +121,27 @@ final class EmulatorSession: @unchecked Sendable {
         let ssim: Double
         let box: [Int]?
         let colourError: Double
+        /// The share of the searched pixels that belong to no text: an image's.
+        let imageFraction: Double?
 
         enum CodingKeys: String, CodingKey {
             case ssim, box
             case colourError = "colour_error"
+            case imageFraction = "image_fraction"
         }
     }
 
-    static func similarity(of screenshot: URL, to source: URL) async throws -> Similarity {
+    /// How closely `screenshot` shows `source`, searching the whole display, or only `cells`
+    /// (column, row, width, height) of a window of `grid` cells (columns, rows).
+    static func similarity(
+        of screenshot: URL, to source: URL, cells: (Int, Int, Int, Int)? = nil, grid: (columns: Int, rows: Int)? = nil
+    ) async throws -> Similarity {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Emulators/similarity.py")
-        let (status, output) = try await run(
-            "/usr/bin/env", ["python3", script.path, screenshot.path, source.path, "--background", background])
+        var arguments = [script.path, screenshot.path, source.path, "--background", background]
+        if let cells, let grid {
+            arguments += ["--grid", "\(grid.columns),\(grid.rows)", "--cells", "\(cells.0),\(cells.1),\(cells.2),\(cells.3)"]
+        }
+        let (status, output) = try await run("/usr/bin/env", ["python3"] + arguments)
         guard status == 0 else { throw HarnessError("similarity.py failed: \(output)") }
         return try JSONDecoder().decode(Similarity.self, from: Data(output.utf8))
     }
@@ -146,7 +164,7 @@ final class EmulatorSession: @unchecked Sendable {
 
     /// Fails with what to install when a tool the harness needs is missing.
     static func requireTools(for emulator: Emulator) throws {
-        let needed = ["/usr/bin/Xvfb", "/usr/bin/import", "/usr/bin/\(emulator.rawValue)"]
+        let needed = ["/usr/bin/Xvfb", "/usr/bin/import", "/usr/bin/xdotool", "/usr/bin/\(emulator.rawValue)"]
         for tool in needed where !FileManager.default.isExecutableFile(atPath: tool) {
             throw HarnessError("\(tool) is missing: run scripts/setup-emulators.sh (make test does)")
         }

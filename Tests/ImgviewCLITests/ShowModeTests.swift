@@ -39,6 +39,19 @@ struct ShowModeTests {
         #expect(option.status == 2 && option.stderr.contains("--mode"))
     }
 
+    @Test func browseAndDemoTakeTheSameModesAndRefuseAnUnknownOneFirst() async throws {
+        let message = "imgview: IMGVIEW_MODE=pixels is not a mode (auto, kitty, iterm, sixel, blocks or ascii)"
+        for arguments in [["browse", Self.image], ["demo", "--report"]] {
+            let result = try await ImgviewProcess.run(arguments, environment: ["IMGVIEW_MODE": "pixels"])
+            #expect(result.status == 2 && result.errorLine == message, "\(arguments): \(result.stderr)")
+            let option = try await ImgviewProcess.run(arguments + ["--mode", "png"])
+            #expect(option.status == 2 && option.stderr.contains("--mode"), "\(arguments): \(option.stderr)")
+        }
+        // A good mode passes, and browse without a terminal says it needs one.
+        let browse = try await ImgviewProcess.run(["browse", Self.image, "--mode", "sixel"])
+        #expect(browse.status == 2 && browse.stderr.contains("needs a terminal"), "\(browse.stderr)")
+    }
+
     @Test func transparencyIsDrawnOverTheBackgroundAsked() async throws {
         // A fully transparent PNG over white: every register set is white (100;100;100).
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

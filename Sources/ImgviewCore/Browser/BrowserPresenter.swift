@@ -28,11 +28,14 @@ public final class BrowserPresenter {
         public var now: @Sendable () -> Date
         /// What animations play by.
         public var clock: any PlaybackClock
+        /// What pixel previews need from the terminal (cell size, background, passthrough).
+        public var graphics: GraphicsTerminal
 
         public init(
             pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
             moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
-            now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock()
+            now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock(),
+            graphics: GraphicsTerminal = GraphicsTerminal()
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
@@ -43,6 +46,7 @@ public final class BrowserPresenter {
             self.neighbourhood = neighbourhood
             self.now = now
             self.clock = clock
+            self.graphics = graphics
         }
     }
 
@@ -70,12 +74,19 @@ public final class BrowserPresenter {
     private var playback = AnimationPlayback()
     private var wake: (deadline: Duration, task: Task<Void, Never>)?
 
-    public init(catalog: Catalog, configuration: Configuration, terminalSize: TerminalSize, mode: RenderMode, colors: ColorMode) {
+    /// - Parameters:
+    ///   - mode: the preview mode to start in.
+    ///   - modes: what `m` cycles through (default: blocks and ASCII); `mode` is added when missing.
+    public init(
+        catalog: Catalog, configuration: Configuration, terminalSize: TerminalSize, mode: PreviewMode, modes: [PreviewMode]? = nil,
+        colors: ColorMode
+    ) {
         self.catalog = catalog
         self.configuration = configuration
         if case .remote(let first) = catalog.origin { visitedPages.insert(first) }
         state = BrowserState(
-            images: catalog.images, hasMorePages: catalog.next != nil, terminalSize: terminalSize, mode: mode, colors: colors)
+            images: catalog.images, hasMorePages: catalog.next != nil, terminalSize: terminalSize, mode: mode, modes: modes,
+            colors: colors)
     }
 
     /// Shows the first tab.
@@ -93,8 +104,11 @@ public final class BrowserPresenter {
             if !handleInPanel(command) { update { $0.overlay = nil } }
             return true
         }
-        // What the status line said is old news once the user does something else.
-        if state.notice != nil { update { $0.notice = nil } }
+        // What the status line said is old news once the user does something else: gone with
+        // the command's own change (a frame of the old tab without it would be one frame too many),
+        // or on its own when the command changes nothing.
+        state.notice = nil
+        defer { if displayed?.notice != nil, state.notice == nil { commit(state) } }
         switch command {
         case .quit, .dismiss:
             return false
@@ -119,7 +133,10 @@ public final class BrowserPresenter {
         case .save:
             save()
         case .toggleMode:
-            update { $0.mode = $0.mode == .blocks ? .ascii : .blocks }
+            update {
+                $0.mode = $0.nextMode
+                $0.notice = Notice("preview mode \($0.mode.rawValue) · m: \(BrowserScreen.modeCycle($0))")
+            }
             requestSelected(policy: .useCache)
         case .toggleHelp:
             update { $0.overlay = .help }
@@ -512,9 +529,10 @@ public final class BrowserPresenter {
     func renderOptions(viewport: Viewport? = nil) -> RenderOptions {
         let layout = state.layout
         let area = layout.fits ? layout.previewArea : Rectangle(column: 0, row: 0, width: 80, height: 24)
+        let graphics = state.mode.graphics.map { configuration.graphics.paneOptions($0, columns: area.width, rows: area.height) }
         return RenderOptions(
-            columns: area.width, rows: area.height, mode: state.mode, colors: state.colors, cellAspect: configuration.cellAspect,
-            viewport: viewport ?? state.viewport)
+            columns: area.width, rows: area.height, mode: state.mode.text ?? .blocks, colors: state.colors,
+            cellAspect: configuration.cellAspect, viewport: viewport ?? state.viewport, graphics: graphics)
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {

@@ -21,7 +21,7 @@ public struct BrowserScreen: Sendable {
         ("r", "reload, bypassing the caches"),
         ("x", "stop loading"),
         ("d", "save the image to the working folder"),
-        ("m", "switch preview: blocks / ascii"),
+        ("m", "next preview mode (of those this terminal shows)"),
         ("c", "the disk cache (↑ ↓ select, Del removes)"),
         ("Space", "pause / play an animation"),
         ("Ctrl-Z", "suspend (fg comes back)"),
@@ -114,14 +114,14 @@ public struct BrowserScreen: Sendable {
             break
         case .loading(_, _, let partial?):
             // What has arrived so far; the status line says how much.
-            place(partial.grid, in: area, into: &frame)
+            place(partial.grid, graphics: partial.graphics, in: area, into: &frame)
         case .loading:
             let name = state.selectedImage?.name ?? ""
             let percent = state.phase.percent.map { " \($0)%" } ?? ""
             centre(["loading \(name)…\(percent)"], in: area, into: &frame, style: .dim)
         case .loaded(let shown):
             if let grid = shown.grid {
-                place(grid, in: area, into: &frame)
+                place(grid, graphics: shown.graphics, in: area, into: &frame)
             } else {
                 centre(["rendering…"], in: area, into: &frame, style: .dim)
             }
@@ -133,11 +133,17 @@ public struct BrowserScreen: Sendable {
         }
     }
 
-    /// `grid` centred in `area`, clipped to it.
-    private func place(_ grid: CellGrid, in area: Rectangle, into frame: inout ScreenFrame) {
+    /// `grid` centred in `area`, clipped to it; a pixel preview's `graphics` over its blank
+    /// cells, unless a panel covers the panes (the image is taken away while it is open) or the
+    /// pixels would not fit in the area.
+    private func place(_ grid: CellGrid, graphics: GraphicsPreview?, in area: Rectangle, into frame: inout ScreenFrame) {
         let column = area.column + max(0, (area.width - grid.columns) / 2)
         let row = area.row + max(0, (area.height - grid.rows) / 2)
         frame.place(clipped(grid, to: area), column: column, row: row)
+        guard let graphics, state.overlay == nil, graphics.layout.columns <= area.width, graphics.layout.rows <= area.height else {
+            return
+        }
+        frame.graphic = PlacedGraphic(column: column, row: row, preview: graphics)
     }
 
     private func drawMetadata(into frame: inout ScreenFrame, layout: BrowserLayout) {
@@ -214,6 +220,11 @@ public struct BrowserScreen: Sendable {
         frame.put(right, column: frame.columns - rightWidth, row: row, style: .bold)
     }
 
+    /// The modes `m` goes through, the current one in brackets: "[sixel] → blocks → ascii".
+    public static func modeCycle(_ state: BrowserState) -> String {
+        state.modes.map { $0 == state.mode ? "[\($0.rawValue)]" : $0.rawValue }.joined(separator: " → ")
+    }
+
     /// Whether the status line shows the key hints (nothing else takes it: a prompt, a notice, an error).
     public static func statusShowsHints(_ state: BrowserState) -> Bool {
         if state.prompt != nil || state.notice != nil { return false }
@@ -234,7 +245,8 @@ public struct BrowserScreen: Sendable {
 
     private func drawHelp(into frame: inout ScreenFrame, layout: BrowserLayout) {
         let lines = Self.helpLines.map { keys, meaning in keys.padding(toLength: 11, withPad: " ", startingAt: 0) + meaning }
-        panel(title: "keys", lines: lines + ["", "any key closes this panel"], into: &frame, layout: layout)
+        let modes = "preview modes here: " + Self.modeCycle(state)
+        panel(title: "keys", lines: lines + ["", modes, "any key closes this panel"], into: &frame, layout: layout)
     }
 
     private func drawCache(_ overview: CacheOverview, into frame: inout ScreenFrame, layout: BrowserLayout) {

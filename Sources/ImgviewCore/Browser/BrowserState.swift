@@ -9,7 +9,9 @@ public struct BrowserState: Sendable, Equatable {
     public var hasMorePages: Bool
     public var isLoadingMorePages: Bool
     public var terminalSize: TerminalSize
-    public var mode: RenderMode
+    public var mode: PreviewMode
+    /// The modes `m` cycles through, in order: those this terminal can show.
+    public var modes: [PreviewMode]
     /// The colours previews are rendered with: what the terminal can show.
     public var colors: ColorMode
     /// The selected image's state.
@@ -28,7 +30,7 @@ public struct BrowserState: Sendable, Equatable {
 
     public init(
         images: [AppImage], selectedIndex: Int = 0, hasMorePages: Bool = false, terminalSize: TerminalSize,
-        mode: RenderMode, colors: ColorMode
+        mode: PreviewMode, modes: [PreviewMode]? = nil, colors: ColorMode
     ) {
         self.images = images
         self.selectedIndex = selectedIndex
@@ -36,8 +38,22 @@ public struct BrowserState: Sendable, Equatable {
         isLoadingMorePages = false
         self.terminalSize = terminalSize
         self.mode = mode
+        self.modes = Self.cycle(of: mode, among: modes ?? [.blocks, .ascii])
         self.colors = colors
         phase = .idle
+    }
+
+    /// The mode `m` switches to next.
+    public var nextMode: PreviewMode {
+        guard let index = modes.firstIndex(of: mode) else { return modes.first ?? mode }
+        return modes[(index + 1) % modes.count]
+    }
+
+    /// `modes` with `mode` in it (first, when the user named a mode the terminal did not offer), each once.
+    private static func cycle(of mode: PreviewMode, among modes: [PreviewMode]) -> [PreviewMode] {
+        var seen: Set<PreviewMode> = []
+        let all = (modes.contains(mode) ? modes : [mode] + modes).filter { seen.insert($0).inserted }
+        return all
     }
 
     public var selectedImage: AppImage? {
@@ -103,6 +119,13 @@ public struct ShownImage: Sendable, Equatable {
         guard let preview else { return nil }
         guard let frames = preview.animation?.frames, frames.indices.contains(frame) else { return preview.grid }
         return frames[frame].grid
+    }
+
+    /// The pixels drawn over `grid` in a pixel mode: the current frame's, or the still's.
+    public var graphics: GraphicsPreview? {
+        guard let preview else { return nil }
+        guard let frames = preview.animation?.frames, frames.indices.contains(frame) else { return preview.graphics }
+        return frames[frame].graphics
     }
 }
 

@@ -6,6 +6,8 @@ public struct ScreenFrame: Sendable, Equatable {
     public let columns: Int
     public let rows: Int
     public private(set) var cells: [StyledCell]
+    /// A pixel preview drawn over blank cells of the frame, if one is on screen.
+    public var graphic: PlacedGraphic?
 
     public init(columns: Int, rows: Int) {
         self.columns = max(0, columns)

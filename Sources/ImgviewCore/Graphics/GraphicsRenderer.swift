@@ -74,7 +74,7 @@ public struct GraphicsRenderer: Sendable {
             guard let pngEncoder else { throw .noPNGEncoder }
             bytes = ITermImageEncoder(passthrough: options.passthrough).display(png: try png(image, pngEncoder), layout: layout)
         }
-        return GraphicsPreview(layout: layout, bytes: bytes)
+        return GraphicsPreview(layout: layout, bytes: bytes, graphics: options.graphics, imageID: options.imageID)
     }
 }
 
@@ -150,13 +150,19 @@ public struct GraphicsOptions: Sendable, Hashable {
     }
 }
 
-/// A rendered pixel preview: the bytes to write at the top-left cell, and the cells they cover.
+/// A rendered pixel preview: the bytes to write at the top-left cell, the cells they cover, and
+/// what a program that takes it off the screen again needs to know.
 public struct GraphicsPreview: Sendable, Equatable {
     public var layout: GraphicsLayout
     public var bytes: [UInt8]
+    public var graphics: GraphicsProtocol
+    /// The kitty image id the bytes carry (what deletes it); meaningless for the other protocols.
+    public var imageID: UInt32
 
-    public init(layout: GraphicsLayout, bytes: [UInt8]) {
+    public init(layout: GraphicsLayout, bytes: [UInt8], graphics: GraphicsProtocol, imageID: UInt32 = 1) {
         self.layout = layout
         self.bytes = bytes
+        self.graphics = graphics
+        self.imageID = imageID
     }
 }
