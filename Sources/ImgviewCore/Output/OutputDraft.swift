@@ -21,8 +21,9 @@ public final class OutputDraft: @unchecked Sendable {
     let folder: Directory
     private let file: FileDescriptor
     private let lock = NSLock()
-    private var block: UnsafeMutableRawBufferPointer?
-    private var blockFill = 0
+    /// The one block the draft gathers into, allocated on the first chunk.
+    private var buffer: UnsafeMutableRawBufferPointer?
+    private var gatherer = BlockGatherer()
     /// How many bytes of the body have been taken: those written and those gathered.
     private var taken: Int64 = 0
     private var isBroken = false
@@ -57,8 +58,9 @@ public final class OutputDraft: @unchecked Sendable {
         lock.withLock {
             guard !isClosed else { return }
             isClosed = true
-            block?.deallocate()
-            block = nil
+            buffer?.deallocate()
+            buffer = nil
+            _ = gatherer.drop()
             try? file.close()
         }
     }
@@ -85,36 +87,37 @@ public final class OutputDraft: @unchecked Sendable {
                 isBroken = true
                 return
             }
-            var consumed = 0
-            while consumed < bytes.count, !isBroken {
-                let block = self.block ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 64)
-                self.block = block
-                let count = min(bytes.count - consumed, block.count - blockFill)
-                UnsafeMutableRawBufferPointer(rebasing: block[blockFill..<(blockFill + count)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[consumed..<(consumed + count)]))
-                blockFill += count
-                consumed += count
-                if blockFill == block.count { flush() }
-            }
+            gatherer.append(bytes, take: takeBuffer) { block, count in write(block, count: count) }
             taken += Int64(bytes.count)
         }
     }
 
+    /// The draft's block, to be filled again once written.
+    private func takeBuffer() -> UnsafeMutableRawBufferPointer {
+        if let buffer { return buffer }
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 64)
+        buffer = block
+        return block
+    }
+
     /// Writes the gathered bytes at the end of the file. Runs under the lock.
     private func flush() {
-        guard let block, blockFill > 0 else { return }
+        gatherer.handOn { block, count in write(block, count: count) }
+    }
+
+    private func write(_ block: UnsafeMutableRawBufferPointer, count: Int) {
+        guard !isBroken else { return }
         do {
-            _ = try file.writeAll(UnsafeRawBufferPointer(rebasing: block[0..<blockFill]))
+            _ = try file.writeAll(UnsafeRawBufferPointer(rebasing: block[0..<count]))
         } catch {
             // A full disk, say: the output will be copied after the download, and that reports it.
             isBroken = true
         }
-        blockFill = 0
     }
 
     /// The body starts over (a retry): so does the file. Runs under the lock.
     private func restart() {
-        blockFill = 0
+        _ = gatherer.drop()
         taken = 0
         isBroken = ftruncate(file.rawValue, 0) != 0 || (try? file.seek(offset: 0, from: .start)) == nil
     }

@@ -31,9 +31,8 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// The total to show in progress: Content-Length, unless the body is compressed.
     private var expectedForProgress: Int64?
     private var reported: Int64 = 0
-    /// The block being filled, taken from `blocks`.
-    private var block: UnsafeMutableRawBufferPointer?
-    private var blockFill = 0
+    /// Fills blocks taken from `blocks`.
+    private var gatherer = BlockGatherer()
 
     init(file: TemporaryFile, url: URL, limit: Int64, progress: Progress?, body: ImageService.BodyTap? = nil) {
         self.file = file
@@ -46,7 +45,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
 
     deinit {
         // A block taken but never handed back (the transfer failed part way) is ours to free.
-        block?.deallocate()
+        gatherer.drop()?.deallocate()
     }
 
     func receive(_ head: ResponseHead) throws {
@@ -106,25 +105,11 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
 
     /// Copies `bytes` into blocks, handing each to the writer as it fills. Runs under the lock.
     private func append(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let block = self.block ?? blocks.takeBlock()
-            self.block = block
-            let count = min(bytes.count - offset, block.count - blockFill)
-            UnsafeMutableRawBufferPointer(rebasing: block[blockFill..<(blockFill + count)])
-                .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
-            blockFill += count
-            offset += count
-            if blockFill == block.count { try flush() }
-        }
+        try gatherer.append(bytes, take: blocks.takeBlock) { try blocks.write($0, count: $1) }
     }
 
     /// Writes the gathered bytes and has them hashed. Runs under the lock.
     private func flush() throws {
-        guard let block else { return }
-        self.block = nil
-        let count = blockFill
-        blockFill = 0
-        try blocks.write(block, count: count)
+        try gatherer.handOn { try blocks.write($0, count: $1) }
     }
 }
