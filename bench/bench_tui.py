@@ -28,10 +28,13 @@ import tempfile
 import time
 
 SOCKET = f"imgview-bench-{os.getpid()}"
+# The tmux server the next command goes to. Each browser gets a server of its own: a new session
+# on the socket of a server still shutting down after kill-server is lost.
+socket_name = SOCKET
 
 
 def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", socket_name, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
 
 
 def screen():
@@ -112,6 +115,8 @@ def hold_across_large(args, work):
         path = os.path.join(folder, f"large{index:02}.jpg")
         os.link(args.large, path)
         images.append({"name": f"large{index:02}", "url": "file://" + path})
+    global socket_name
+    socket_name = SOCKET + "-large"
     catalog = os.path.join(work, "large.json")
     with open(catalog, "w") as f:
         json.dump({"images": images}, f)

@@ -608,7 +608,7 @@ def write(results, output):
     add(f"`bench/bench_get.py` serves a folder with `imgview serve` on 127.0.0.1, so both tools fetch from the same "
         f"loopback server, and runs each workload {get_data['runs']} times per tool, the two tools taking turns. "
         "imgview starts every run with an empty cache, so it does the whole path: download, SHA-256, cache store, "
-        f"output (a hard link to the cache blob). Wall and CPU time and peak RSS come from `/usr/bin/time`; "
+        f"output (an unnamed file in the destination folder, filled as the body arrives and named when whole). Wall and CPU time and peak RSS come from `/usr/bin/time`; "
         f"figures are medians. {get_data['curl_version'].split(' (')[0]}.")
     add("")
     add(table(["workload", "imgview", "curl"], [[name, f"`{mine}`", f"`{theirs}`"] for name, mine, theirs in get_commands]))
