@@ -125,6 +125,8 @@ public final class CursesTerminal {
         let imageArea = placement.shown?.area
         var textOverwritesImage = false
         for row in 0..<frame.rows {
+            // Rows are visited in order, so this row's direct cells are the end of `direct`.
+            let rowStart = direct.count
             var changed: (first: Int, last: Int)?
             // A cell written directly last time that ncurses draws now: ncurses believes a blank is
             // there, so the whole line must be thrown away and drawn again, direct cells included.
@@ -147,7 +149,7 @@ public final class CursesTerminal {
             }
             if lineIsStale {
                 wredrawln(imgview_stdscr(), Int32(row), 1)
-                direct.removeAll { $0.row == row }
+                direct.removeSubrange(rowStart...)
                 direct += (0..<frame.columns).filter { drawnDirectly[row * frame.columns + $0] }.map { ($0, row) }
             }
             if let area = imageArea, row >= area.row, row < area.row + area.height {
