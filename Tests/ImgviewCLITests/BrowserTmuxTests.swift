@@ -233,13 +233,17 @@ struct BrowserTmuxTests {
 
     /// Waits until `pid` has used no CPU for 300 ms (at most 10 s): the neighbours' prefetches,
     /// decoded after the selected tab is on screen, are done.
+    /// Waits until the process used no CPU for two 300 ms windows in a row: with 10 ms ticks, one
+    /// quiet window can fall between the ticks of work still winding down (slow under ASan).
     static func waitUntilQuiet(_ pid: Int32) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         var last = try cpuTicks(of: pid)
+        var quietWindows = 0
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(300))
             let now = try cpuTicks(of: pid)
-            if now == last { return }
+            quietWindows = now == last ? quietWindows + 1 : 0
+            if quietWindows == 2 { return }
             last = now
         }
     }
