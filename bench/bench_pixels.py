@@ -5,8 +5,10 @@ bytes and how closely a real terminal's screenshot shows the photograph.
 Usage: python3 bench/bench_pixels.py --imgview PATH [--runs N] [--images 10,11,13] [--json OUT]
 
 Both tools run on a pseudo-terminal of COLUMNS×ROWS cells whose size in pixels is set
-(TIOCSWINSZ), so both scale to the same pixel box and neither has anything to ask: imgview with
-an explicit --mode reads the cell size from the kernel, chafa likewise. Wall time is the median
+(TIOCSWINSZ) to that of the cells of the emulator that will draw the output, as it reports them,
+so both scale to the box that terminal really has, neither has anything to ask (imgview with an
+explicit --mode reads the cell size from the kernel, chafa likewise), and the terminal shows the
+image as sent rather than scaling it again. Wall time is the median
 of --runs runs (output drained and counted); bytes are what reached the terminal. The output of
 one run of each is then drawn by the emulator for that protocol under Xvfb (xterm -ti vt340 for
 sixel, kitty for kitty, mlterm for iTerm2), screenshot with ImageMagick's `import`, and scored by
@@ -35,16 +37,16 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "ImgviewCLITests", "Emulato
 import similarity  # noqa: E402
 
 TESTDATA = os.path.join(HERE, "..", "..", "shared", "testdata")
-COLUMNS, ROWS, CELL_W, CELL_H = 80, 24, 9, 19
+COLUMNS, ROWS = 80, 24
 MODES = [("sixel", "sixels", "xterm"), ("kitty", "kitty", "kitty"), ("iterm", "iterm", "mlterm")]
 BACKGROUND = "#ff00ff"
 
 
-def run_on_pty(command):
-    """Runs command on a raw pseudo-terminal of COLUMNS×ROWS cells of CELL_W×CELL_H pixels: (seconds, output)."""
+def run_on_pty(command, cell):
+    """Runs command on a raw pseudo-terminal of COLUMNS×ROWS cells of cell (width, height) pixels: (seconds, output)."""
     master, slave = pty.openpty()
     tty.setraw(slave)
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, COLUMNS * CELL_W, ROWS * CELL_H))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, COLUMNS * cell[0], ROWS * cell[1]))
     chunks = []
 
     def drain():
@@ -73,8 +75,9 @@ def run_on_pty(command):
     return elapsed, b"".join(chunks)
 
 
-def screenshot_score(emulator, output, photo, folder):
-    """Draws output in emulator under its own Xvfb and scores the screenshot against photo."""
+def in_emulator(emulator, inner, folder, then):
+    """Runs the shell command inner in emulator under its own Xvfb, waits until it has finished
+    (it stays open), calls then(display) and closes both: then's result."""
     display = random.randint(300, 899)
     while os.path.exists(f"/tmp/.X{display}-lock"):
         display = random.randint(300, 899)
@@ -86,39 +89,23 @@ def screenshot_score(emulator, output, photo, folder):
             if os.path.exists(f"/tmp/.X11-unix/X{display}"):
                 break
             time.sleep(0.01)
-        data = os.path.join(folder, "output.bin")
         done = os.path.join(folder, "done")
-        with open(data, "wb") as file:
-            file.write(output)
         if os.path.exists(done):
             os.unlink(done)
-        inner = f"printf '\\033[?25l'; cat {data}; touch {done}; read -r _"
+        script = f"{inner}; touch {done}; read -r _"
         environment = dict(os.environ, DISPLAY=f":{display}", LIBGL_ALWAYS_SOFTWARE="1")
         arguments = {
             "xterm": ["xterm", "-ti", "vt340", "-fa", "DejaVu Sans Mono", "-fs", "11", "-bg", BACKGROUND, "-fg", "white",
-                      "-geometry", "110x40+0+0", "-e", "sh", "-c", inner],
+                      "-geometry", "110x40+0+0", "-e", "sh", "-c", script],
             "kitty": ["kitty", "--config", "NONE", "-o", "initial_window_width=110c", "-o", "initial_window_height=40c",
-                      "-o", f"background={BACKGROUND}", "sh", "-c", inner],
-            "mlterm": ["mlterm", "-g", "110x40+0+0", "-b", BACKGROUND, "-e", "sh", "-c", inner],
+                      "-o", f"background={BACKGROUND}", "sh", "-c", script],
+            "mlterm": ["mlterm", "-g", "110x40+0+0", "-b", BACKGROUND, "-e", "sh", "-c", script],
         }[emulator]
         window = subprocess.Popen(arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 60
         while not os.path.exists(done) and time.time() < deadline:
             time.sleep(0.05)
-        time.sleep(1.5)
-        shot = os.path.join(folder, "shot.png")
-        subprocess.run(["import", "-display", f":{display}", "-window", "root", shot], check=True)
-        from PIL import Image
-        picture = Image.open(shot).convert("RGB")
-        box = similarity.drawn_box(picture, (0xff, 0x00, 0xff))
-        if box is None:
-            return {"ssim": 0.0, "box": None}
-        x, y, w, h = box
-        drawn = picture.crop((x, y, x + w, y + h))
-        expected = Image.open(photo).convert("RGB").resize((w, h), Image.LANCZOS)
-        import numpy as np
-        grey = lambda image: np.asarray(image.convert("L"), dtype=np.float64)
-        return {"ssim": round(similarity.ssim(grey(drawn), grey(expected)), 4), "box": list(box)}
+        return then(display)
     finally:
         for process in (window, server):
             if process and process.poll() is None:
@@ -127,6 +114,47 @@ def screenshot_score(emulator, output, photo, folder):
         for leftover in (f"/tmp/.X{display}-lock", f"/tmp/.X11-unix/X{display}"):
             if os.path.exists(leftover):
                 os.unlink(leftover)
+
+
+def cell_size(emulator, folder):
+    """The (width, height) in pixels of emulator's cells, as it reports them to programs (TIOCGWINSZ).
+
+    Both tools are told this size, so each scales to the box the terminal really has and the terminal
+    draws the image as sent instead of scaling it again with its own filter.
+    """
+    report = os.path.join(folder, "winsize")
+    reader = (f"python3 -c 'import fcntl, struct, termios; "
+              f"print(*struct.unpack(\"HHHH\", fcntl.ioctl(0, termios.TIOCGWINSZ, bytes(8))))' > {report}")
+    rows, columns, width, height = map(int, in_emulator(emulator, reader, folder, lambda _: open(report).read().split()))
+    if not (width and height):
+        raise SystemExit(f"bench_pixels: {emulator} reports no pixel size")
+    return width // columns, height // rows
+
+
+def screenshot_score(emulator, output, photo, folder):
+    """Draws output in emulator under its own Xvfb and scores the screenshot against photo."""
+    data = os.path.join(folder, "output.bin")
+    with open(data, "wb") as file:
+        file.write(output)
+
+    def shoot(display):
+        time.sleep(1.5)
+        shot = os.path.join(folder, "shot.png")
+        subprocess.run(["import", "-display", f":{display}", "-window", "root", shot], check=True)
+        return shot
+
+    shot = in_emulator(emulator, f"printf '\\033[?25l'; cat {data}", folder, shoot)
+    from PIL import Image
+    picture = Image.open(shot).convert("RGB")
+    box = similarity.drawn_box(picture, (0xff, 0x00, 0xff))
+    if box is None:
+        return {"ssim": 0.0, "box": None}
+    x, y, w, h = box
+    drawn = picture.crop((x, y, x + w, y + h))
+    expected = Image.open(photo).convert("RGB").resize((w, h), Image.LANCZOS)
+    import numpy as np
+    grey = lambda image: np.asarray(image.convert("L"), dtype=np.float64)
+    return {"ssim": round(similarity.ssim(grey(drawn), grey(expected)), 4), "box": list(box)}
 
 
 def main():
@@ -142,18 +170,20 @@ def main():
     size = f"{COLUMNS}x{ROWS}"
     results = []
     with tempfile.TemporaryDirectory(prefix="imgview-bench-pixels-") as folder:
+        cells = {}
         for mode, chafa_format, emulator in MODES:
+            cell = cells.setdefault(emulator, cell_size(emulator, folder))
             for photo in photos:
-                row = {"mode": mode, "image": os.path.basename(photo), "emulator": emulator}
+                row = {"mode": mode, "image": os.path.basename(photo), "emulator": emulator, "cell": list(cell)}
                 commands = {
                     "imgview": [args.imgview, "show", photo, "--mode", mode, "--size", size],
                     "chafa": ["chafa", "-f", chafa_format, "-s", size, photo],
                 }
                 for tool, command in commands.items():
-                    run_on_pty(command)  # warm-up: page cache, dynamic linking
+                    run_on_pty(command, cell)  # warm-up: page cache, dynamic linking
                     times, output = [], b""
                     for _ in range(args.runs):
-                        elapsed, output = run_on_pty(command)
+                        elapsed, output = run_on_pty(command, cell)
                         times.append(elapsed)
                     score = screenshot_score(emulator, output, photo, folder)
                     row[tool] = {"wall_s": statistics.median(times), "wall_min_s": min(times), "wall_max_s": max(times),
@@ -167,7 +197,7 @@ def main():
                 print(f"{mode:6} {row['image']:26} imgview {mine['wall_s']:.3f}s {mine['bytes']:>9}B ssim {mine['ssim']:.3f} | "
                       f"chafa {theirs['wall_s']:.3f}s {theirs['bytes']:>9}B ssim {theirs['ssim']:.3f} | "
                       f"time {row['time_ratio']:.2f}x bytes {row['bytes_ratio']:.2f}x", flush=True)
-    data = {"columns": COLUMNS, "rows": ROWS, "cell": [CELL_W, CELL_H], "runs": args.runs, "results": results,
+    data = {"columns": COLUMNS, "rows": ROWS, "cells": cells, "runs": args.runs, "results": results,
             "chafa_version": subprocess.run(["chafa", "--version"], capture_output=True, text=True).stdout.splitlines()[0]}
     if args.json:
         with open(args.json, "w") as file:

@@ -709,10 +709,12 @@ def write(results, output):
     add("")
     add("## Pixels: `imgview show --mode sixel|kitty|iterm` against chafa")
     add("")
+    cells = ", ".join(f"{name} {w}×{h}" for name, (w, h) in pixel_data["cells"].items())
     add(f"`bench/bench_pixels.py` runs both tools on a pseudo-terminal of {pixel_data['columns']}×{pixel_data['rows']} cells "
-        f"of {pixel_data['cell'][0]}×{pixel_data['cell'][1]} pixels (set with TIOCSWINSZ, so both scale to the same pixel box "
-        f"and neither asks the terminal anything), {pixel_data['runs']} runs each after a warm-up; wall is the median, bytes "
-        "what reached the terminal. One output of each is then drawn by a real terminal under Xvfb (xterm -ti vt340 for "
+        f"whose size in pixels (set with TIOCSWINSZ) is what the terminal that will draw the output reports for its own "
+        f"cells ({cells}), so both scale to the box that terminal really has, neither asks it anything, and it shows the "
+        f"image as sent rather than scaling it again; {pixel_data['runs']} runs each after a warm-up; wall is the median, "
+        "bytes what reached the terminal. One output of each is then drawn by that terminal under Xvfb (xterm -ti vt340 for "
         "sixel, kitty 0.26 for kitty, mlterm for iTerm2), screenshot, and scored by SSIM against the photograph "
         f"(higher is better). chafa: {pixel_data['chafa_version']}. Goal: at least chafa's score in at most "
         f"{PIXEL_TIME_GOAL}× its time.")
@@ -730,10 +732,14 @@ def write(results, output):
         "JPEG whose preview needs at most 1/8 of its pixels is decoded from its DC scans alone and the file is not "
         "read further; at larger scales every coefficient is kept until the last scan, as jp2a does. The 256-colour "
         "block mode does the most work per cell: it ranks candidate patterns again after quantising them to the palette.")
+    add("- Pixel previews: a JPEG is decoded at the smallest DCT scale giving at least one and a half times the box's "
+        "pixels (DCT scaling is a box filter; Lanczos-3 from so few pixels more stays soft), which for these photos at "
+        "80×24 is 1/4. A progressive JPEG at that scale has every scan decoded and every coefficient kept, which is "
+        "where its extra time goes; at 1/8 only its DC scans would be read, at the cost of a visibly softer image.")
     add("- Downloads: imgview receives through libcurl directly, every transfer on one multi handle driven by one "
         "thread that sleeps until a socket has data; it hashes the body (SHA-256, which curl does not do) on a "
-        "queue of its own and writes it in large blocks; an output is then cloned or copied in the kernel from the "
-        "cache's blob. On a virtual machine the first write into page-cache memory the guest has not touched "
+        "queue of its own and writes it in large blocks, to the cache's blob and, as it arrives, to the output (a "
+        "file of its own, named when whole). On a virtual machine the first write into page-cache memory the guest has not touched "
         "recently is slow, and which tool gets recycled pages depends on what ran before it: this is what moves the "
         "100 MB figures between runs (DECISIONS.md).")
     add("- The browser: a tab switch redraws nearly every cell of the pane, each with its own pair of 256-colour "
