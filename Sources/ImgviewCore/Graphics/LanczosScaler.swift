@@ -22,62 +22,85 @@ public struct LanczosScaler: Sendable {
         let area = region ?? Viewport.Region(covering: pixels)
         let horizontal = Self.taps(source: pixels.width, from: area.x, length: area.width, destination: width)
         let vertical = Self.taps(source: pixels.height, from: area.y, length: area.height, destination: height)
-        let toLinear = SRGB.toLinear
-        let back = background.linear
         // Only the rows and columns the taps read: a zoomed view reads a part of the pixels.
         let rows = (vertical.sources.min() ?? 0)...(vertical.sources.max() ?? 0)
         let columns = (horizontal.sources.min() ?? 0)...(horizontal.sources.max() ?? 0)
-        // Rows composed and scaled across first: the rows read × the output width.
-        var across = [Float](repeating: 0, count: rows.count * width * 3)
+        // Rows composed and scaled across first: the rows read × the output width, a pixel's
+        // linear red, green and blue in one vector (the fourth lane unused) so a tap is one multiply-add.
+        var across = [SIMD4<Float>](repeating: .zero, count: rows.count * width)
+        var row = [SIMD4<Float>](repeating: .zero, count: pixels.width)
         pixels.bytes.withUnsafeBufferPointer { source in
             across.withUnsafeMutableBufferPointer { across in
-                var row = [Float](repeating: 0, count: pixels.width * 3)
-                for y in rows {
-                    let start = y * pixels.width * 4
-                    for x in columns {
-                        let index = start + x * 4
-                        let alpha = Float(source[index + 3]) * (1 / 255)
-                        row[x * 3] = toLinear[Int(source[index])] * alpha + back.red * (1 - alpha)
-                        row[x * 3 + 1] = toLinear[Int(source[index + 1])] * alpha + back.green * (1 - alpha)
-                        row[x * 3 + 2] = toLinear[Int(source[index + 2])] * alpha + back.blue * (1 - alpha)
-                    }
-                    let output = (y - rows.lowerBound) * width * 3
-                    for x in 0..<width {
-                        var (red, green, blue): (Float, Float, Float) = (0, 0, 0)
-                        for tap in horizontal.ranges[x] {
-                            let weight = horizontal.weights[tap]
-                            let from = horizontal.sources[tap] * 3
-                            red += weight * row[from]
-                            green += weight * row[from + 1]
-                            blue += weight * row[from + 2]
-                        }
-                        across[output + x * 3] = red
-                        across[output + x * 3 + 1] = green
-                        across[output + x * 3 + 2] = blue
+                row.withUnsafeMutableBufferPointer { row in
+                    for y in rows {
+                        compose(source, row: y, of: pixels.width, columns: columns, into: row)
+                        Self.apply(horizontal, to: UnsafeBufferPointer(row), into: across.baseAddress! + (y - rows.lowerBound) * width)
                     }
                 }
             }
         }
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        var scratch = [Float](repeating: 0, count: width * 3)
+        var sums = [SIMD4<Float>](repeating: .zero, count: width)
+        let encode = SRGB.encodeTable
         across.withUnsafeBufferPointer { across in
             bytes.withUnsafeMutableBufferPointer { bytes in
-                let rowLength = width * 3
-                for y in 0..<height {
-                    let output = y * rowLength
-                    for tap in vertical.ranges[y] {
-                        let weight = vertical.weights[tap]
-                        let from = (vertical.sources[tap] - rows.lowerBound) * rowLength
-                        for index in 0..<rowLength { scratch[index] += weight * across[from + index] }
-                    }
-                    for index in 0..<rowLength {
-                        bytes[output + index] = SRGB.byte(fromLinear: scratch[index])
-                        scratch[index] = 0
+                sums.withUnsafeMutableBufferPointer { sums in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        vertical.sources.withUnsafeBufferPointer { sources in
+                            for y in 0..<height {
+                                for tap in vertical.ranges[y] {
+                                    let weight = SIMD4<Float>(repeating: weights[tap])
+                                    let from = across.baseAddress! + (sources[tap] - rows.lowerBound) * width
+                                    for x in 0..<width { sums[x] += weight * from[x] }
+                                }
+                                let output = bytes.baseAddress! + y * width * 3
+                                for x in 0..<width {
+                                    let steps = sums[x].clamped(lowerBound: .zero, upperBound: .one) * 4095 + 0.5
+                                    output[x * 3] = encode[Int(steps.x)]
+                                    output[x * 3 + 1] = encode[Int(steps.y)]
+                                    output[x * 3 + 2] = encode[Int(steps.z)]
+                                    sums[x] = .zero
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
         return RGBImage(width: width, height: height, bytes: bytes)
+    }
+
+    /// Row `y` of RGBA `source` (`stride` pixels a row), `columns` of it, in linear light over the background.
+    private func compose(
+        _ source: UnsafeBufferPointer<UInt8>, row y: Int, of stride: Int, columns: ClosedRange<Int>,
+        into row: UnsafeMutableBufferPointer<SIMD4<Float>>
+    ) {
+        let back = background.linear
+        let behind = SIMD4<Float>(back.red, back.green, back.blue, 0)
+        SRGB.toLinear.withUnsafeBufferPointer { toLinear in
+            let start = source.baseAddress! + y * stride * 4
+            for x in columns {
+                let pixel = start + x * 4
+                let alpha = Float(pixel[3]) * (1 / 255)
+                let colour = SIMD4<Float>(toLinear[Int(pixel[0])], toLinear[Int(pixel[1])], toLinear[Int(pixel[2])], 0)
+                row[x] = colour * alpha + behind * (1 - alpha)
+            }
+        }
+    }
+
+    /// One row scaled across by `taps`, written to `output` (one vector per output pixel).
+    private static func apply(
+        _ taps: AreaScaler.Contributions, to row: UnsafeBufferPointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        taps.weights.withUnsafeBufferPointer { weights in
+            taps.sources.withUnsafeBufferPointer { sources in
+                for (x, range) in taps.ranges.enumerated() {
+                    var sum = SIMD4<Float>.zero
+                    for tap in range { sum += weights[tap] * row[sources[tap]] }
+                    output[x] = sum
+                }
+            }
+        }
     }
 
     /// For each output sample, the source samples it reads and their weights (summing to 1):
