@@ -2,16 +2,16 @@ import CSPNG
 import Foundation
 import ImgviewCore
 
-/// Writes RGB images as PNG with libspng, for the kitty and iTerm2 pixel protocols.
+/// Writes RGB images as PNG with libspng, for the iTerm2 pixel protocol.
 ///
-/// Tuned for speed over size: the image goes to a terminal once, so deflate's fastest level
-/// and one cheap filter (`up`, which suits photographs) beat a smaller file that takes longer
-/// to make than to send.
+/// Tuned for speed over size: the image goes to a terminal once, so by default it is stored
+/// unfiltered and uncompressed, as kitty's raw pixels are (DECISIONS.md); a level and filters
+/// can be chosen for a slow link.
 public struct PNGEncoder: PNGEncoding {
     public var compressionLevel: Int32
     public var filters: Int32
 
-    public init(compressionLevel: Int32 = 1, filters: Int32 = Int32(SPNG_FILTER_CHOICE_UP.rawValue)) {
+    public init(compressionLevel: Int32 = 0, filters: Int32 = Int32(SPNG_DISABLE_FILTERING.rawValue)) {
         self.compressionLevel = compressionLevel
         self.filters = filters
     }
