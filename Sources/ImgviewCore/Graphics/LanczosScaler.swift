@@ -25,41 +25,51 @@ public struct LanczosScaler: Sendable {
         // Only the rows and columns the taps read: a zoomed view reads a part of the pixels.
         let rows = (vertical.sources.min() ?? 0)...(vertical.sources.max() ?? 0)
         let columns = (horizontal.sources.min() ?? 0)...(horizontal.sources.max() ?? 0)
-        // Rows composed and scaled across first: the rows read × the output width, a pixel's
-        // linear red, green and blue in one vector (the fourth lane unused) so a tap is one multiply-add.
-        var across = [SIMD4<Float>](repeating: .zero, count: rows.count * width)
+        // Rows composed and scaled across as the vertical taps reach them, into a ring that holds
+        // the rows one output row reads: a pixel's linear red, green and blue in one vector (the
+        // fourth lane unused), so a tap is one multiply-add.
+        let ringRows =
+            vertical.ranges.map { range in
+                range.isEmpty ? 1 : vertical.sources[range.upperBound - 1] - vertical.sources[range.lowerBound] + 1
+            }.max() ?? 1
+        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
         var row = [SIMD4<Float>](repeating: .zero, count: pixels.width)
-        pixels.bytes.withUnsafeBufferPointer { source in
-            across.withUnsafeMutableBufferPointer { across in
-                row.withUnsafeMutableBufferPointer { row in
-                    for y in rows {
-                        compose(source, row: y, of: pixels.width, columns: columns, into: row)
-                        Self.apply(horizontal, to: UnsafeBufferPointer(row), into: across.baseAddress! + (y - rows.lowerBound) * width)
-                    }
-                }
-            }
-        }
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
         var sums = [SIMD4<Float>](repeating: .zero, count: width)
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
         let encode = SRGB.encodeTable
-        across.withUnsafeBufferPointer { across in
-            bytes.withUnsafeMutableBufferPointer { bytes in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    vertical.weights.withUnsafeBufferPointer { weights in
-                        vertical.sources.withUnsafeBufferPointer { sources in
-                            for y in 0..<height {
-                                for tap in vertical.ranges[y] {
-                                    let weight = SIMD4<Float>(repeating: weights[tap])
-                                    let from = across.baseAddress! + (sources[tap] - rows.lowerBound) * width
-                                    for x in 0..<width { sums[x] += weight * from[x] }
-                                }
-                                let output = bytes.baseAddress! + y * width * 3
-                                for x in 0..<width {
-                                    let steps = sums[x].clamped(lowerBound: .zero, upperBound: .one) * 4095 + 0.5
-                                    output[x * 3] = encode[Int(steps.x)]
-                                    output[x * 3 + 1] = encode[Int(steps.y)]
-                                    output[x * 3 + 2] = encode[Int(steps.z)]
-                                    sums[x] = .zero
+        pixels.bytes.withUnsafeBufferPointer { source in
+            ring.withUnsafeMutableBufferPointer { ring in
+                row.withUnsafeMutableBufferPointer { row in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        bytes.withUnsafeMutableBufferPointer { bytes in
+                            vertical.weights.withUnsafeBufferPointer { weights in
+                                vertical.sources.withUnsafeBufferPointer { sources in
+                                    // The next source row to scale across.
+                                    var next = rows.lowerBound
+                                    for y in 0..<height {
+                                        let range = vertical.ranges[y]
+                                        let last = range.isEmpty ? next - 1 : sources[range.upperBound - 1]
+                                        while next <= last {
+                                            compose(source, row: next, of: pixels.width, columns: columns, into: row)
+                                            Self.apply(
+                                                horizontal, to: UnsafeBufferPointer(row),
+                                                into: ring.baseAddress! + (next % ringRows) * width)
+                                            next += 1
+                                        }
+                                        for tap in range {
+                                            let weight = SIMD4<Float>(repeating: weights[tap])
+                                            let from = ring.baseAddress! + (sources[tap] % ringRows) * width
+                                            for x in 0..<width { sums[x] += weight * from[x] }
+                                        }
+                                        let output = bytes.baseAddress! + y * width * 3
+                                        for x in 0..<width {
+                                            let steps = sums[x].clamped(lowerBound: .zero, upperBound: .one) * 4095 + 0.5
+                                            output[x * 3] = encode[Int(steps.x)]
+                                            output[x * 3 + 1] = encode[Int(steps.y)]
+                                            output[x * 3 + 2] = encode[Int(steps.z)]
+                                            sums[x] = .zero
+                                        }
+                                    }
                                 }
                             }
                         }
