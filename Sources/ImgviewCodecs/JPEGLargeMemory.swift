@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+
+    /// libjpeg's hook for its large allocations (`jmemsys.h`: a build supplies its own
+    /// `jpeg_get_large`), which the executable provides in place of the library's plain `malloc`.
+    ///
+    /// A progressive JPEG decoded at more than 1/8 keeps every DCT coefficient of the whole image
+    /// until its last scan, tens of megabytes touched once; asking for transparent huge pages
+    /// there turns thousands of page faults into a few dozen (DECISIONS.md, "JPEG: a DCT scale
+    /// with room to spare"). Smaller allocations are left alone.
+    @_cdecl("jpeg_get_large")
+    public func jpegGetLarge(_ info: OpaquePointer?, _ size: Int) -> UnsafeMutableRawPointer? {
+        guard let memory = malloc(size) else { return nil }
+        let hugePage = 2 << 20
+        if size >= 4 * hugePage {
+            let start = (Int(bitPattern: memory) + hugePage - 1) & ~(hugePage - 1)
+            let end = (Int(bitPattern: memory) + size) & ~(hugePage - 1)
+            if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+        }
+        return memory
+    }
+
+    /// The counterpart of `jpegGetLarge`.
+    @_cdecl("jpeg_free_large")
+    public func jpegFreeLarge(_ info: OpaquePointer?, _ memory: UnsafeMutableRawPointer?, _ size: Int) {
+        free(memory)
+    }
+#endif
