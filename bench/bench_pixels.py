@@ -8,8 +8,8 @@ Both tools run on a pseudo-terminal of COLUMNS×ROWS cells whose size in pixels 
 (TIOCSWINSZ) to that of the cells of the emulator that will draw the output, as it reports them,
 so both scale to the box that terminal really has, neither has anything to ask (imgview with an
 explicit --mode reads the cell size from the kernel, chafa likewise), and the terminal shows the
-image as sent rather than scaling it again. Wall time is the median
-of --runs runs (output drained and counted); bytes are what reached the terminal. The output of
+image as sent rather than scaling it again. Wall time is the median of --runs runs, the two
+tools taking turns (output drained and counted); bytes are what reached the terminal. The output of
 one run of each is then drawn by the emulator for that protocol under Xvfb (xterm -ti vt340 for
 sixel, kitty for kitty, mlterm for iTerm2), screenshot with ImageMagick's `import`, and scored by
 SSIM against the photograph (Tests/ImgviewCLITests/Emulators/similarity.py). Goal (issue #16): at
@@ -179,15 +179,20 @@ def main():
                     "imgview": [args.imgview, "show", photo, "--mode", mode, "--size", size],
                     "chafa": ["chafa", "-f", chafa_format, "-s", size, photo],
                 }
-                for tool, command in commands.items():
+                for command in commands.values():
                     run_on_pty(command, cell)  # warm-up: page cache, dynamic linking
-                    times, output = [], b""
-                    for _ in range(args.runs):
-                        elapsed, output = run_on_pty(command, cell)
-                        times.append(elapsed)
-                    score = screenshot_score(emulator, output, photo, folder)
-                    row[tool] = {"wall_s": statistics.median(times), "wall_min_s": min(times), "wall_max_s": max(times),
-                                 "bytes": len(output), "ssim": score["ssim"], "box": score["box"],
+                # The tools take turns, so a machine that slows down or speeds up meanwhile weighs on both alike.
+                times = {tool: [] for tool in commands}
+                outputs = {}
+                for _ in range(args.runs):
+                    for tool, command in commands.items():
+                        elapsed, outputs[tool] = run_on_pty(command, cell)
+                        times[tool].append(elapsed)
+                for tool, command in commands.items():
+                    score = screenshot_score(emulator, outputs[tool], photo, folder)
+                    row[tool] = {"wall_s": statistics.median(times[tool]), "wall_min_s": min(times[tool]),
+                                 "wall_max_s": max(times[tool]), "bytes": len(outputs[tool]), "ssim": score["ssim"],
+                                 "box": score["box"],
                                  "command": " ".join(command).replace(os.path.abspath(TESTDATA), "../shared/testdata")}
                 mine, theirs = row["imgview"], row["chafa"]
                 row["time_ratio"] = mine["wall_s"] / theirs["wall_s"]

@@ -113,7 +113,7 @@ else
   step browser "python3 bench/bench_tui.py --imgview \$PWD/.build-static/release/imgview --switches 300 --idle 10 --json $results/tui.json"
   step browsing "python3 bench/bench_browse.py --imgview \$PWD/.build-static/release/imgview --files 10000 --entries 5000 --runs 5 --json $results/browse.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
-  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 5 --json $results/pixels.json"
+  step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 9 --json $results/pixels.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
