@@ -105,6 +105,8 @@ def in_emulator(emulator, inner, folder, then):
         deadline = time.time() + 60
         while not os.path.exists(done) and time.time() < deadline:
             time.sleep(0.05)
+        if not os.path.exists(done):
+            raise SystemExit(f"bench_pixels: {emulator} did not finish `{inner}` within 60 s")
         return then(display)
     finally:
         for process in (window, server):
@@ -123,6 +125,8 @@ def cell_size(emulator, folder):
     draws the image as sent instead of scaling it again with its own filter.
     """
     report = os.path.join(folder, "winsize")
+    if os.path.exists(report):
+        os.unlink(report)
     reader = (f"python3 -c 'import fcntl, struct, termios; "
               f"print(*struct.unpack(\"HHHH\", fcntl.ioctl(0, termios.TIOCGWINSZ, bytes(8))))' > {report}")
     rows, columns, width, height = map(int, in_emulator(emulator, reader, folder, lambda _: open(report).read().split()))
@@ -172,7 +176,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="imgview-bench-pixels-") as folder:
         cells = {}
         for mode, chafa_format, emulator in MODES:
-            cell = cells.setdefault(emulator, cell_size(emulator, folder))
+            if emulator not in cells:
+                cells[emulator] = cell_size(emulator, folder)
+            cell = cells[emulator]
             for photo in photos:
                 row = {"mode": mode, "image": os.path.basename(photo), "emulator": emulator, "cell": list(cell)}
                 commands = {

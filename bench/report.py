@@ -733,9 +733,10 @@ def write(results, output):
         "JPEG whose preview needs at most 1/8 of its pixels is decoded from its DC scans alone and the file is not "
         "read further; at larger scales every coefficient is kept until the last scan, as jp2a does. The 256-colour "
         "block mode does the most work per cell: it ranks candidate patterns again after quantising them to the palette.")
-    add("- Pixel previews: a JPEG is decoded at the smallest DCT scale giving at least one and a half times the box's "
-        "pixels (DCT scaling is a box filter; Lanczos-3 from so few pixels more stays soft), which for these photos at "
-        "80×24 is 1/4. A progressive JPEG at that scale has every scan decoded and every coefficient kept, which is "
+    add("- Pixel previews: the decoder is asked for one and a half times the box on each side (DCT scaling and the "
+        "other formats' reducers average blocks, a box filter that Lanczos-3 cannot sharpen again from barely more "
+        "pixels than it shows), which for these photos at 80×24 is a JPEG at 1/4. A progressive JPEG at that scale has "
+        "every scan decoded and every coefficient kept, which is "
         "where its extra time goes; at 1/8 only its DC scans would be read, at the cost of a visibly softer image.")
     add("- Downloads: imgview receives through libcurl directly, every transfer on one multi handle driven by one "
         "thread that sleeps until a socket has data; it hashes the body (SHA-256, which curl does not do) on a "

@@ -49,19 +49,13 @@ public struct JPEGDecoder: ImageDecoding {
         return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
     }
 
-    /// The smallest scale, in eighths (1...8), whose both sides reach one and a half times
-    /// `minimum`; 8 (full size) when none is asked or none reaches.
-    ///
-    /// More than just `minimum`: DCT scaling averages each block, a box filter, and the
-    /// renderer's own scaling after it keeps the image sharp only with more decoded pixels than
-    /// it shows. One and a half is where that stops paying for the next larger scale's cost
-    /// (DECISIONS.md, "JPEG: a DCT scale with room to spare").
+    /// The smallest scale, in eighths (1...8), whose both sides reach `minimum`; 8 (full size) when none is asked.
     static func scaleInEighths(width: Int, height: Int, covering minimum: (Int, Int)?) -> Int {
         guard let (minimumWidth, minimumHeight) = minimum else { return 8 }
         // Only reductions: enlarging in the decoder costs memory and buys nothing.
         for eighths in 1...8 {
             let (scaledWidth, scaledHeight) = scaled(width: width, height: height, eighths: eighths)
-            if 2 * scaledWidth >= 3 * minimumWidth, 2 * scaledHeight >= 3 * minimumHeight { return eighths }
+            if scaledWidth >= minimumWidth, scaledHeight >= minimumHeight { return eighths }
         }
         return 8
     }

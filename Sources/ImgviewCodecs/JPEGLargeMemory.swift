@@ -6,8 +6,9 @@
     ///
     /// A progressive JPEG decoded at more than 1/8 keeps every DCT coefficient of the whole image
     /// until its last scan, tens of megabytes touched once; asking for transparent huge pages
-    /// there turns thousands of page faults into a few dozen (DECISIONS.md, "JPEG: a DCT scale
-    /// with room to spare"). Smaller allocations are left alone.
+    /// there saves most of their page faults (DECISIONS.md, "Pixel previews: decoded with room to
+    /// spare"). Smaller allocations are left alone. Public so that the linker exports it for
+    /// libjpeg to find; nothing in Swift needs to call it.
     @_cdecl("jpeg_get_large")
     public func jpegGetLarge(_ info: OpaquePointer?, _ size: Int) -> UnsafeMutableRawPointer? {
         guard let memory = malloc(size) else { return nil }

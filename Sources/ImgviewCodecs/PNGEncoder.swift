@@ -2,11 +2,11 @@ import CSPNG
 import Foundation
 import ImgviewCore
 
-/// Writes RGB images as PNG with libspng, for the iTerm2 pixel protocol.
+/// Writes RGB images as PNG with libspng, for the pixel protocols that carry PNG (iTerm2's
+/// always, kitty's when asked).
 ///
 /// Tuned for speed over size: the image goes to a terminal once, so by default it is stored
-/// unfiltered and uncompressed, as kitty's raw pixels are (DECISIONS.md); a level and filters
-/// can be chosen for a slow link.
+/// unfiltered and uncompressed, as kitty's raw pixels are (DECISIONS.md).
 public struct PNGEncoder: PNGEncoding {
     public var compressionLevel: Int32
     public var filters: Int32

@@ -187,7 +187,8 @@ struct GraphicsRendererTests {
         let renderer = GraphicsRenderer(
             options: GraphicsOptions(graphics: .sixel, columns: 20, rows: 5, cell: CellPixelSize(width: 8, height: 16)),
             pngEncoder: FixedPNG())
-        #expect(renderer.minimumDecodeSize(width: 3000, height: 2000) == (120, 80))
+        #expect(renderer.minimumDecodeSize(width: 3000, height: 2000) == (180, 120), "one and a half times the box")
+        #expect(renderer.minimumDecodeSize(width: 150, height: 100) == (150, 100), "never more than the image")
         let preview = try renderer.render(photo)
         #expect(preview.layout == GraphicsLayout(pixelWidth: 120, pixelHeight: 80, columns: 15, rows: 5))
         let drawn = try SixelReader(preview.bytes)

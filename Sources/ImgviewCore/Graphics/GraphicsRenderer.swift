@@ -33,18 +33,30 @@ public struct GraphicsRenderer: Sendable {
             imageWidth: width, imageHeight: height, fittedWidth: fitted.pixelWidth, fittedHeight: fitted.pixelHeight)
     }
 
-    /// The pixel size a decoder must at least deliver: the size it will be shown at, or zoomed in,
-    /// the whole image at the scale that gives the visible part the pixels it is shown at.
+    /// The pixel size a decoder must at least deliver: one and a half times the size it will be
+    /// shown at, or zoomed in, the whole image at the scale that gives the visible part that many.
+    ///
+    /// More than the size shown: decoders reduce by averaging blocks (JPEG's DCT scaling, the
+    /// reducers of the other formats), a box filter, and Lanczos after it keeps the image sharp
+    /// only with more decoded pixels than it shows (DECISIONS.md, "Pixel previews: decoded with
+    /// room to spare").
     public func minimumDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
         let view = shownViewport(width: width, height: height)
         guard !view.isFit else {
             let layout = layout(width: width, height: height)
-            return (min(width, layout.pixelWidth), min(height, layout.pixelHeight))
+            return (min(width, Self.withRoom(layout.pixelWidth)), min(height, Self.withRoom(layout.pixelHeight)))
         }
         let visible = view.region(width: Double(width), height: Double(height), boxAspect: options.boxAspect)
         let layout = GraphicsLayout.fitting(
             width: visible.width, height: visible.height, columns: options.columns, rows: options.rows, cell: options.cell)
-        return Viewport.decodeSize(width: width, height: height, showing: visible, samples: (layout.pixelWidth, layout.pixelHeight))
+        return Viewport.decodeSize(
+            width: width, height: height, showing: visible,
+            samples: (Self.withRoom(layout.pixelWidth), Self.withRoom(layout.pixelHeight)))
+    }
+
+    /// One and a half times `pixels`, rounded up.
+    private static func withRoom(_ pixels: Int) -> Int {
+        (pixels * 3 + 1) / 2
     }
 
     /// Renders `pixels`, laid out with the proportions of `imageSize` (the image's own upright
