@@ -39,10 +39,16 @@ enum TerminalRestorer {
         resetBytes = buffer
         resetCount = reset.count
         // Its own stack, so that a stack overflow (SIGSEGV on the guard page) still restores.
-        var stack = stack_t()
-        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: alternateStackSize, alignment: 16)
-        stack.ss_size = alternateStackSize
-        sigaltstack(&stack, nil)
+        // Mapped, not allocated: the main actor's jobs may run on a thread that later exits, and
+        // AddressSanitizer unmaps whatever alternate stack an exiting thread has, which must
+        // then be a mapping of its own (a heap block made it abort).
+        let mapped = mmap(nil, alternateStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if let mapped, mapped != MAP_FAILED {
+            var stack = stack_t()
+            stack.ss_sp = mapped
+            stack.ss_size = alternateStackSize
+            sigaltstack(&stack, nil)
+        }
         let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
         for (index, number) in crashSignals.enumerated() {
             var action = sigaction()
