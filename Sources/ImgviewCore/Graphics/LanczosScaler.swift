@@ -27,57 +27,49 @@ public struct LanczosScaler: Sendable {
         let columns = (horizontal.sources.min() ?? 0)...(horizontal.sources.max() ?? 0)
         // Rows composed and scaled across as the vertical taps reach them, into a ring that holds
         // the rows one output row reads: a pixel's linear red, green and blue in one vector (the
-        // fourth lane unused), so a tap is one multiply-add.
-        let ringRows =
-            vertical.ranges.map { range in
-                range.isEmpty ? 1 : vertical.sources[range.upperBound - 1] - vertical.sources[range.lowerBound] + 1
-            }.max() ?? 1
+        // fourth lane unused), so a tap is one multiply-add. Every output reads at least one row.
+        let ringRows = vertical.ranges.map { vertical.sources[$0.upperBound - 1] - vertical.sources[$0.lowerBound] + 1 }.max() ?? 1
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
         var row = [SIMD4<Float>](repeating: .zero, count: pixels.width)
         var sums = [SIMD4<Float>](repeating: .zero, count: width)
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        let encode = SRGB.encodeTable
         pixels.bytes.withUnsafeBufferPointer { source in
             ring.withUnsafeMutableBufferPointer { ring in
                 row.withUnsafeMutableBufferPointer { row in
                     sums.withUnsafeMutableBufferPointer { sums in
-                        bytes.withUnsafeMutableBufferPointer { bytes in
-                            vertical.weights.withUnsafeBufferPointer { weights in
-                                vertical.sources.withUnsafeBufferPointer { sources in
-                                    // The next source row to scale across.
-                                    var next = rows.lowerBound
-                                    for y in 0..<height {
-                                        let range = vertical.ranges[y]
-                                        let last = range.isEmpty ? next - 1 : sources[range.upperBound - 1]
-                                        while next <= last {
-                                            compose(source, row: next, of: pixels.width, columns: columns, into: row)
-                                            Self.apply(
-                                                horizontal, to: UnsafeBufferPointer(row),
-                                                into: ring.baseAddress! + (next % ringRows) * width)
-                                            next += 1
-                                        }
-                                        for tap in range {
-                                            let weight = SIMD4<Float>(repeating: weights[tap])
-                                            let from = ring.baseAddress! + (sources[tap] % ringRows) * width
-                                            for x in 0..<width { sums[x] += weight * from[x] }
-                                        }
-                                        let output = bytes.baseAddress! + y * width * 3
-                                        for x in 0..<width {
-                                            let steps = sums[x].clamped(lowerBound: .zero, upperBound: .one) * 4095 + 0.5
-                                            output[x * 3] = encode[Int(steps.x)]
-                                            output[x * 3 + 1] = encode[Int(steps.y)]
-                                            output[x * 3 + 2] = encode[Int(steps.z)]
-                                            sums[x] = .zero
-                                        }
-                                    }
-                                }
+                        // The next source row to scale across.
+                        var next = rows.lowerBound
+                        for (y, range) in vertical.ranges.enumerated() {
+                            while next <= vertical.sources[range.upperBound - 1] {
+                                compose(source, row: next, of: pixels.width, columns: columns, into: row)
+                                Self.apply(horizontal, to: UnsafeBufferPointer(row), into: ring.baseAddress! + (next % ringRows) * width)
+                                next += 1
                             }
+                            for tap in range {
+                                let weight = SIMD4<Float>(repeating: vertical.weights[tap])
+                                let from = ring.baseAddress! + (vertical.sources[tap] % ringRows) * width
+                                for x in 0..<width { sums[x] += weight * from[x] }
+                            }
+                            Self.encode(sums, into: &bytes, at: y * width * 3)
                         }
                     }
                 }
             }
         }
         return RGBImage(width: width, height: height, bytes: bytes)
+    }
+
+    /// One output row of linear sums as 8-bit sRGB at `offset` in `bytes`, leaving the sums at zero.
+    private static func encode(_ sums: UnsafeMutableBufferPointer<SIMD4<Float>>, into bytes: inout [UInt8], at offset: Int) {
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            for x in 0..<sums.count {
+                let sum = sums[x]
+                bytes[offset + x * 3] = SRGB.byte(fromLinear: sum.x)
+                bytes[offset + x * 3 + 1] = SRGB.byte(fromLinear: sum.y)
+                bytes[offset + x * 3 + 2] = SRGB.byte(fromLinear: sum.z)
+                sums[x] = .zero
+            }
+        }
     }
 
     /// Row `y` of RGBA `source` (`stride` pixels a row), `columns` of it, in linear light over the background.

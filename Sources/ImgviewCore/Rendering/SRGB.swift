@@ -11,7 +11,7 @@ public enum SRGB {
     public static let toLinear: [Float] = (0..<256).map { decode(Float($0) / 255) }
 
     /// 8-bit sRGB for linear light quantised to 4096 steps (fine enough for 8-bit output).
-    static let encodeTable: [UInt8] = (0...4095).map { UInt8((encode(Float($0) / 4095) * 255).rounded()) }
+    private static let encodeTable: [UInt8] = (0...4095).map { UInt8((encode(Float($0) / 4095) * 255).rounded()) }
     /// Perceptual (sRGB-encoded) value in 0...1 for linear light quantised to 4096 steps.
     private static let perceptualTable: [Float] = (0...4095).map { encode(Float($0) / 4095) }
 
