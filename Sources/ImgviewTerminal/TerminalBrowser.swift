@@ -29,11 +29,15 @@ public final class TerminalBrowser: BrowserView {
     private var sources: [any DispatchSourceProtocol] = []
     private var finish: CheckedContinuation<Ending, Never>?
     private let frameLog: FrameLog?
+    private let inputLog: InputLog?
 
-    /// - Parameter frameLogPath: where to append keypress-to-frame times (for the benchmark), if anywhere.
-    public init(terminal: CursesTerminal, frameLogPath: String? = nil) {
+    /// - Parameters:
+    ///   - frameLogPath: where to append keypress-to-frame times (for the benchmark), if anywhere.
+    ///   - inputLogPath: where to append every key and mouse event read (for tests), if anywhere.
+    public init(terminal: CursesTerminal, frameLogPath: String? = nil, inputLogPath: String? = nil) {
         self.terminal = terminal
         frameLog = frameLogPath.flatMap(FrameLog.init(path:))
+        inputLog = inputLogPath.flatMap(InputLog.init(path:))
     }
 
     /// Shows `presenter`'s screen and feeds it input until the user quits; the terminal is
@@ -88,6 +92,7 @@ public final class TerminalBrowser: BrowserView {
         }
         emptyWakeups = 0
         for input in terminal.readKeys() {
+            inputLog?.record(input)
             guard let presenter else { return }
             let goesOn: Bool
             switch input {

@@ -31,7 +31,9 @@ enum BrowserLauncher {
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
             colors: colors)
-        let browser = TerminalBrowser(terminal: terminal, frameLogPath: ProcessInfo.processInfo.environment["IMGVIEW_FRAME_LOG"])
+        let variables = ProcessInfo.processInfo.environment
+        let browser = TerminalBrowser(
+            terminal: terminal, frameLogPath: variables["IMGVIEW_FRAME_LOG"], inputLogPath: variables["IMGVIEW_INPUT_LOG"])
         switch await browser.run(presenter) {
         case .quit: return ExitStatus.success.rawValue
         case .signal(let number): return 128 + number
