@@ -97,6 +97,25 @@ static inline int imgview_jpeg_consume_input(j_decompress_ptr info) {
     return jpeg_consume_input(info);
 }
 
+/// Whether, in a progressive YCbCr or greyscale file read so far, every coefficient has arrived
+/// except for the lowest bit of some of luma's AC coefficients: then all the scans still to come
+/// can add is that bit. libjpeg's `coef_bits` holds, per component and coefficient, -1 before
+/// the coefficient's first scan and then the number of bits still missing.
+static inline int imgview_jpeg_only_lowest_luma_bits_missing(j_decompress_ptr info) {
+    if (!info->progressive_mode || info->coef_bits == NULL) return 0;
+    if (info->jpeg_color_space != JCS_YCbCr && info->jpeg_color_space != JCS_GRAYSCALE) return 0;
+    for (int component = 0; component < info->num_components; component++) {
+        // Chroma's quantisation is coarse: its lowest bit moves pixels several levels, so it must be there.
+        int allowed = component == 0 ? 1 : 0;
+        if (info->coef_bits[component][0] != 0) return 0;
+        for (int k = 1; k < DCTSIZE2; k++) {
+            int missing = info->coef_bits[component][k];
+            if (missing < 0 || missing > allowed) return 0;
+        }
+    }
+    return 1;
+}
+
 static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
     jpeg_destroy_decompress(info);
 }

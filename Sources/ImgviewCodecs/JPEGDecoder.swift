@@ -8,16 +8,18 @@ import ImgviewCore
 /// what decoded (libjpeg fills the rest with grey) and comes back with a warning; see
 /// DECISIONS.md.
 public struct JPEGDecoder: ImageDecoding {
-    /// Whether a progressive file decoded at 1/8 scale may skip its AC scans (`JPEGDCDecoder`).
-    let skipsACScans: Bool
+    /// Whether a progressive file is decoded from every scan even where a reduced image cannot
+    /// show what the last ones add: at 1/8 its DC scans alone are enough (`JPEGDCDecoder`), at
+    /// 1/4 all but the refinement of luma's lowest AC bit (`JPEGSession.decodeRows`).
+    let readsEveryScan: Bool
 
     public init() {
-        skipsACScans = true
+        readsEveryScan = false
     }
 
-    /// A decoder that always goes through libjpeg, to compare with (tests, benchmarks).
-    init(skipsACScans: Bool) {
-        self.skipsACScans = skipsACScans
+    /// A decoder that reads every scan through libjpeg, to compare with (tests, benchmarks).
+    init(readsEveryScan: Bool) {
+        self.readsEveryScan = readsEveryScan
     }
 
     public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
@@ -36,13 +38,15 @@ public struct JPEGDecoder: ImageDecoding {
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         let eighths = Self.scaleInEighths(width: width, height: height, covering: minimum)
         // A progressive file at 1/8 scale needs only its DC coefficients: most of the file is skipped.
-        if eighths == 1, skipsACScans, let fast = try JPEGDCDecoder.decode(bytes, cancellation: request.cancellation) {
+        if eighths == 1, !readsEveryScan, let fast = try JPEGDCDecoder.decode(bytes, cancellation: request.cancellation) {
             let warning = fast.warning.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
             return DecodedImage(header: header, pixels: header.orientation.apply(to: fast.pixels), warning: warning)
         }
         let (stored, problem) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
             let isCMYK = try session.readHeader().isCMYK
-            let pixels = try session.decodeRows(scaleInEighths: eighths, cmyk: isCMYK, cancellation: request.cancellation)
+            let pixels = try session.decodeRows(
+                scaleInEighths: eighths, cmyk: isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
+                cancellation: request.cancellation)
             return (pixels, session.warning)
         }
         let warning = problem.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }

@@ -112,9 +112,18 @@ final class JPEGSession {
     }
 
     /// Decodes every row at `eighths`/8 of the stored size, as RGBA.
-    func decodeRows(scaleInEighths eighths: Int, cmyk: Bool, cancellation: CancellationFlag) throws(ImageDecodingError) -> PixelBuffer {
-        configure(scaleInEighths: eighths, cmyk: cmyk, bufferedImage: false)
+    ///
+    /// With `skippingLowestBits`, a progressive file is read only until all that is left to come
+    /// refines the lowest bit of luma's AC coefficients, which at 1/4 of the size or less changes
+    /// a pixel by a level or two and can be a third of the decoding (DECISIONS.md, "Progressive
+    /// JPEG previews without the last refinement").
+    func decodeRows(
+        scaleInEighths eighths: Int, cmyk: Bool, skippingLowestBits: Bool = false, cancellation: CancellationFlag
+    ) throws(ImageDecodingError) -> PixelBuffer {
+        let buffered = skippingLowestBits && info.pointee.progressive_mode != 0
+        configure(scaleInEighths: eighths, cmyk: cmyk, bufferedImage: buffered)
         guard imgview_jpeg_start_decompress(info) == 1 else { throw failure() }
+        let stoppedEarly = buffered ? try startOutputBeforeLowestBits(cancellation: cancellation) : false
         var output = try makeOutput()
         var failed = false
         switch try readRows(into: &output, cancellation: cancellation) {
@@ -126,10 +135,43 @@ final class JPEGSession {
             guard info.pointee.output_scanline > 0 else { throw failure() }
             errors.pointee.warnings += 1
             if errors.pointee.warnings == 1 { errors.pointee.warning = errors.pointee.message }
-        } else {
+        } else if !stoppedEarly {
+            // Finishing a decode that stopped early would read the rest of the file first.
+            if buffered { _ = imgview_jpeg_finish_output(info) }
             _ = imgview_jpeg_finish_decompress(info)
         }
         return pixels(output, cmyk: cmyk)
+    }
+
+    /// Reads a progressive file's scans up to the first one that could only refine luma's lowest
+    /// AC bits (or to its end), then starts an output pass of the coefficients read; true if it stopped early.
+    private func startOutputBeforeLowestBits(cancellation: CancellationFlag) throws(ImageDecodingError) -> Bool {
+        var stoppedEarly = false
+        // libjpeg counts a scan in `coef_bits` as soon as its header is read: whether the scans
+        // up to one leave only luma's lowest bits is known at its start, and acted on at the next.
+        var restIsLowestLumaBits = false
+        reading: while true {
+            if cancellation.isCancelled { throw .cancelled }
+            switch try consumeInput() {
+            case JPEG_REACHED_EOI, JPEG_SUSPENDED:
+                break reading
+            case JPEG_REACHED_SOS:
+                if restIsLowestLumaBits {
+                    stoppedEarly = true
+                    break reading
+                }
+                restIsLowestLumaBits = onlyLowestLumaBitsMissing
+            default:
+                continue
+            }
+        }
+        // Every coefficient has arrived, so libjpeg's smoothing, which guesses missing ones, has
+        // nothing to add (a file that ended early keeps it, as a decode of every scan would);
+        // and the scan just begun is not in the coefficients (an output pass that included it
+        // would read it first).
+        if stoppedEarly { info.pointee.do_block_smoothing = 0 }
+        guard try startOutput(scan: stoppedEarly ? inputScanNumber - 1 : inputScanNumber) else { throw .truncated(.jpeg) }
+        return stoppedEarly
     }
 
     // MARK: Steps
@@ -169,6 +211,9 @@ final class JPEGSession {
     var outputScanline: Int { Int(info.pointee.output_scanline) }
     /// The scan the input has reached (progressive files).
     var inputScanNumber: Int { Int(info.pointee.input_scan_number) }
+    /// Whether the scans up to the one being read hold every coefficient but the lowest bit of
+    /// some of luma's AC ones (progressive YCbCr or greyscale files).
+    var onlyLowestLumaBitsMissing: Bool { imgview_jpeg_only_lowest_luma_bits_missing(info) != 0 }
 
     enum RowsOutcome {
         case done

@@ -16,7 +16,7 @@ struct ProgressiveJPEGTests {
         let header = try JPEGDecoder().inspect(bytes)
         return (
             try JPEGDecoder().decode(bytes, header: header, request: request),
-            try JPEGDecoder(skipsACScans: false).decode(bytes, header: header, request: request)
+            try JPEGDecoder(readsEveryScan: true).decode(bytes, header: header, request: request)
         )
     }
 
