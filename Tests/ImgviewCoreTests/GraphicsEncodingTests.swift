@@ -260,4 +260,19 @@ struct LanczosScalerTests {
         let contrast = { (image: RGBImage) in Int(image.color(x: 8, y: 0).red) - Int(image.color(x: 6, y: 0).red) }
         #expect(contrast(lanczos) >= contrast(area))
     }
+
+    @Test(arguments: [(97, 61, 40, 23), (300, 200, 120, 80), (50, 50, 200, 2), (10, 300, 5, 160)])
+    func twoBandsAtOnceGiveTheSameBytesAsOne(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        // A pattern with detail everywhere, so a row read twice or missed at the seam would show.
+        let bytes = (0..<sourceWidth * sourceHeight).flatMap { index -> [UInt8] in
+            let (x, y) = (index % sourceWidth, index / sourceWidth)
+            return [UInt8((x * 37 + y * 11) % 256), UInt8((x * y) % 256), UInt8((x ^ y) % 256), UInt8(128 + (x + y) % 128)]
+        }
+        let pixels = PixelBuffer(width: sourceWidth, height: sourceHeight, bytes: bytes)
+        let background = RGBColor(red: 10, green: 20, blue: 30)
+        let one = LanczosScaler(background: background, workPerExtraBand: .max).scale(pixels, toWidth: width, height: height)
+        let two = LanczosScaler(background: background, workPerExtraBand: 0).scale(pixels, toWidth: width, height: height)
+        #expect(one.bytes == two.bytes ? true : false)
+        #expect(one.width == width && one.height == height)
+    }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,34 +14,72 @@
 /// (screenshot SSIM 0.95 against chafa's 0.98, DECISIONS.md). Lanczos keeps edges where they are.
 public struct LanczosScaler: Sendable {
     public var background: RGBColor
+    /// Horizontal taps times output rows from which the image is scaled in two bands at once, one
+    /// per core: a few milliseconds of work, more than a second thread costs to start.
+    let workPerExtraBand: Int
 
     public init(background: RGBColor) {
+        self.init(background: background, workPerExtraBand: 2_000_000)
+    }
+
+    /// A scaler that goes to a second band from `workPerExtraBand` (tests: 0 for always, `.max` for never).
+    init(background: RGBColor, workPerExtraBand: Int) {
         self.background = background
+        self.workPerExtraBand = workPerExtraBand
     }
 
     /// Scales `region` of `pixels` (all of them when nil), in pixels and fractions of them, to `width × height`.
+    ///
+    /// A large image is scaled in two bands of output rows at once, one per core: the bands
+    /// share only the few source rows around their seam, which both read.
     public func scale(_ pixels: PixelBuffer, region: Viewport.Region? = nil, toWidth width: Int, height: Int) -> RGBImage {
         let area = region ?? Viewport.Region(covering: pixels)
         let horizontal = Self.taps(source: pixels.width, from: area.x, length: area.width, destination: width)
         let vertical = Self.taps(source: pixels.height, from: area.y, length: area.height, destination: height)
-        // Only the rows and columns the taps read: a zoomed view reads a part of the pixels.
-        let rows = (vertical.sources.min() ?? 0)...(vertical.sources.max() ?? 0)
+        // Only the columns the taps read: a zoomed view reads a part of the pixels.
         let columns = (horizontal.sources.min() ?? 0)...(horizontal.sources.max() ?? 0)
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        let bands = horizontal.sources.count * vertical.ranges.count >= workPerExtraBand && height > 1 ? 2 : 1
+        bytes.withUnsafeMutableBufferPointer { output in
+            // Each band writes only its own rows of `output`.
+            nonisolated(unsafe) let output = output
+            let scaleBand: @Sendable (Int) -> Void = { band in
+                let rows = (band * height / bands)..<((band + 1) * height / bands)
+                self.scale(pixels, columns: columns, horizontal: horizontal, vertical: vertical, rows: rows, into: output)
+            }
+            if bands == 1 {
+                scaleBand(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands, execute: scaleBand)
+            }
+        }
+        return RGBImage(width: width, height: height, bytes: bytes)
+    }
+
+    /// Output `rows` of the scaled image, written to their place in `output` (RGB, `horizontal`'s
+    /// width a row).
+    private func scale(
+        _ pixels: PixelBuffer, columns: ClosedRange<Int>, horizontal: AreaScaler.Contributions, vertical: AreaScaler.Contributions,
+        rows: Range<Int>, into output: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        guard let firstRow = rows.first, let lastRow = rows.last else { return }
+        let width = horizontal.ranges.count
+        let ranges = vertical.ranges[rows]
         // Rows composed and scaled across as the vertical taps reach them, into a ring that holds
         // the rows one output row reads: a pixel's linear red, green and blue in one vector (the
         // fourth lane unused), so a tap is one multiply-add. Every output reads at least one row.
-        let ringRows = vertical.ranges.map { vertical.sources[$0.upperBound - 1] - vertical.sources[$0.lowerBound] + 1 }.max() ?? 1
+        let ringRows = ranges.map { vertical.sources[$0.upperBound - 1] - vertical.sources[$0.lowerBound] + 1 }.max() ?? 1
         var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
         var row = [SIMD4<Float>](repeating: .zero, count: pixels.width)
         var sums = [SIMD4<Float>](repeating: .zero, count: width)
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
         pixels.bytes.withUnsafeBufferPointer { source in
             ring.withUnsafeMutableBufferPointer { ring in
                 row.withUnsafeMutableBufferPointer { row in
                     sums.withUnsafeMutableBufferPointer { sums in
-                        // The next source row to scale across.
-                        var next = rows.lowerBound
-                        for (y, range) in vertical.ranges.enumerated() {
+                        // The next source row to scale across: the first this band reads.
+                        var next = vertical.ranges[firstRow].map { vertical.sources[$0] }.min() ?? 0
+                        for y in firstRow...lastRow {
+                            let range = vertical.ranges[y]
                             while next <= vertical.sources[range.upperBound - 1] {
                                 compose(source, row: next, of: pixels.width, columns: columns, into: row)
                                 Self.apply(horizontal, to: UnsafeBufferPointer(row), into: ring.baseAddress! + (next % ringRows) * width)
@@ -50,25 +90,24 @@ public struct LanczosScaler: Sendable {
                                 let from = ring.baseAddress! + (vertical.sources[tap] % ringRows) * width
                                 for x in 0..<width { sums[x] += weight * from[x] }
                             }
-                            Self.encode(sums, into: &bytes, at: y * width * 3)
+                            Self.encode(sums, into: output, at: y * width * 3)
                         }
                     }
                 }
             }
         }
-        return RGBImage(width: width, height: height, bytes: bytes)
     }
 
     /// One output row of linear sums as 8-bit sRGB at `offset` in `bytes`, leaving the sums at zero.
-    private static func encode(_ sums: UnsafeMutableBufferPointer<SIMD4<Float>>, into bytes: inout [UInt8], at offset: Int) {
-        bytes.withUnsafeMutableBufferPointer { bytes in
-            for x in 0..<sums.count {
-                let sum = sums[x]
-                bytes[offset + x * 3] = SRGB.byte(fromLinear: sum.x)
-                bytes[offset + x * 3 + 1] = SRGB.byte(fromLinear: sum.y)
-                bytes[offset + x * 3 + 2] = SRGB.byte(fromLinear: sum.z)
-                sums[x] = .zero
-            }
+    private static func encode(
+        _ sums: UnsafeMutableBufferPointer<SIMD4<Float>>, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) {
+        for x in 0..<sums.count {
+            let sum = sums[x]
+            bytes[offset + x * 3] = SRGB.byte(fromLinear: sum.x)
+            bytes[offset + x * 3 + 1] = SRGB.byte(fromLinear: sum.y)
+            bytes[offset + x * 3 + 2] = SRGB.byte(fromLinear: sum.z)
+            sums[x] = .zero
         }
     }
 
