@@ -108,13 +108,18 @@ public struct PaletteQuantizer: Sendable {
 
         /// Sorts the box's bins along its axis and cuts them where half the pixels lie on each side.
         func split(_ bins: inout [Bin]) -> (Range<Int>, Range<Int>) {
-            let key: (Bin) -> Float =
-                switch axis {
-                case 0: { Float($0.red) / Float($0.count) }
-                case 1: { Float($0.green) / Float($0.count) }
-                default: { Float($0.blue) / Float($0.count) }
-                }
-            bins[range].sort { key($0) < key($1) }
+            // Each bin's mean on the axis, computed once, above its position: sorting the packed
+            // values orders the bins by mean, ties in their order so far. A non-negative float's
+            // bits order as the float does.
+            let axis = self.axis
+            var order = bins[range].enumerated().map { position, bin -> UInt64 in
+                let sum = axis == 0 ? bin.red : axis == 1 ? bin.green : bin.blue
+                let mean = Float(sum) / Float(bin.count)
+                return UInt64(mean.bitPattern) << 32 | UInt64(position)
+            }
+            order.sort()
+            let sorted = order.map { bins[range.lowerBound + Int($0 & 0xFFFF_FFFF)] }
+            bins.replaceSubrange(range, with: sorted)
             let total = bins[range].reduce(0) { $0 + $1.count }
             var seen = 0
             var cut = range.lowerBound + 1
