@@ -731,13 +731,16 @@ def write(results, output):
         "but the entropy decoding of the whole file cannot be skipped, and start-up of the Swift runtime comes on top; "
         "the static build (`-static-stdlib`) starts faster and smaller than a dynamically linked one. A progressive "
         "JPEG whose preview needs at most 1/8 of its pixels is decoded from its DC scans alone and the file is not "
-        "read further; at larger scales every coefficient is kept until the last scan, as jp2a does. The 256-colour "
+        "read further; at 1/4 everything but the last refinement of luma's lowest bit is read, and at larger scales "
+        "every scan, as jp2a does. The 256-colour "
         "block mode does the most work per cell: it ranks candidate patterns again after quantising them to the palette.")
     add("- Pixel previews: the decoder is asked for one and a half times the box on each side (DCT scaling and the "
         "other formats' reducers average blocks, a box filter that Lanczos-3 cannot sharpen again from barely more "
-        "pixels than it shows), which for these photos at 80×24 is a JPEG at 1/4. A progressive JPEG at that scale has "
-        "every scan decoded and every coefficient kept, which is "
-        "where its extra time goes; at 1/8 only its DC scans would be read, at the cost of a visibly softer image.")
+        "pixels than it shows), which for these photos at 80×24 is a JPEG at 1/4. A progressive JPEG at that scale "
+        "keeps every coefficient of the whole image until its scans are in, which is where its extra time goes; the "
+        "last scan, luma's lowest bit (a third of the file here), is left out, as at that size it moves pixels by a "
+        "level or two. At 1/8 only its DC scans would be read, at the cost of a visibly softer image. Scaling runs "
+        "on both cores in two bands of rows; decoding, quantising and dithering on one.")
     add("- Downloads: imgview receives through libcurl directly, every transfer on one multi handle driven by one "
         "thread that sleeps until a socket has data; it hashes the body (SHA-256, which curl does not do) on a "
         "queue of its own and writes it in large blocks, to the cache's blob and, as it arrives, to the output (a "
