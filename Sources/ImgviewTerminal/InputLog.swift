@@ -9,10 +9,7 @@ final class InputLog {
     private let handle: FileHandle
 
     init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        handle.seekToEndOfFile()
+        guard let handle = FileHandle.logFile(at: path) else { return nil }
         self.handle = handle
     }
 
@@ -30,5 +27,17 @@ final class InputLog {
         case .resized(let size): line = "resized \(size.columns)x\(size.rows)"
         }
         handle.write(Data((line + "\n").utf8))
+    }
+}
+
+extension FileHandle {
+    /// A diagnostic log the browser writes lines to: the file at `path`, created empty, or nil
+    /// when it cannot be opened (the browser then runs without it).
+    static func logFile(at path: String) -> FileHandle? {
+        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { return nil }
+        handle.seekToEndOfFile()
+        return handle
     }
 }

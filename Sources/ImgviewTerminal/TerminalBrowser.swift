@@ -176,10 +176,7 @@ final class FrameLog {
     private var partialLogged: URL?
 
     init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        handle.seekToEndOfFile()
+        guard let handle = FileHandle.logFile(at: path) else { return nil }
         self.handle = handle
     }
 
