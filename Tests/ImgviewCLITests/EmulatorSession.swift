@@ -108,6 +108,24 @@ final class EmulatorSession: @unchecked Sendable {
         guard status == 0 else { throw HarnessError("xdotool failed: \(output)") }
     }
 
+    /// Makes the terminal draw its whole window again from what it holds, as it does when the
+    /// window is uncovered: pixels it still keeps under cells that only look blank come back.
+    /// (The window is unmapped and mapped again; there is no window manager to ask.) Nothing to
+    /// do while the window has not appeared yet.
+    func repaint() async throws {
+        let display = "DISPLAY=:\(display)"
+        let (found, windows) = try await Self.run(
+            "/usr/bin/env", [display, "xdotool", "search", "--onlyvisible", "--class", emulator.rawValue])
+        let ids = windows.split(whereSeparator: \.isNewline).map(String.init).filter { Int($0) != nil }
+        guard found == 0, !ids.isEmpty else { return }
+        for id in ids {
+            let (status, output) = try await Self.run(
+                "/usr/bin/env", [display, "xdotool", "windowunmap", "--sync", id, "windowmap", "--sync", id])
+            guard status == 0 else { throw HarnessError("xdotool could not repaint the \(emulator) window: \(output)") }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
     /// A PNG of the whole display, kept in the session's folder under `name`.
     func screenshot(_ name: String) async throws -> URL {
         let file = directory.appendingPathComponent(name + ".png")

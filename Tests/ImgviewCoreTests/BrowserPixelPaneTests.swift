@@ -174,13 +174,15 @@ struct BrowserPixelPaneTests {
         _ = plain.update(to: placed, cleared: false, textOverwrites: false, screen: size)
         // Erasing stops at the screen's edge: the terminal shrank under the image.
         let gone = plain.update(to: nil, cleared: false, textOverwrites: false, screen: TerminalSize(columns: 5, rows: 6))
-        #expect(gone.before == Array("\u{1B}7\u{1B}[0m\u{1B}[6;4H\u{1B}[2X\u{1B}8".utf8) && gone.after.isEmpty)
+        #expect(gone.before == Array("\u{1B}7\u{1B}[0m\u{1B}[6;4H  \u{1B}8".utf8) && gone.after.isEmpty)
     }
 
-    /// The escapes that erase `area` (what `remove` writes for a sixel image).
+    /// The bytes that blank `area` (what `remove` writes for a sixel image): spaces written over it.
     func eraseBytes(_ area: Rectangle, synchronized: Bool) -> [UInt8] {
         var text = "\u{1B}7\u{1B}[0m"
-        for row in area.row..<(area.row + area.height) { text += "\u{1B}[\(row + 1);\(area.column + 1)H\u{1B}[\(area.width)X" }
+        for row in area.row..<(area.row + area.height) {
+            text += "\u{1B}[\(row + 1);\(area.column + 1)H" + String(repeating: " ", count: area.width)
+        }
         return Array((text + "\u{1B}8").utf8) + (synchronized ? GraphicsPlacement.endSynchronizedUpdate : [])
     }
 }

@@ -5,16 +5,18 @@
 ///
 /// How an image is taken away depends on its protocol. kitty keeps images apart from the text
 /// and deletes one by its id. A sixel or iTerm2 image is painted into the cells under it, and
-/// text written there paints over it, so its cells are erased (ECH): blank cells in the
-/// terminal's own colours, which is what the frame's blank grid under the image said they were,
-/// so a text library's idea of the screen stays true. For the same reason a sixel or iTerm2
-/// image that text was written over must be drawn again.
+/// text written there paints over it, so its cells are written over with spaces: blank cells in
+/// the terminal's own colours, which is what the frame's blank grid under the image said they
+/// were, so a text library's idea of the screen stays true. Written, not erased: xterm keeps a
+/// sixel's pixels under cells that are only erased (ECH, EL) and paints them again whenever it
+/// redraws that part of the window, as after a text library scrolls a region. For the same
+/// reason a sixel or iTerm2 image that text was written over must be drawn again.
 public struct GraphicsPlacement: Sendable {
     /// One thing done to the screen's image.
     public enum Step: Sendable, Equatable {
         /// A kitty image deleted, and its data freed, by its id.
         case delete(imageID: UInt32)
-        /// The cells of a sixel or iTerm2 image erased.
+        /// The cells of a sixel or iTerm2 image written over with spaces.
         case erase(Rectangle)
         case draw(PlacedGraphic)
     }
@@ -103,10 +105,11 @@ public struct GraphicsPlacement: Sendable {
             let columns = max(0, min(area.column + area.width, screen.columns) - area.column)
             let rows = max(0, min(area.row + area.height, screen.rows) - area.row)
             guard columns > 0, rows > 0, area.column >= 0, area.row >= 0 else { return [] }
-            // Default attributes: ECH blanks in the current background colour.
+            // Default attributes: spaces in the terminal's own background colour.
+            let blanks = String(repeating: " ", count: columns)
             var text = "\u{1B}7\u{1B}[0m"
             for row in area.row..<(area.row + rows) {
-                text += "\u{1B}[\(row + 1);\(area.column + 1)H\u{1B}[\(columns)X"
+                text += "\u{1B}[\(row + 1);\(area.column + 1)H" + blanks
             }
             return Array((text + "\u{1B}8").utf8)
         case .draw(let placed):
