@@ -13,14 +13,16 @@ import SystemPackage
 /// `bodyTap` is given to the service beside the request; the chunks are gathered into blocks as
 /// the cache's blob writer gathers them. A retry that starts the body over starts the draft over;
 /// a draft that missed the start of the body (it joined a transfer under way), or that could not
-/// be written, is simply not used, and the output is copied as it would be without one.
+/// be written, is simply not used, and the output is copied as it would be without one. The file
+/// is made when the first bytes arrive: a body served by a cache never costs one.
 public final class OutputDraft: @unchecked Sendable {
     static let blockSize = 1 << 20
 
     /// The folder the file lives in, and may only be named in.
     let folder: Directory
-    private let file: FileDescriptor
     private let lock = NSLock()
+    /// The unnamed file, made on the body's first bytes.
+    private var file: FileDescriptor?
     /// The one block the draft gathers into, allocated on the first chunk.
     private var buffer: UnsafeMutableRawBufferPointer?
     private var gatherer = BlockGatherer()
@@ -30,22 +32,19 @@ public final class OutputDraft: @unchecked Sendable {
     private var isHandedOut = false
     private var isClosed = false
 
-    private init(folder: Directory, file: FileDescriptor) {
+    private init(folder: Directory) {
         self.folder = folder
-        self.file = file
     }
 
     deinit {
         close()
     }
 
-    /// A draft in `folder`; nil where the folder cannot be opened or its file system has no
-    /// unnamed files, in which case the output is written after the download as before.
+    /// A draft in `folder`; nil where the folder cannot be opened. Where its file system has no
+    /// unnamed files the draft is not used, and the output is written after the download as before.
     public static func open(in folder: URL) -> OutputDraft? {
-        guard let directory = try? Directory.open(folder.path),
-            let file = try? LinuxFileCalls.openUnnamedFile(in: directory)
-        else { return nil }
-        return OutputDraft(folder: directory, file: file)
+        guard let directory = try? Directory.open(folder.path) else { return nil }
+        return OutputDraft(folder: directory)
     }
 
     /// Hands the body to the draft: give it to `ImageService.image(for:progress:body:)`.
@@ -61,7 +60,7 @@ public final class OutputDraft: @unchecked Sendable {
             buffer?.deallocate()
             buffer = nil
             _ = gatherer.drop()
-            try? file.close()
+            try? file?.close()
         }
     }
 
@@ -70,7 +69,7 @@ public final class OutputDraft: @unchecked Sendable {
     /// only, so one download can never give two names to one file.
     func finish(byteCount: Int64) -> FileDescriptor? {
         lock.withLock {
-            guard !isClosed, !isHandedOut, !isBroken, taken == byteCount else { return nil }
+            guard !isClosed, !isHandedOut, !isBroken, let file, taken == byteCount else { return nil }
             flush()
             isHandedOut = !isBroken
             return isBroken ? nil : file
@@ -86,6 +85,13 @@ public final class OutputDraft: @unchecked Sendable {
                 // The draft joined a transfer already under way: it can never hold the whole body.
                 isBroken = true
                 return
+            }
+            if file == nil {
+                file = try? LinuxFileCalls.openUnnamedFile(in: folder)
+                guard file != nil else {
+                    isBroken = true
+                    return
+                }
             }
             gatherer.append(bytes, take: takeBuffer) { block, count in write(block, count: count) }
             taken += Int64(bytes.count)
@@ -106,7 +112,7 @@ public final class OutputDraft: @unchecked Sendable {
     }
 
     private func write(_ block: UnsafeMutableRawBufferPointer, count: Int) {
-        guard !isBroken else { return }
+        guard !isBroken, let file else { return }
         do {
             _ = try file.writeAll(UnsafeRawBufferPointer(rebasing: block[0..<count]))
         } catch {
@@ -119,6 +125,10 @@ public final class OutputDraft: @unchecked Sendable {
     private func restart() {
         _ = gatherer.drop()
         taken = 0
+        guard let file else {
+            isBroken = false
+            return
+        }
         isBroken = ftruncate(file.rawValue, 0) != 0 || (try? file.seek(offset: 0, from: .start)) == nil
     }
 }
