@@ -202,25 +202,40 @@ struct HostileCacheTests {
         }
     }
 
-    /// A cache hit flushes nothing and takes no exclusive lock: strace sees no fsync and no LOCK_EX.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
-    func aCacheHitWritesNothingDurable() async throws {
+    /// A cache hit flushes nothing, takes no exclusive lock, reads its blob once and makes one
+    /// output file: strace sees no fsync, no LOCK_EX, one open of the blob, one unnamed file. Also for an image whose pixel size cannot be
+    /// read (so its entry never gets one), which once rewrote its entry and hashed its blob twice on
+    /// every hit.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")), arguments: ["photo", "size unknown"])
+    func aCacheHitWritesNothingDurable(_ image: String) async throws {
         try await withSetup { setup in
-            #expect(try await setup.run(["get", setup.url, "-o", "first.jpg"]).status == 0)
+            var url = setup.url
+            if image == "size unknown" {
+                let body = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
+                setup.server.publish(.data(body, contentType: "image/jpeg"), at: "/photos/noise.jpg")
+                url = setup.server.url(for: "/photos/noise.jpg").absoluteString
+            }
+            #expect(try await setup.run(["get", url, "-o", "first.jpg"]).status == 0)
             let log = setup.folder.appendingPathComponent("strace.log")
             let result = try await ImgviewProcess.run(
                 [
-                    "-f", "-qq", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range,flock", "-o", log.path, ImgviewProcess.binary.path,
-                    "get",
-                    setup.url, "-o", "second.jpg",
+                    "-f", "-qq", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range,flock,openat,linkat", "-o", log.path,
+                    ImgviewProcess.binary.path, "get", url, "-o", "second.jpg",
                 ],
                 executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: setup.environment, directory: setup.folder)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(setup.server.requests(for: "/photos/hopper.jpg").count == 1)
-            let calls = try String(contentsOf: log, encoding: .utf8)
+            #expect(setup.server.requests(for: URL(string: url)!.path).count == 1)
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            let calls = lines.filter { !$0.contains("openat(") && !$0.contains("linkat(") }.joined(separator: "\n")
             #expect(!calls.contains("fsync") && !calls.contains("fdatasync") && !calls.contains("sync_file_range"), "\(calls)")
             #expect(!calls.contains("LOCK_EX"), "\(calls)")
             #expect(calls.contains("LOCK_SH"), "the hit is counted under the shared lock: \(calls)")
+            // Blobs are named by their SHA-256; entries by the URL's, with ".json" after it.
+            let blobOpens = lines.filter { $0.contains(#/(openat|linkat)\(\d+, "[0-9a-f]{64}"/#) }
+            #expect(blobOpens.count == 1, "\(blobOpens)")
+            // One unnamed file, the output's: the draft a download would fill is never made.
+            let unnamed = lines.filter { $0.contains("O_TMPFILE") }
+            #expect(unnamed.count == 1, "\(unnamed)")
             let stats = try await setup.run(["cache", "stats"])
             #expect(stats.stdout.contains("hits\t1\n"), "\(stats.stdout)")
         }

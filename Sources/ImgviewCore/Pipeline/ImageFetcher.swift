@@ -31,7 +31,8 @@ struct ImageFetcher: Sendable {
         if let disk = countingDisk, let entry = disk.entry(for: url) {
             if configuration.isOffline || entry.isFresh(at: configuration.now()) {
                 if let response = try? readVerified(entry, request: request, source: .disk) {
-                    disk.recordHit(entry)
+                    // The body is verified already: the size comes from it, not from the blob read again.
+                    disk.recordHit(entry, dimensions: entry.dimensions == nil ? response.body.dimensions : nil)
                     return response
                 }
                 // The blob is gone or its bytes changed on disk: drop the entry and fetch again.

@@ -88,3 +88,13 @@ public struct ImageResponse: Sendable {
         }
     }
 }
+
+extension ImageResponse.Body {
+    /// The image's pixel size from its header, nil when not understood.
+    var dimensions: ImageDimensions? {
+        switch self {
+        case .data(let data): ImageDimensions.read([UInt8](data))
+        case .file(let url, _): ImageDimensions.read(fileAt: url)
+        }
+    }
+}
