@@ -26,18 +26,23 @@ final class InputLog {
         case .mouse(let event): line = "mouse \(event)"
         case .resized(let size): line = "resized \(size.columns)x\(size.rows)"
         }
-        handle.write(Data((line + "\n").utf8))
+        handle.writeLine(line)
     }
 }
 
 extension FileHandle {
-    /// A diagnostic log the browser writes lines to: the file at `path`, created empty, or nil
-    /// when it cannot be opened (the browser then runs without it).
+    /// A diagnostic log the browser appends lines to: the file at `path`, created if missing, or
+    /// nil when it cannot be opened (the browser then runs without it). A pipe or a terminal is
+    /// fine too.
     static func logFile(at path: String) -> FileHandle? {
-        guard FileManager.default.createFile(atPath: path, contents: nil) || FileManager.default.fileExists(atPath: path),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        handle.seekToEndOfFile()
-        return handle
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// Writes `line` and a newline; a log that can no longer be written (a full disk, a closed
+    /// pipe) is not worth stopping the browser for.
+    func writeLine(_ line: String) {
+        try? write(contentsOf: Data((line + "\n").utf8))
     }
 }

@@ -192,22 +192,22 @@ final class FrameLog {
         if case .loading(let received, _, .some) = state.phase, let url = state.selectedImage?.url, url != partialLogged {
             // The first picture of a download: when, by the wall clock, and how much had come.
             partialLogged = url
-            handle.write(Data(String(format: "partial %.3f %lld\n", Date().timeIntervalSince1970 * 1000, received).utf8))
+            handle.writeLine(String(format: "partial %.3f %lld", Date().timeIntervalSince1970 * 1000, received))
         }
         guard case .loaded(let shown) = state.phase, shown.preview != nil else {
             if let switching = pending, !switching.selectionDrawn, state.selectedIndex != switching.from {
                 pending?.selectionDrawn = true
-                handle.write(Data(String(format: "selected %.3f\n", switching.at.duration(to: .now).seconds * 1000).utf8))
+                handle.writeLine(String(format: "selected %.3f", switching.at.duration(to: .now).seconds * 1000))
             }
             return
         }
         if !hasShownAPreview {
             hasShownAPreview = true
-            handle.write(Data(String(format: "first-preview %.6f\n", Date().timeIntervalSince1970).utf8))
+            handle.writeLine(String(format: "first-preview %.6f", Date().timeIntervalSince1970))
         }
         guard let pending else { return }
         let elapsed = pending.at.duration(to: .now)
         self.pending = nil
-        handle.write(Data(String(format: "%.3f %@\n", elapsed.seconds * 1000, shown.facts.source.rawValue).utf8))
+        handle.writeLine(String(format: "%.3f %@", elapsed.seconds * 1000, shown.facts.source.rawValue))
     }
 }

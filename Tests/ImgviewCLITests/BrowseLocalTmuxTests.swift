@@ -62,6 +62,37 @@ struct BrowseLocalTmuxTests {
         line.range(of: text).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
     }
 
+    /// `IMGVIEW_INPUT_LOG` may name a pipe (here the browser's fd 3, a pipe to `cat`), which once
+    /// crashed the browser on its first key; a regular file is appended to, not emptied.
+    @Test func theInputLogCanBeAPipeAndAFileIsAppendedTo() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Self.photo, to: folder.appendingPathComponent("a.jpg"))
+        let earlier = folder.appendingPathComponent("earlier")
+        try Data("from before\n".utf8).write(to: earlier)
+        for (index, log) in ["/proc/self/fd/3", earlier.path].enumerated() {
+            let browser = TmuxSession.imgviewCommand(
+                ["browse", "a.jpg"],
+                environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path, "IMGVIEW_INPUT_LOG": log])
+            let command = "{ \(browser) 3>&1 1>/dev/tty; echo \"browser=$?\" >/dev/tty; } | cat > piped-\(index)"
+            let session = try await TmuxSession(columns: 100, rows: 30, command: command, directory: folder)
+            do {
+                _ = try await session.waitForScreen { $0.contains("source  local file") }
+                try await session.send("q")
+                let screen = try await session.waitForScreen { $0.contains("browser=") }
+                #expect(screen.contains("browser=0"), "\(log): \(screen)")
+            } catch {
+                await session.kill()
+                throw error
+            }
+            await session.kill()
+        }
+        let piped = try String(contentsOf: folder.appendingPathComponent("piped-0"), encoding: .utf8)
+        #expect(piped.hasSuffix("character q\n"), "\(piped)")
+        let appended = try String(contentsOf: earlier, encoding: .utf8)
+        #expect(appended.hasPrefix("from before\n") && appended.hasSuffix("character q\n"), "\(appended)")
+    }
+
     @Test func aFolderShowsItsImagesInNaturalOrderAndNothingElse() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
