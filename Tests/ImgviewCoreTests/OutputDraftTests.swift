@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ImgviewTestSupport
 import SystemPackage
@@ -52,6 +53,31 @@ struct OutputDraftTests {
         draft.close()
         #expect(try Data(contentsOf: destination) == Self.body)
         #expect(try names(in: output) == ["out.jpg"])
+    }
+
+    /// Only a body that came from the network went through the draft. One from the cache (a 304
+    /// after a failed attempt left as many bytes of another body in the draft) is copied.
+    @Test(arguments: [ImageResponse.Source.revalidated, .disk, .memory, .network])
+    func onlyANetworkBodyIsTakenFromTheDraft(source: ImageResponse.Source) throws {
+        let output = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let draft = try #require(OutputDraft.open(in: output))
+        let other = Data(repeating: 0xEE, count: Self.body.count)
+        feed(draft, other)
+        let url = URL(string: "http://h/a.jpg")!
+        let now = Date()
+        let entry = CacheEntry(
+            url: url, finalURL: url, contentType: "image/jpeg", format: .jpeg, byteCount: Int64(Self.body.count),
+            sha256: SHA256.hash(data: Self.body).hexString, etag: nil, lastModified: nil, fetchedAt: now, lastAccessedAt: now,
+            freshUntil: now)
+        let response = ImageResponse(
+            request: ImageRequest(url: url), entry: entry, source: source, body: .data(Self.body), elapsed: .zero, isCached: true)
+        let destination = output.appendingPathComponent("out.jpg")
+        #expect(try response.write(to: destination, replace: false, draft: draft) == .written)
+        draft.close()
+        // From the network, the draft is the output (here deliberately not the response's bytes).
+        let expected = source == .network ? other : Self.body
+        #expect(try Data(contentsOf: destination) == expected ? true : false)
     }
 
     @Test func aRetryStartsTheDraftOver() throws {

@@ -37,6 +37,21 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return read(descriptor: descriptor)
+    }
+
+    /// The size of the image in `data`, copying only the bytes the header needs.
+    public static func read(_ data: Data) -> ImageDimensions? {
+        let prefix = [UInt8](data.prefix(prefixLength))
+        return read(prefix: prefix) { offset, count in
+            guard offset >= 0, offset < data.count, count > 0 else { return [] }
+            let start = data.startIndex + offset
+            return [UInt8](data[start..<(start + min(count, data.count - offset))])
+        }
+    }
+
+    /// The size of the image in the open file `descriptor`, read with `pread` from its start.
+    static func read(descriptor: Int32) -> ImageDimensions? {
         func readAt(_ offset: Int, _ count: Int) -> [UInt8] {
             PositionalRead.bytes(descriptor, at: offset, count: count)
         }

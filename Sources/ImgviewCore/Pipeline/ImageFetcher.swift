@@ -134,7 +134,7 @@ struct ImageFetcher: Sendable {
         }
 
         if head.status == 304, let stale, let disk = configuration.diskCache {
-            return try await renew(stale, with: head, in: disk, request: request, progress: progress)
+            return try await renew(stale, with: head, in: disk, request: request, progress: progress, body: body)
         }
         switch head.status {
         case 200..<300:
@@ -189,7 +189,8 @@ struct ImageFetcher: Sendable {
 
     /// A 304: the cached body is still good; renew its freshness and validators.
     private func renew(
-        _ stale: CacheEntry, with head: ResponseHead, in disk: DiskCache, request: ImageRequest, progress: @escaping ImageService.Progress
+        _ stale: CacheEntry, with head: ResponseHead, in disk: DiskCache, request: ImageRequest, progress: @escaping ImageService.Progress,
+        body: ImageService.BodyTap?
     ) async throws -> ImageResponse {
         let now = configuration.now()
         var renewed = stale
@@ -200,12 +201,14 @@ struct ImageFetcher: Sendable {
         renewed.lastModified = head[.lastModified] ?? stale.lastModified
         renewed.lastAccessedAt = now
         renewed.revalidations += 1
-        if renewed.dimensions == nil { renewed.dimensions = ImageDimensions.read(fileAt: disk.blobURL(for: stale)) }
+        guard let verified = try? readVerified(renewed, request: request, source: .revalidated) else {
+            // The blob went bad while stale: fetch it whole.
+            try? disk.remove(request.url)
+            return try await fetchOnce(request, revalidating: nil, progress: progress, body: body)
+        }
+        if renewed.dimensions == nil { renewed.dimensions = verified.body.dimensions }
         try? disk.renew(renewed)
-        if let response = try? readVerified(renewed, request: request, source: .revalidated) { return response }
-        // The blob went bad while stale: fetch it whole.
-        try? disk.remove(request.url)
-        return try await fetchOnce(request, revalidating: nil, progress: progress)
+        return ImageResponse(request: request, entry: renewed, source: .revalidated, body: verified.body, elapsed: .zero, isCached: true)
     }
 
     private func makeTemporaryFile(for url: URL) throws -> TemporaryFile {

@@ -63,9 +63,11 @@ public struct ImageResponse: Sendable {
     /// Writes the bytes to `destination`, a file of its own that appears whole or not at all; see `OutputFile`.
     ///
     /// Returns `.upToDate`, writing nothing, when the destination already holds exactly these bytes.
-    /// A `draft` that was given the body as it arrived becomes the file instead of a copy.
+    /// A `draft` that was given the body as it arrived becomes the file instead of a copy; only a
+    /// body that came from the network can have been given to it (a 304 answers from the cache).
     public func write(to destination: URL, replace: Bool, draft: OutputDraft? = nil) throws -> OutputFile.Outcome {
-        try withSource { source in
+        let draft = source == .network ? draft : nil
+        return try withSource { source in
             try OutputFile.publish(
                 source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace, draft: draft)
         }
@@ -93,8 +95,9 @@ extension ImageResponse.Body {
     /// The image's pixel size from its header, nil when not understood.
     var dimensions: ImageDimensions? {
         switch self {
-        case .data(let data): ImageDimensions.read([UInt8](data))
-        case .file(let url, _): ImageDimensions.read(fileAt: url)
+        case .data(let data): ImageDimensions.read(data)
+        case .file(_, owner: .some(let file)): ImageDimensions.read(descriptor: file.descriptor)
+        case .file(let url, owner: nil): ImageDimensions.read(fileAt: url)
         }
     }
 }
