@@ -116,6 +116,19 @@ static inline int imgview_jpeg_only_lowest_luma_bits_missing(j_decompress_ptr in
     return 1;
 }
 
+/// For a decode that stops before reading the rest of a whole file held in memory: records
+/// libjpeg's own "premature end" warning, as reading the rest would, unless the bytes not yet
+/// read hold an end-of-image marker. In entropy-coded data an FF byte is always followed by 00 or
+/// a restart marker, so FF D9 there is the file's end.
+static inline void imgview_jpeg_warn_unless_rest_ends(j_decompress_ptr info) {
+    const JOCTET *bytes = info->src->next_input_byte;
+    size_t count = info->src->bytes_in_buffer;
+    for (size_t index = 0; index + 1 < count; index++) {
+        if (bytes[index] == 0xFF && bytes[index + 1] == JPEG_EOI) return;
+    }
+    WARNMS(info, JWRN_JPEG_EOF);
+}
+
 static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
     jpeg_destroy_decompress(info);
 }

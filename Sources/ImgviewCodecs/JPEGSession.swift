@@ -169,7 +169,11 @@ final class JPEGSession {
         // nothing to add (a file that ended early keeps it, as a decode of every scan would);
         // and the scan just begun is not in the coefficients (an output pass that included it
         // would read it first).
-        if stoppedEarly { info.pointee.do_block_smoothing = 0 }
+        if stoppedEarly {
+            info.pointee.do_block_smoothing = 0
+            // A file cut inside the scans left out is still reported, as a decode of every scan would.
+            imgview_jpeg_warn_unless_rest_ends(info)
+        }
         guard try startOutput(scan: stoppedEarly ? inputScanNumber - 1 : inputScanNumber) else { throw .truncated(.jpeg) }
         return stoppedEarly
     }

@@ -97,6 +97,22 @@ struct ProgressiveJPEGRefinementTests {
         #expect(fast.warning?.contains("truncated") == true)
     }
 
+    /// Cut inside the last scan, the one left out: the picture is the whole file's, and the
+    /// warning is the one a decode of every scan gives.
+    @Test func aFileCutInsideTheScanLeftOutIsStillReported() throws {
+        let bytes = try Fixtures.data("cat-progressive.jpg")
+        let header = try JPEGDecoder().inspect(bytes)
+        let last = try #require(bytes.ranges(of: Data([0xFF, 0xDA])).last)
+        let cut = Data(bytes[..<(last.lowerBound + (bytes.endIndex - last.lowerBound) / 2)])
+        let whole = try JPEGDecoder().decode(bytes, header: header, request: Self.quarter)
+        let fast = try JPEGDecoder().decode(cut, header: header, request: Self.quarter)
+        let full = try JPEGDecoder(readsEveryScan: true).decode(cut, header: header, request: Self.quarter)
+        #expect(whole.warning == nil)
+        #expect(fast.pixels == whole.pixels ? true : false, "the scan left out is not read")
+        #expect(full.warning?.contains("truncated") == true)
+        #expect(fast.warning == full.warning, "\(fast.warning ?? "no warning")")
+    }
+
     @Test func aCancelledDecodeStopsBetweenRows() throws {
         let bytes = try Fixtures.data("cat-progressive.jpg")
         let header = try JPEGDecoder().inspect(bytes)
