@@ -215,7 +215,6 @@ final class JPEGSession {
     var outputScanline: Int { Int(info.pointee.output_scanline) }
     /// The scan the input has reached (progressive files).
     var inputScanNumber: Int { Int(info.pointee.input_scan_number) }
-
     /// Whether libjpeg has read the file to its end (EOI, or the one it supplies for a cut file).
     var hasReadToTheEnd: Bool { jpeg_input_complete(info) != 0 }
     /// Whether the scans up to the one being read hold every coefficient but the lowest bit of

@@ -125,10 +125,8 @@ public final class OutputDraft: @unchecked Sendable {
     private func restart() {
         _ = gatherer.drop()
         taken = 0
-        guard let file else {
-            isBroken = false
-            return
-        }
+        // Bytes were taken, so the file was made.
+        guard let file else { return }
         isBroken = ftruncate(file.rawValue, 0) != 0 || (try? file.seek(offset: 0, from: .start)) == nil
     }
 }
