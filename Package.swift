@@ -7,8 +7,7 @@ let package = Package(
     name: "imgview",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "imgview", targets: ["imgview"]),
-        .library(name: "ImgviewCore", targets: ["ImgviewCore"]),
+        .executable(name: "imgview", targets: ["imgview"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,29 +27,61 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // The catalog, the pipeline, the caches, the renderer and the presenter.
+        // The core, in layers: each target may import only those listed before it, so the compiler
+        // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
+        // Text, numbers, dates, locks, files and the terminal's escape sequences.
         .target(
-            name: "ImgviewCore",
+            name: "ImgviewSupport",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // Images without I/O: recognising a file and reading its header (the probe), the decoder
+        // protocols and pixels, rendering to cells, the pixel protocols' encoders, playback timing.
+        .target(name: "ImgviewImaging", dependencies: ["ImgviewSupport"]),
+        // What the terminal can draw: the query, its answers, the environment, the mode `auto` picks.
+        .target(name: "ImgviewTerminalDetection", dependencies: ["ImgviewSupport", "ImgviewImaging"]),
+        // Where bytes come from and go: the transport protocol, the fetcher, the disk and memory
+        // caches, outputs, catalogs and local folders.
+        .target(
+            name: "ImgviewFetching",
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The one road from a URL to a preview: fetch, probe, decode and render stages, shared and kept.
+        .target(name: "ImgviewPipeline", dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewFetching"]),
+        // The browser's logic and screen, testable without a terminal: presenter, state, frames, input.
+        .target(
+            name: "ImgviewBrowser",
+            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline"]
+        ),
         // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewCore", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
+        .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",
-            dependencies: ["ImgviewCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            dependencies: [
+                "ImgviewSupport", "ImgviewFetching", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        // HTTP(S) through Foundation's URLSession, the system's own client where there is one.
+        .target(
+            name: "ImgviewURLSession",
+            dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The browser on a real terminal: the only importer of CNCurses.
-        .target(name: "ImgviewTerminal", dependencies: ["ImgviewCore", "CNCurses"]),
+        .target(
+            name: "ImgviewTerminal",
+            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "CNCurses"]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
             dependencies: [
-                "ImgviewCore", "CZlib",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "CZlib",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
@@ -58,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "imgview",
             dependencies: [
-                "ImgviewCore", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewURLSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,33 +98,46 @@ let package = Package(
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
             name: "ImgviewFuzzing",
-            dependencies: ["ImgviewCore", "ImgviewCodecs", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
         // What every test target shares: the polling helper, the loopback server, the fixtures, a
         // scheduler a test drains by hand.
         .target(
             name: "ImgviewTestSupport",
-            dependencies: ["ImgviewCore", "ImgviewServer", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewBrowser", "ImgviewServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
         .testTarget(
             name: "ImgviewCoreTests",
             dependencies: [
-                "ImgviewCore", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewURLSession", "ImgviewTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "ImgviewCodecsTests", dependencies: ["ImgviewCodecs", "ImgviewCore", "ImgviewTestSupport"],
+            name: "ImgviewCodecsTests",
+            dependencies: ["ImgviewCodecs", "ImgviewSupport", "ImgviewImaging", "ImgviewPipeline", "ImgviewTestSupport"],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),
-        .testTarget(name: "ImgviewServerTests", dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewTestSupport"]),
+        .testTarget(
+            name: "ImgviewServerTests",
+            dependencies: ["ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewTestSupport"]),
         // Runs the built `imgview` binary and checks stdout, stderr and exit codes.
         .testTarget(
             name: "ImgviewCLITests",
-            dependencies: ["ImgviewServer", "ImgviewCore", "ImgviewCodecs", "ImgviewTestSupport", .target(name: "imgview")],
+            dependencies: [
+                "ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCodecs",
+                "ImgviewTestSupport", .target(name: "imgview"),
+            ],
             // The screenshot similarity script the emulator tests run with python3.
             exclude: ["Emulators"]
         ),

@@ -1,5 +1,6 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewSupport
 
 /// Decodes Windows and OS/2 bitmaps, written here: no Debian library reads BMP alone, and
 /// the format is a header and rows.

@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// The headers of a Windows or OS/2 bitmap: size, row order, pixel layout and palette.
 ///
@@ -36,7 +36,7 @@ struct BMPHeader: Equatable {
             && lhs.pixelOffset == rhs.pixelOffset
     }
 
-    static func read(_ data: Data) throws(ImageDecodingError) -> BMPHeader {
+    package static func read(_ data: Data) throws(ImageDecodingError) -> BMPHeader {
         let bytes = [UInt8](data.prefix(14 + 124 + 16 + 256 * 4))
         func little(_ offset: Int, _ count: Int) -> Int {
             (offset..<offset + count).reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) }

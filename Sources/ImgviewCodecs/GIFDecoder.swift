@@ -1,6 +1,7 @@
 import CGIF
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewSupport
 
 /// Decodes GIF with giflib, record by record, composing every frame onto the canvas as
 /// browsers do: transparency, the three disposal methods, interlaced rows, frames clipped to

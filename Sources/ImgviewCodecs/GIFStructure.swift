@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// What a GIF's blocks say, walked without decoding a pixel: the canvas, the frames with their
 /// delays, and the loop count.
@@ -18,7 +18,7 @@ struct GIFStructure: Equatable {
     /// the first play (Chrome's reading; see DECISIONS.md).
     var loopCount: Int
 
-    static func read(_ bytes: Data) throws(ImageDecodingError) -> GIFStructure {
+    package static func read(_ bytes: Data) throws(ImageDecodingError) -> GIFStructure {
         let walked: Result<GIFStructure, ImageDecodingError> = bytes.withUnsafeBytes { raw in
             do throws(ImageDecodingError) {
                 return .success(try walk(raw.bindMemory(to: UInt8.self)))

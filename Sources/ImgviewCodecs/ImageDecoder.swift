@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// The decoder the application uses: sniffs the format from the bytes and hands them to the
 /// decoder for it. A format imgview recognises but cannot decode still gets a header when its

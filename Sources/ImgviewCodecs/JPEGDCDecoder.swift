@@ -1,5 +1,6 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewSupport
 
 /// Decodes a progressive JPEG at 1/8 scale from its DC coefficients alone, skipping the AC scans
 /// without decoding them.

@@ -1,6 +1,7 @@
 import CJPEG
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewSupport
 
 /// One libjpeg decompressor, reading a whole buffer or bytes that are still arriving: the only
 /// place that calls libjpeg.

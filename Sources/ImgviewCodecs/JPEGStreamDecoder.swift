@@ -1,6 +1,6 @@
 import CJPEG
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// A JPEG decoded while its bytes arrive: a baseline file shows its rows as they come, a
 /// progressive one its picture after each scan, sharper each time.

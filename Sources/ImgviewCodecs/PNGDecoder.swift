@@ -1,6 +1,6 @@
 import CSPNG
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
 ///

@@ -1,6 +1,6 @@
 import CSPNG
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// Writes RGB images as PNG with libspng, for the pixel protocols that carry PNG (iTerm2's
 /// always, kitty's when asked).

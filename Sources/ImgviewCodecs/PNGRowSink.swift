@@ -1,4 +1,4 @@
-import ImgviewCore
+import ImgviewImaging
 
 /// Where a PNG decode puts its rows as they come: a downscaler for a final image, a canvas
 /// that fills each pass's blocks for one still arriving.

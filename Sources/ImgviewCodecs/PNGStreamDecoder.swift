@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// A PNG decoded while its bytes arrive: a plain image shows its rows as they come, an
 /// interlaced one its picture after each Adam7 pass, finer each time.

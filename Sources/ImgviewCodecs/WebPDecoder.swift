@@ -1,6 +1,6 @@
 import CWebP
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 /// Decodes WebP with libwebp: stills (lossy, lossless, with alpha) through the incremental
 /// decoder, scaled by libwebp while decoding; animations through its demuxer and animation

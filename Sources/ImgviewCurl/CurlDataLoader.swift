@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import ImgviewCore
+import ImgviewFetching
 
 /// Loads over HTTP(S) with libcurl directly: every transfer on one multi handle and one thread.
 ///

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 /// Runs every transfer of a loader on one libcurl multi handle, from one thread.
 ///

@@ -1,7 +1,8 @@
 import CCurl
 import Foundation
 import HTTPTypes
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 /// One request on a libcurl easy handle, its body streamed into a sink, driven by a `CurlDriver`.
 ///

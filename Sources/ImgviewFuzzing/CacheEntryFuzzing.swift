@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import ImgviewCore
+import ImgviewFetching
 
 /// A metadata file as found in the cache folder: damaged, truncated, or written by another version.
 enum CacheEntryFuzzing {

@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 
 /// Catalog bytes through the parser, and a parsed catalog through `list --json` and back.
 enum CatalogFuzzing {

@@ -1,6 +1,6 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
+import ImgviewImaging
 
 /// One format's decoder on any bytes, with what must hold of every image and animation it returns.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-@_spi(Fuzzing) import ImgviewCore
+import ImgviewFetching
 
 /// A response head — status and headers as a server chose them — through everything that reads one.
 ///

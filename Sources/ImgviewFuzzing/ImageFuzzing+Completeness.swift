@@ -1,4 +1,4 @@
-import ImgviewCore
+import ImgviewImaging
 
 extension ImageFuzzing {
     /// How the pipeline judges a body of unannounced length: never a crash, and whole stays whole.

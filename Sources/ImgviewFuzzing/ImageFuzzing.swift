@@ -1,6 +1,6 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
+import ImgviewImaging
 
 /// Image bytes through everything that reads them before a user sees a preview.
 enum ImageFuzzing {

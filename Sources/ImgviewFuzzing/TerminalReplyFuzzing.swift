@@ -1,4 +1,4 @@
-import ImgviewCore
+import ImgviewTerminalDetection
 
 /// Bytes arriving from a terminal while imgview waits for its answers: the answers themselves,
 /// keys the user typed, and whatever a hostile or broken terminal sends.

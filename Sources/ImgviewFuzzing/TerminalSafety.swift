@@ -1,4 +1,4 @@
-import ImgviewCore
+import ImgviewSupport
 
 /// The check every target makes of text it would print: one line, nothing a terminal would obey.
 enum TerminalSafety {

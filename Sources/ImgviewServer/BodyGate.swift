@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// Holds a slow body part way until the test opens it (`Fault.held`): a download that is certainly
 /// still under way at that point, however long a loaded machine takes to get there.

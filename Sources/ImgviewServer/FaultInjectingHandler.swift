@@ -1,6 +1,6 @@
 import FlyingFox
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// Answers every request from the route table, as a real server would, unless a fault says otherwise.
 struct FaultInjectingHandler: HTTPHandler {

@@ -1,5 +1,7 @@
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewSupport
 
 /// The images in one folder, as `imgview serve DIR` publishes them.
 public struct ImageFolder: Sendable {

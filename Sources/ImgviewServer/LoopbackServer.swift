@@ -1,7 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// An HTTP server on 127.0.0.1 for `imgview serve`, `imgview demo` and the tests.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc

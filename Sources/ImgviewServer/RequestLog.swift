@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// Every request the loopback server received, in order, for tests to inspect.
 public final class RequestLog: Sendable {

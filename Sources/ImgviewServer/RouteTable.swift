@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// The paths the loopback server answers, each with its resource and the faults for its next requests.
 final class RouteTable: Sendable {

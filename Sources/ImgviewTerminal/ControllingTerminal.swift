@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewTerminalDetection
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,9 @@
 import CNCurses
 import Foundation
-import ImgviewCore
+import ImgviewBrowser
+import ImgviewImaging
+import ImgviewSupport
+import ImgviewTerminalDetection
 
 #if canImport(Glibc)
     import Glibc

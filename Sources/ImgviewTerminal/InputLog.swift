@@ -1,5 +1,4 @@
 import Foundation
-import ImgviewCore
 
 /// Appends each key and mouse event the browser reads, one line each (`right`, `character ?`,
 /// `mouse …`, `resized 100x30`), so a test that types into a real terminal can tell a key that

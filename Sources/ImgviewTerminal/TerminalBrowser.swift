@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ImgviewCore
+import ImgviewBrowser
 
 #if canImport(Glibc)
     import Glibc

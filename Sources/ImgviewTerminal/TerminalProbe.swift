@@ -1,5 +1,6 @@
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewTerminalDetection
 
 /// Finds out what the terminal can draw: reads the environment, asks the controlling terminal
 /// the one batched query (only when there is one), and asks tmux about itself when inside it.

@@ -1,6 +1,6 @@
 import CNCurses
 import Foundation
-import ImgviewCore
+import ImgviewBrowser
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 import ImgviewTerminal
 
 extension Imgview {

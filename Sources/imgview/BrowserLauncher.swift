@@ -1,5 +1,9 @@
 import Foundation
-import ImgviewCore
+import ImgviewBrowser
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewPipeline
+import ImgviewSupport
 import ImgviewTerminal
 
 /// Starts the ncurses browser over a catalog and an image service: the wiring shared by

@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// Finds the bundled `Assets/` folder (demo images and catalog) at run time.
 enum BundledAssets {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ImgviewCore
 
 extension Imgview {
     /// `imgview cache`: inspection and upkeep of the disk cache.

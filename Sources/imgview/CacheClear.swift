@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 extension Imgview.Cache {
     /// `imgview cache clear`: removes everything, or the named images.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 
 extension Imgview.Cache {
     /// `imgview cache ls`: every entry, most recently used first.

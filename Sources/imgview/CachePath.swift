@@ -1,5 +1,4 @@
 import ArgumentParser
-import ImgviewCore
 
 extension Imgview.Cache {
     /// `imgview cache path`: where the cache is, for scripts and curious users.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 extension Imgview.Cache {
     /// `imgview cache prune`: removes old entries, or enough of the least recently used to fit a size.

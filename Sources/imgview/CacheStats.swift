@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 
 extension Imgview.Cache {
     /// `imgview cache stats`: how full the cache is and how it has answered.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 extension Imgview.Cache {
     /// `imgview cache verify`: rehashes every blob; removes what is damaged or orphaned.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ImgviewCore
+import ImgviewImaging
 
 /// The decoding limit of commands that turn images into pixels (`show`, `browse`).
 struct DecodeOptions: ParsableArguments {

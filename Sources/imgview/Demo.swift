@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewPipeline
 import ImgviewServer
+import ImgviewSupport
 import ImgviewTerminal
 
 extension Imgview {

@@ -1,5 +1,7 @@
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewPipeline
+import ImgviewSupport
 import SystemPackage
 
 /// Fetches one image through the service and saves it where `get` was told to.

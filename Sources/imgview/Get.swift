@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 extension Imgview {
     /// `imgview get`: downloads images through the caches, like `curl -O`.

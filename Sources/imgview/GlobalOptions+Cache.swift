@@ -1,5 +1,6 @@
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 extension GlobalOptions {
     /// The disk cache if one was ever created there; nil otherwise, so that looking creates nothing.

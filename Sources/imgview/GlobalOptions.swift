@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewSupport
 
 /// The options every subcommand takes: where the catalog and the cache are, and whether to stay offline.
 struct GlobalOptions: ParsableArguments {

@@ -1,6 +1,8 @@
 import Foundation
-import ImgviewCore
 import ImgviewCurl
+import ImgviewFetching
+import ImgviewSupport
+import ImgviewURLSession
 
 /// Which HTTP client fetches images and catalogs: libcurl directly (the default), or URLSession.
 ///

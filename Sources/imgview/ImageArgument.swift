@@ -1,5 +1,6 @@
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewPipeline
 
 // How a command-line argument (a path, a file:// or http(s) URL, a catalog name, or `-`) becomes the
 // URL the preview pipeline reads: local files and http(s) alike go through it.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewPipeline
+import ImgviewSupport
 
 /// The images `show` and `info` were given, worked through one after another the way `get` works
 /// through several: each failure is one line on stderr and the next image goes on; the exit status

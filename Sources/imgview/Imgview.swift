@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
 @main

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewPipeline
+import ImgviewSupport
 
 extension Imgview {
     /// `imgview info`: what images are, from their headers, without decoding the pixels.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 
 extension Imgview {
     /// `imgview list`: the catalog's images.

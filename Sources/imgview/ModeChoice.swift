@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewSupport
 import ImgviewTerminal
+import ImgviewTerminalDetection
 
 /// The `--mode` choices (and `IMGVIEW_MODE`): a preview mode, or `auto` to ask the terminal.
 enum ModeChoice: String, ExpressibleByArgument, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
 final class ProgressDisplay: @unchecked Sendable {

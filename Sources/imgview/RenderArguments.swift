@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewImaging
 
 extension RenderMode: ExpressibleByArgument {}
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
 import ImgviewServer
+import ImgviewSupport
 
 extension Imgview {
     /// `imgview serve`: a folder of images over HTTP on loopback.

@@ -1,6 +1,8 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewPipeline
 
 extension ServiceOptions {
     /// The preview pipeline over the image service these options configure, fetching with `loader`:

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewFetching
+import ImgviewPipeline
+import ImgviewSupport
 
 /// Network limits for commands that fetch, named after curl's options.
 struct ServiceOptions: ParsableArguments {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
+import ImgviewImaging
+import ImgviewPipeline
+import ImgviewSupport
 
 extension Imgview {
     /// `imgview show`: prints a preview of each image to stdout.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import ImgviewCore
+import ImgviewFetching
 
 /// Turns SIGINT, SIGTERM and SIGHUP (or other signals) into a call of `onSignal`, instead of death.
 ///

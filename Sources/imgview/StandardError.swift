@@ -1,5 +1,5 @@
 import Foundation
-import ImgviewCore
+import ImgviewSupport
 
 /// Writes diagnostics to stderr, unbuffered, so they interleave correctly with stdout.
 enum StandardError {

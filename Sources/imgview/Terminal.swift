@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImgviewCore
 import ImgviewTerminal
 
 extension Imgview {

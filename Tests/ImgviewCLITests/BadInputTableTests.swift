@@ -3,7 +3,8 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// SPEC.md's "Failure is part of the contract", one row per bad input: the real binary against the
 /// loopback server, asserting the one-line message, the exit code, and that nothing was written

@@ -1,6 +1,7 @@
 import Foundation
-import ImgviewCore
 import Testing
+
+@testable import ImgviewBrowser
 
 /// The browser drawing its pane in pixels inside real terminal emulators under Xvfb, with keys
 /// typed into the window: the image is inside the pane, a tab switch leaves no pixel of the

@@ -1,8 +1,10 @@
 import Foundation
-import ImgviewCore
 import ImgviewServer
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewBrowser
+@testable import ImgviewSupport
 
 /// The real binary's browser in tmux: keys in, screen out, against the loopback server.
 @Suite("imgview browser in tmux", .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup.sh installs it)"))

@@ -3,7 +3,8 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// `imgview cache …` and the cached column of `list`, run as a user runs them, against the loopback server.
 @Suite("imgview cache")
@@ -223,7 +224,7 @@ struct CacheCommandTests {
         try await withSetup { setup in
             try await setup.get(["hopper"])
             let result = try await setup.run(["cache", "clear", "hopper", "nosuch"])
-            #expect(result.status == ImgviewCore.ExitStatus.notFound.rawValue)
+            #expect(result.status == ImgviewSupport.ExitStatus.notFound.rawValue)
             #expect(result.errorLine.hasPrefix("imgview: no image called \"nosuch\" in the catalog"))
             #expect(!result.errorLine.contains("\n"))
             #expect(result.stdout.isEmpty)
@@ -279,7 +280,7 @@ struct CacheCommandTests {
     ])
     func pruneRefusesBadSizesAndDurations(arguments: [String], message: String) async throws {
         let result = try await ImgviewProcess.run(["cache", "prune"] + arguments)
-        #expect(result.status == ImgviewCore.ExitStatus.usage.rawValue)
+        #expect(result.status == ImgviewSupport.ExitStatus.usage.rawValue)
         #expect(result.stderr == message + "\n")
         #expect(result.stdout.isEmpty)
     }
@@ -304,7 +305,7 @@ struct CacheCommandTests {
             try FileManager.default.removeItem(at: disk.blobURL(for: cat))
 
             let damaged = try await setup.run(["cache", "verify"])
-            #expect(damaged.status == ImgviewCore.ExitStatus.cache.rawValue)
+            #expect(damaged.status == ImgviewSupport.ExitStatus.cache.rawValue)
             #expect(damaged.stderr == "imgview: cache verify: found and removed 2 problems\n")
             let lines = damaged.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
@@ -334,7 +335,7 @@ struct CacheCommandTests {
             try Data("{\"url\": ".utf8).write(to: setup.cache.appendingPathComponent("v1/entries/abc.json"))
 
             let result = try await setup.run(["cache", "verify", "--json"])
-            #expect(result.status == ImgviewCore.ExitStatus.cache.rawValue)
+            #expect(result.status == ImgviewSupport.ExitStatus.cache.rawValue)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect(report["entries"] as? Int == 0)
             let problems = try #require(report["problems"] as? [[String: Any]])

@@ -1,8 +1,10 @@
 import Foundation
-import ImgviewCore
 import ImgviewServer
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// `imgview list` and the global options, run as a user runs them.
 @Suite("imgview list and the catalog options")

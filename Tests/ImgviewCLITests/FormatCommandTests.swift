@@ -3,8 +3,6 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
-
 /// GIF, WebP, AVIF and BMP through `show` and `info`, and the formats imgview only recognises
 /// through `get`, the cache and `show`, as a user runs them.
 @Suite("Image formats on the command line")

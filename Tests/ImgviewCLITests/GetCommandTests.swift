@@ -2,7 +2,8 @@ import Foundation
 import ImgviewServer
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -147,7 +148,7 @@ struct GetCommandTests {
             #expect(mknod(node.path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0)
             let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
             let result = try await setup.get([url, "-o", node.path, "--force"])
-            #expect(result.status == ImgviewCore.ExitStatus.output.rawValue)
+            #expect(result.status == ImgviewSupport.ExitStatus.output.rawValue)
             #expect(result.errorLine == "imgview: \(node.path): not a regular file; not replaced")
             var status = stat()
             #expect(lstat(node.path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
@@ -207,7 +208,7 @@ struct GetCommandTests {
                 at: out.appendingPathComponent("hopper.jpg"), withDestinationURL: victim)
             let url = setup.server.url(for: "/photos/hopper.jpg").absoluteString
             let refused = try await setup.get([url, "-O", out.path])
-            #expect(refused.status == ImgviewCore.ExitStatus.output.rawValue)
+            #expect(refused.status == ImgviewSupport.ExitStatus.output.rawValue)
             let forced = try await setup.get([url, "-O", out.path, "--force"])
             #expect(forced.status == 0, "\(forced.stderr)")
             #expect(try Data(contentsOf: victim) == Data("mine".utf8))
@@ -230,7 +231,7 @@ struct GetCommandTests {
             let good = setup.server.url(for: "/photos/hopper.jpg").absoluteString
             let bad = setup.server.url(for: "/photos/missing.jpg").absoluteString
             let result = try await setup.get([good, bad])
-            #expect(result.status == ImgviewCore.ExitStatus.partialFailure.rawValue)
+            #expect(result.status == ImgviewSupport.ExitStatus.partialFailure.rawValue)
             #expect(setup.files() == ["hopper.jpg"])
             #expect(result.errorLine.contains("missing.jpg: HTTP 404"))
         }
@@ -238,9 +239,9 @@ struct GetCommandTests {
 
     @Test func usageErrors() async throws {
         let none = try await ImgviewProcess.run(["get"])
-        #expect(none.status == ImgviewCore.ExitStatus.usage.rawValue)
+        #expect(none.status == ImgviewSupport.ExitStatus.usage.rawValue)
         #expect(none.stderr.hasPrefix("Error: name an image (or a URL), or use --all"))
         let both = try await ImgviewProcess.run(["get", "a", "b", "-o", "x.jpg"])
-        #expect(both.status == ImgviewCore.ExitStatus.usage.rawValue)
+        #expect(both.status == ImgviewSupport.ExitStatus.usage.rawValue)
     }
 }

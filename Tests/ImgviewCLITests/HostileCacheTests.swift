@@ -3,7 +3,8 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -142,7 +143,7 @@ struct HostileCacheTests {
                 #expect(result.status == 0, "\(command): \(result.stderr)")
             }
             let verify = try await setup.run(["cache", "verify"], timeout: .seconds(15))
-            #expect(verify.status == ImgviewCore.ExitStatus.cache.rawValue)
+            #expect(verify.status == ImgviewSupport.ExitStatus.cache.rawValue)
             #expect(verify.stdout.components(separatedBy: "removed not-a-file").count - 1 == fifos.count, "\(verify.stdout)")
             #expect(verify.stdout.contains("a FIFO where a file belongs"))
             for fifo in fifos { #expect(!FileManager.default.fileExists(atPath: setup.path(fifo).path)) }

@@ -1,7 +1,8 @@
 import Foundation
-import ImgviewCore
 import ImgviewServer
 import Testing
+
+@testable import ImgviewSupport
 
 /// What imgview leaves on this machine: the cache folder and the files asked for, nothing else;
 /// and what it says when the disk is full.

@@ -1,7 +1,9 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import Testing
+
+@testable import ImgviewImaging
+@testable import ImgviewTerminalDetection
 
 /// Real terminal emulators under Xvfb: what `auto` finds in each, and the pixel encoders' output
 /// drawn by the terminals themselves, screenshot and compared with the source image.

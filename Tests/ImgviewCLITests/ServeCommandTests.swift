@@ -1,7 +1,9 @@
 import Foundation
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,8 +1,9 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
 
 /// Animated GIF, WebP and AVIF: frames composed as browsers compose them, their timing and
 /// loops, and the limits that keep a frame bomb from taking the machine.

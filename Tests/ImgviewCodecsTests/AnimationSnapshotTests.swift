@@ -1,8 +1,9 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
 
 /// Every frame of an animated photograph, decoded and rendered as the preview shows it, against
 /// committed text; IMGVIEW_RECORD_SNAPSHOTS=1 re-records them.

@@ -1,8 +1,9 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
 
 /// Truncated, damaged and oversized GIF, WebP, AVIF and BMP files: what arrived is shown with a
 /// warning, or the file is refused with one line; nothing crashes and nothing large is allocated.

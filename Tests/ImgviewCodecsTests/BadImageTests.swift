@@ -1,8 +1,10 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 @Suite("Bad images")
 struct BadImageTests {

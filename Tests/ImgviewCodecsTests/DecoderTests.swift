@@ -1,7 +1,8 @@
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
 
 /// Every fixture shows the same 16×12 picture: top-left red, top-right green, bottom blue.
 @Suite("Decoding JPEG and PNG")

@@ -1,8 +1,10 @@
 import Foundation
 import ImgviewCodecs
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
+
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// Stills in every new format and variant, as Debian's encoders write them
 /// (scripts/generate-format-fixtures.sh).

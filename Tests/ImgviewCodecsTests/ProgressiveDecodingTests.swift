@@ -1,9 +1,9 @@
 import Foundation
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCodecs
+@testable import ImgviewImaging
 
 /// Images fed to a progressive decoder a few hundred bytes at a time, as a slow download
 /// brings them: pictures come at the points the format allows and end as the final decode.

@@ -1,10 +1,11 @@
 import CJPEG
 import Foundation
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCodecs
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// Progressive JPEGs at 1/4 scale are read until only the refinement of luma's lowest AC bit is
 /// left (libjpeg's standard script puts it last, a third of the file): the result stays within a

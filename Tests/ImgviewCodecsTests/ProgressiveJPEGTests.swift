@@ -1,9 +1,10 @@
 import Foundation
-import ImgviewCore
 import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewCodecs
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// Progressive JPEGs at 1/8 scale come from their DC coefficients alone; the result must be
 /// libjpeg's own 1/8 decode, luma exactly, chroma within what averaging over 2×2 changes.

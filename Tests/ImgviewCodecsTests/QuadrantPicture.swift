@@ -1,5 +1,6 @@
-import ImgviewCore
 import Testing
+
+@testable import ImgviewImaging
 
 /// The 16×12 picture most fixtures show: top left, top right and bottom half in three colours.
 enum QuadrantPicture {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 @Suite("Assembling animations within their limits")
 struct AnimationAssemblerTests {

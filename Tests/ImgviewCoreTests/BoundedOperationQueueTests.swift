@@ -2,7 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewSupport
+@testable import ImgviewURLSession
 
 @Suite("Bounded delegate queue")
 struct BoundedOperationQueueTests {

@@ -4,7 +4,9 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewPipeline
 
 /// The browser over the real image service and disk cache: the cache panel scrolls and removes
 /// entries; local files are read where they are and never copied into the cache.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
 
 /// Mouse reports picked out of the key stream, what a click or the wheel means where it lands,
 /// finding tabs by name and typing tab numbers.

@@ -2,7 +2,9 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewPipeline
 
 /// Moving far in a big catalog: Home, End, pages, finding a tab by name, typing its number, the
 /// mouse, and tabs that keep arriving while a folder is listed.

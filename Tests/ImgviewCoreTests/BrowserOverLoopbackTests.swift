@@ -4,7 +4,10 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// The presenter over the real pipeline, the real image service and a real server on loopback.
 @MainActor

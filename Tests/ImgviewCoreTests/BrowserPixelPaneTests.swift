@@ -2,7 +2,11 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
+@testable import ImgviewTerminalDetection
 
 /// The browser's pane in a pixel mode, with the spy view: `m` cycles the modes the terminal
 /// offers, the pipeline renders the pixels, and `GraphicsPlacement`, fed the frames the spy's

@@ -2,7 +2,10 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// Decodes a stub image (`stubImage`) as a three-frame animation: dark, middle and light grey,
 /// shown 100, 200 and 300 ms, played `loopCount` times.

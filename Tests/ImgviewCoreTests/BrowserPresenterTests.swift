@@ -2,7 +2,10 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// The presenter with a spy view and a loader held by hand: every state, and the rule that
 /// whatever the user selected last is what the screen shows, however responses race.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
 
 /// The browser's screen composed from states, without a terminal.
 @Suite("BrowserScreen")

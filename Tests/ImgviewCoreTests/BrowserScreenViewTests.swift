@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
 
 /// The screen for the browsing features: the whole-width preview, zoom in the title and the status
 /// line, prompts, and a cache panel longer than the screen.

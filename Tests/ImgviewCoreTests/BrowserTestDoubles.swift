@@ -2,7 +2,11 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
 
 /// A view that remembers every state the presenter showed it.
 @MainActor

@@ -2,7 +2,10 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// `f`, zoom and pan in the presenter: the same image shown differently, rendered again from the
 /// decoded pixels without asking the loader.

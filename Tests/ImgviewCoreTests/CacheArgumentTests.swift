@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewSupport
 
 /// Sizes and durations as `cache prune` reads them, and the table layout `cache ls` prints.
 @Suite("Cache arguments and layout")

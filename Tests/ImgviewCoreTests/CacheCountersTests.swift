@@ -4,7 +4,9 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// The disk cache's persistent counters, as the pipeline records them over loopback.
 @Suite("Cache counters")

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// The fast metadata reader agrees with `JSONDecoder` on every entry, and declines what it does not know.
 @Suite("Cache entry parser")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 @Suite("Memory cache, freshness, retries, sizes, names")
 struct CachePolicyTests {

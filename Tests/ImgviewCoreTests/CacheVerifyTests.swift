@@ -2,7 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// `DiskCache.verify`: what it finds, what it removes, and what it leaves alone.
 @Suite("Cache verify")

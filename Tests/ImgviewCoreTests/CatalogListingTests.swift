@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
 
 /// What `list` prints.
 @Suite("Catalog listing")

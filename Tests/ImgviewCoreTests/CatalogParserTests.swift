@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
 
 @Suite("Catalog parsing")
 struct CatalogParserTests {

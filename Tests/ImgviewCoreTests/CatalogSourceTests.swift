@@ -2,7 +2,7 @@ import Foundation
 import ImgviewCurl
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
 
 @Suite("Catalog sources")
 struct CatalogSourceTests {

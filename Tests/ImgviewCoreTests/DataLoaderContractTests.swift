@@ -4,8 +4,10 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
 @testable import ImgviewCurl
+@testable import ImgviewFetching
+@testable import ImgviewSupport
+@testable import ImgviewURLSession
 
 /// The two HTTP loaders imgview can use; every contract test runs against both.
 enum LoaderKind: String, CaseIterable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewBrowser
+@testable import ImgviewImaging
 
 /// `DirectCellText`: the escapes the browser writes beside ncurses are short and exact.
 @Suite("Cells written directly")

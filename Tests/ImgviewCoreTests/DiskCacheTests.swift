@@ -2,7 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 @Suite("Disk cache")
 struct DiskCacheTests {

@@ -3,7 +3,9 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 @Suite("Pixel encoders: layout, palette, sixel, kitty, iTerm2")
 struct GraphicsEncodingTests {

@@ -2,7 +2,7 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// What tells a whole body from a cut one when the server did not say how long it is.
 @Suite("Image completeness")

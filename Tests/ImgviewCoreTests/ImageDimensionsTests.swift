@@ -2,7 +2,7 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// Pixel sizes read from headers only, for the cache's metadata.
 @Suite("Image dimensions from headers")

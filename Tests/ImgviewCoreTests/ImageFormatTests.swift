@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// Formats told from the first bytes: every one imgview keeps, and what must not pass for one.
 @Suite("Image formats from signatures")

@@ -5,7 +5,9 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
 
 /// The pipeline against a real HTTP server on loopback.
 @Suite("ImageService over loopback")

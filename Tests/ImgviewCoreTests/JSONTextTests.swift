@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// JSON output carries no character that could drive a terminal or reorder text.
 @Suite("JSON text")

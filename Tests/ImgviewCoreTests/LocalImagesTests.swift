@@ -2,7 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 /// Natural name order, folder listings told by signature, and command-line arguments as browse sources.
 @Suite("Local images")

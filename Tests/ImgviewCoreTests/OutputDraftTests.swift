@@ -4,7 +4,7 @@ import ImgviewTestSupport
 import SystemPackage
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
 
 /// `OutputDraft`: an output filled while its body arrives becomes the file by being named, and is
 /// set aside (for a copy) whenever it cannot hold exactly the whole body.

@@ -3,7 +3,8 @@ import ImgviewTestSupport
 import SystemPackage
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 @Suite("Reducing pixels by a whole factor")
 struct PixelReducerTests {

@@ -3,7 +3,10 @@ import ImgviewCurl
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
 
 /// The preview pipeline's stages with a loader and a scheduler held by hand: what is shared,
 /// what is kept, what stops when nobody waits.

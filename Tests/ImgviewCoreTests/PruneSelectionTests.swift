@@ -2,7 +2,7 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewFetching
 
 /// Which entries `cache prune` picks, and what `clear` and `prune` do on disk.
 @Suite("Pruning and clearing")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// `RowDownscaler`: rows in, a whole-number reduction out, averaged in linear light.
 @Suite("Row downscaler")

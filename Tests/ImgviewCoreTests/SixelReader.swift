@@ -1,4 +1,4 @@
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// A reference reader of sixel sequences, as a VT340 draws them: what the tests check the
 /// encoder's output against.

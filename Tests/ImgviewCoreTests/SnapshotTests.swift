@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
 
 /// Compares the renderer's text with committed files; set IMGVIEW_RECORD_SNAPSHOTS=1 to re-record them.
 @Suite("Renderer snapshots")

@@ -2,7 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// `show`'s player driven by a clock the test moves: which frames reach the terminal, when, and
 /// what is left behind however playback ends.

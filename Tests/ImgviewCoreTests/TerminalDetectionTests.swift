@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
+@testable import ImgviewTerminalDetection
 
 @Suite("Terminal detection: replies, environment, the query's deadline")
 struct TerminalDetectionTests {

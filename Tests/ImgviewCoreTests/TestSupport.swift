@@ -3,7 +3,7 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewSupport
 
 /// Bytes that sniff as a PNG, of any length, different per seed.
 func fakePNG(size: Int, seed: UInt8 = 1) -> Data {

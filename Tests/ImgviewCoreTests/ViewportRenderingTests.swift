@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// Zoom and pan in the pixel modes: the visible part fills the box, never past one image pixel
 /// to one screen pixel.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ImgviewCore
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
 
 /// Zoom and pan as part of the render request: the region shown, the pixels decoded, the limits.
 @Suite("Viewport")

@@ -1,5 +1,4 @@
 import Foundation
-import ImgviewCore
 import ImgviewServer
 import Testing
 

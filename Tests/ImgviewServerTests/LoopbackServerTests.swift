@@ -2,8 +2,8 @@ import Foundation
 import ImgviewTestSupport
 import Testing
 
-@testable import ImgviewCore
 @testable import ImgviewServer
+@testable import ImgviewSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

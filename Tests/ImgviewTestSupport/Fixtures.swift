@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import ImgviewCore
 
 /// The small images every test target reads (`Tests/ImgviewCodecsTests/Fixtures`), found from
 /// this source file rather than the working directory or a bundle.

@@ -1,5 +1,7 @@
-import ImgviewCore
 import Testing
+
+@testable import ImgviewImaging
+@testable import ImgviewSupport
 
 /// A playback clock that moves only when a test moves it: animations step frame by frame
 /// without a single sleep, and a test can see whether anything waits on the clock at all.

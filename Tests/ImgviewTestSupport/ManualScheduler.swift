@@ -1,5 +1,7 @@
-import ImgviewCore
 import Testing
+
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
 
 /// A scheduler whose work runs only when a test says so, on the test's own task: so a test can
 /// see what is queued, in which order and at which priority, and assert that nothing else

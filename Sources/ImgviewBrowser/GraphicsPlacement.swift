@@ -1,0 +1,122 @@
+import ImgviewImaging
+import ImgviewTerminalDetection
+
+/// Keeps the pixel image on a full-screen terminal the one each frame places, leaving nothing
+/// behind: what to write before the frame's text is drawn (the old image taken away) and after
+/// it (the new image drawn), the whole wrapped in synchronized output where the terminal has it,
+/// so the change appears at once, without a blank moment between.
+///
+/// How an image is taken away depends on its protocol. kitty keeps images apart from the text
+/// and deletes one by its id. A sixel or iTerm2 image is painted into the cells under it, and
+/// text written there paints over it, so its cells are written over with spaces: blank cells in
+/// the terminal's own colours, which is what the frame's blank grid under the image said they
+/// were, so a text library's idea of the screen stays true. Written, not erased: xterm keeps a
+/// sixel's pixels under cells that are only erased (ECH, EL) and paints them again whenever it
+/// redraws that part of the window, as after a text library scrolls a region. For the same
+/// reason a sixel or iTerm2 image that text was written over must be drawn again.
+public struct GraphicsPlacement: Sendable {
+    /// One thing done to the screen's image.
+    public enum Step: Sendable, Equatable {
+        /// A kitty image deleted, and its data freed, by its id.
+        case delete(imageID: UInt32)
+        /// The cells of a sixel or iTerm2 image written over with spaces.
+        case erase(Rectangle)
+        case draw(PlacedGraphic)
+    }
+
+    /// What to write around one frame's text.
+    public struct Update: Sendable, Equatable {
+        public var steps: [Step]
+        /// Before the text: synchronized output begins, the old image goes.
+        public var before: [UInt8]
+        /// After the text: the new image, then synchronized output ends.
+        public var after: [UInt8]
+
+        public var isEmpty: Bool { steps.isEmpty }
+    }
+
+    public static let beginSynchronizedUpdate = Array("\u{1B}[?2026h".utf8)
+    public static let endSynchronizedUpdate = Array("\u{1B}[?2026l".utf8)
+
+    /// The image on the screen now, as far as this program knows.
+    public private(set) var shown: PlacedGraphic?
+    public var terminal: GraphicsTerminal
+
+    public init(terminal: GraphicsTerminal = GraphicsTerminal()) {
+        self.terminal = terminal
+    }
+
+    /// What changes the screen's image into `next`.
+    ///
+    /// - Parameters:
+    ///   - cleared: the screen is drawn from scratch (cleared, resized, back from a suspend): the
+    ///     image is drawn again whatever it was.
+    ///   - textOverwrites: the frame's text will be written over cells of the shown image.
+    ///   - screen: the terminal's size now; nothing is erased past its edges.
+    public mutating func update(to next: PlacedGraphic?, cleared: Bool, textOverwrites: Bool, screen: TerminalSize) -> Update {
+        let old = shown
+        shown = next
+        var removal: [Step] = []
+        var lost = false
+        if let old {
+            lost = cleared || (old.preview.graphics != .kitty && textOverwrites)
+            if old != next || lost {
+                switch old.preview.graphics {
+                case .kitty:
+                    removal.append(.delete(imageID: old.preview.imageID))
+                case .sixel, .iterm:
+                    // A new image over exactly the old one's pixels paints over all of them.
+                    if next.map(old.isCovered(by:)) != true { removal.append(.erase(old.area)) }
+                }
+            }
+        }
+        var drawing: [Step] = []
+        if let next, next != old || lost { drawing.append(.draw(next)) }
+        return update(removal: removal, drawing: drawing, screen: screen)
+    }
+
+    /// Takes the image off the screen: before the program quits or suspends.
+    public mutating func remove(screen: TerminalSize) -> [UInt8] {
+        let update = update(to: nil, cleared: false, textOverwrites: false, screen: screen)
+        return update.before + update.after
+    }
+
+    /// The screen was redrawn by someone else (a suspend gave it away): whatever was there is gone.
+    public mutating func forget() {
+        shown = nil
+    }
+
+    private func update(removal: [Step], drawing: [Step], screen: TerminalSize) -> Update {
+        let steps = removal + drawing
+        guard !steps.isEmpty else { return Update(steps: [], before: [], after: []) }
+        let synchronized = terminal.synchronizedOutput
+        var before = synchronized ? Self.beginSynchronizedUpdate : []
+        for step in removal { before += bytes(for: step, screen: screen) }
+        var after: [UInt8] = []
+        for step in drawing { after += bytes(for: step, screen: screen) }
+        if synchronized { after += Self.endSynchronizedUpdate }
+        return Update(steps: steps, before: before, after: after)
+    }
+
+    /// The escapes for one step. The cursor and attributes are saved and restored around each
+    /// (DECSC, DECRC), so a text library's idea of both stays true.
+    private func bytes(for step: Step, screen: TerminalSize) -> [UInt8] {
+        switch step {
+        case .delete(let id):
+            return KittyGraphicsEncoder(passthrough: terminal.passthrough).delete(id: id)
+        case .erase(let area):
+            let columns = max(0, min(area.column + area.width, screen.columns) - area.column)
+            let rows = max(0, min(area.row + area.height, screen.rows) - area.row)
+            guard columns > 0, rows > 0, area.column >= 0, area.row >= 0 else { return [] }
+            // Default attributes: spaces in the terminal's own background colour.
+            let blanks = String(repeating: " ", count: columns)
+            var text = "\u{1B}7\u{1B}[0m"
+            for row in area.row..<(area.row + rows) {
+                text += "\u{1B}[\(row + 1);\(area.column + 1)H" + blanks
+            }
+            return Array((text + "\u{1B}8").utf8)
+        case .draw(let placed):
+            return Array("\u{1B}7\u{1B}[\(placed.row + 1);\(placed.column + 1)H".utf8) + placed.preview.bytes + Array("\u{1B}8".utf8)
+        }
+    }
+}

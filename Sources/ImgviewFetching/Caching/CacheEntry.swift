@@ -1,0 +1,59 @@
+import Foundation
+import ImgviewImaging
+
+/// What the disk cache knows about one cached URL: its blob, validators and freshness.
+public struct CacheEntry: Sendable, Codable, Equatable {
+    /// The URL that was asked for (the key).
+    public var url: URL
+    /// The URL the body came from after redirects.
+    public var finalURL: URL
+    public var contentType: String?
+    public var format: ImageFormat
+    public var byteCount: Int64
+    /// Lower-case hex SHA-256 of the body; also the blob's file name.
+    public var sha256: String
+    public var etag: String?
+    public var lastModified: String?
+    public var fetchedAt: Date
+    public var lastAccessedAt: Date
+    /// Until when the entry may be used without asking the server.
+    public var freshUntil: Date
+    /// How many times a 304 renewed the entry.
+    public var revalidations: Int = 0
+    /// The upright pixel size from the body's header; nil when it could not be read, and in
+    /// entries written before imgview recorded it (the key is optional in the JSON).
+    public var dimensions: ImageDimensions?
+
+    public init(
+        url: URL, finalURL: URL, contentType: String?, format: ImageFormat, byteCount: Int64, sha256: String,
+        etag: String?, lastModified: String?, fetchedAt: Date, lastAccessedAt: Date, freshUntil: Date,
+        dimensions: ImageDimensions? = nil
+    ) {
+        self.url = url
+        self.finalURL = finalURL
+        self.contentType = contentType
+        self.format = format
+        self.byteCount = byteCount
+        self.sha256 = sha256
+        self.etag = etag
+        self.lastModified = lastModified
+        self.fetchedAt = fetchedAt
+        self.lastAccessedAt = lastAccessedAt
+        self.freshUntil = freshUntil
+        self.dimensions = dimensions
+    }
+
+    public func isFresh(at now: Date) -> Bool { now < freshUntil }
+
+    /// Whether the server gave a validator, so a stale entry can be revalidated rather than refetched.
+    public var canRevalidate: Bool { etag != nil || lastModified != nil }
+}
+
+extension Sequence<CacheEntry> {
+    /// Bytes by blob: entries with the same content share one blob, counted once.
+    var blobSizes: [String: Int64] {
+        var sizes: [String: Int64] = [:]
+        for entry in self { sizes[entry.sha256] = entry.byteCount }
+        return sizes
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ImgviewSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// `cache clear` and `cache prune`. Each decides what to remove under the lock, from what is on
+// disk at that moment, so a download that another process finishes meanwhile is either seen
+// whole or not at all, and a download still running (its temporary file's process is alive)
+// is left alone. Everything is removed by name inside the cache's own folders: a link planted
+// in the cache is removed itself, never followed.
+extension DiskCache {
+    /// Removes every entry and blob, and abandoned temporary files. The counters stay.
+    public func removeAll() throws -> RemovalReport {
+        try withLock {
+            var report = RemovalReport()
+            for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                if entriesFolder.removeItem(name) { report.entryCount += 1 }
+            }
+            for shardName in blobsFolder.names() {
+                guard let shard = try? blobsFolder.subdirectory(shardName) else {
+                    // Not a folder (a link, a stray file): not the cache's, removed itself.
+                    blobsFolder.removeItem(shardName)
+                    continue
+                }
+                for name in shard.names() {
+                    let status = shard.status(of: name)
+                    if shard.removeItem(name), status?.type == .regular, !name.hasPrefix(".") { report.freedBytes += status?.size ?? 0 }
+                }
+            }
+            removeAbandonedFiles(into: &report)
+            return report
+        }
+    }
+
+    /// Removes the entries for `urls` (and their blobs, unless another entry shares one).
+    ///
+    /// Returns the report and the URLs that had no entry.
+    public func remove(_ urls: [URL]) throws -> (report: RemovalReport, notCached: [URL]) {
+        try withLock {
+            var report = RemovalReport()
+            var notCached: [URL] = []
+            for url in urls {
+                guard let entry = entry(for: url) else {
+                    notCached.append(url)
+                    continue
+                }
+                entriesFolder.removeItem(Self.entryName(for: url))
+                report.entries.append(entry)
+            }
+            report.entryCount = report.entries.count
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries, referenced: Set(entries().map(\.sha256)))
+            return (report, notCached)
+        }
+    }
+
+    /// Removes what `selection` picks, unreferenced blobs and abandoned temporary files; counts the
+    /// entries as evictions.
+    public func prune(_ selection: PruneSelection) throws -> RemovalReport {
+        try withLock {
+            var report = RemovalReport()
+            let all = entries()
+            report.entries = selection.victims(among: all, now: now())
+            let removed = Set(report.entries.filter { entriesFolder.removeItem(Self.entryName(for: $0.url)) }.map(\.url))
+            report.entryCount = report.entries.count
+            // What stays referenced is what was read minus what went: no second read of every entry.
+            let referenced = Set(all.lazy.filter { !removed.contains($0.url) }.map(\.sha256))
+            removeUnreferencedBlobs(into: &report, removedEntries: report.entries, referenced: referenced)
+            removeAbandonedFiles(into: &report)
+            addToCounters(CacheCounters(evictions: Int64(report.entryCount)))
+            return report
+        }
+    }
+
+    /// Deletes blobs whose hash is not in `referenced` (those of the entries on disk); under the
+    /// lock, where no writer is between renaming a blob into place and writing its entry. Blobs of
+    /// `removedEntries` count as freed by them, the others as unreferenced.
+    private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry], referenced: Set<String>) {
+        let removed = Set(removedEntries.map(\.sha256))
+        for (hash, size) in blobSizes() where !referenced.contains(hash) {
+            guard removeBlob(hash) else { continue }
+            report.freedBytes += size
+            if !removed.contains(hash) { report.unreferencedBlobs += 1 }
+        }
+    }
+
+    /// Deletes temporary files whose process is gone: downloads in `tmp/`, metadata and counter writes.
+    func removeAbandonedFiles(into report: inout RemovalReport) {
+        for (folder, name) in abandonedFiles() {
+            let status = folder.status(of: name)
+            if folder.removeItem(name) {
+                report.abandonedFiles += 1
+                if status?.type == .regular { report.freedBytes += status?.size ?? 0 }
+            }
+        }
+    }
+
+    /// Removes this process's own files from `tmp/`, for a command about to exit.
+    ///
+    /// Each is removed when its owner goes, but `exit` runs no deinit: a response still referenced
+    /// somewhere (a coalesced task's result, a loader thread not yet finished) would leave its file
+    /// for the next upkeep to find.
+    public func removeTemporaryFilesOfThisProcess() {
+        let prefix = "\(getpid())-"
+        for name in temporaryFolder.names() where name.hasPrefix(prefix) && name.hasSuffix(".part") {
+            temporaryFolder.removeItem(name)
+        }
+    }
+
+    /// Names in `tmp/` of downloads whose process is gone.
+    func abandonedDownloads() -> [String] {
+        temporaryFolder.names().filter(TemporaryFile.isAbandoned)
+    }
+
+    /// Temporary files whose process is gone, with the folder each is in.
+    func abandonedFiles() -> [(folder: Directory, name: String)] {
+        var files = abandonedDownloads().map { (folder: temporaryFolder, name: $0) }
+        for folder in [entriesFolder, root] {
+            files += folder.names().filter(AtomicFile.isAbandoned).map { (folder: folder, name: $0) }
+        }
+        // Blobs are staged beside their final name, in the shard.
+        for shardName in blobsFolder.names() {
+            guard let shard = try? blobsFolder.subdirectory(shardName) else { continue }
+            files += shard.names().filter(AtomicFile.isAbandoned).map { (folder: shard, name: $0) }
+        }
+        return files
+    }
+}

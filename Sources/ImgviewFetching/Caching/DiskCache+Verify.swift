@@ -1,0 +1,206 @@
+import Crypto
+import Foundation
+import ImgviewSupport
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// `cache verify`: rehash every blob, find metadata and files that do not belong, remove them.
+//
+// Hashing a large cache takes seconds, too long to keep downloads waiting, so the scan runs
+// without the lock; everything it suspects is checked again under the lock before it is
+// removed, since another process may have repaired it (a download of the same bytes renames
+// a good blob over a damaged one) or referenced it (a blob renamed into place a moment before
+// its entry) in the meantime. Temporary files of processes that are gone are upkeep, not damage:
+// they are removed and counted, but a cache that had only those is sound.
+extension DiskCache {
+    /// Checks every entry, blob and temporary file; removes what is damaged or orphaned.
+    public func verify() throws -> VerifyReport {
+        var report = VerifyReport()
+        let suspects = scan(into: &report)
+        let abandoned = abandonedFiles()
+        guard !suspects.isEmpty || !abandoned.isEmpty else { return report }
+        try withLock {
+            report.problems = confirm(suspects)
+            var removal = RemovalReport()
+            removeAbandonedFiles(into: &removal)
+            report.abandonedFiles = removal.abandonedFiles
+        }
+        return report
+    }
+
+    /// Something the scan found wrong, to be confirmed under the lock.
+    private enum Suspect {
+        case unreadableEntry(name: String, reason: String)
+        case missingBlob(CacheEntry)
+        case damagedBlob(sha256: String, entries: [CacheEntry], reason: String)
+        case orphanedBlob(shard: String, name: String)
+        /// A link, FIFO, device, socket or folder where a file belongs (or a non-folder among the shards).
+        case notAFile(folder: Directory, relativePath: String, name: String, expectsFolder: Bool)
+        case unreadableCounters
+    }
+
+    private func scan(into report: inout VerifyReport) -> [Suspect] {
+        var suspects: [Suspect] = []
+        var byHash: [String: [CacheEntry]] = [:]
+        for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            switch readEntry(named: name) {
+            case .gone: continue
+            case .notAFile:
+                suspects.append(.notAFile(folder: entriesFolder, relativePath: "v1/entries/" + name, name: name, expectsFolder: false))
+            case .unreadable(let reason): suspects.append(.unreadableEntry(name: name, reason: reason))
+            case .entry(let entry):
+                report.entries += 1
+                byHash[entry.sha256, default: []].append(entry)
+            }
+        }
+
+        var present: Set<String> = []
+        for shardName in blobsFolder.names() {
+            guard let shard = try? blobsFolder.subdirectory(shardName) else {
+                suspects.append(.notAFile(folder: blobsFolder, relativePath: "v1/blobs/" + shardName, name: shardName, expectsFolder: true))
+                continue
+            }
+            for name in shard.names() where !name.hasPrefix(".") {
+                guard let status = shard.status(of: name) else { continue }
+                guard status.type == .regular else {
+                    suspects.append(
+                        .notAFile(folder: shard, relativePath: "v1/blobs/\(shardName)/\(name)", name: name, expectsFolder: false))
+                    continue
+                }
+                guard let entries = byHash[name], shardName == Self.shard(of: name) else {
+                    suspects.append(.orphanedBlob(shard: shardName, name: name))
+                    continue
+                }
+                present.insert(name)
+                report.blobs += 1
+                switch Self.hash(name, in: shard) {
+                case .none:
+                    // Evicted by another process since the listing: not damage.
+                    if shard.status(of: name) != nil {
+                        suspects.append(.damagedBlob(sha256: name, entries: entries, reason: "cannot be read"))
+                    }
+                case .some(let (digest, size)):
+                    report.bytes += size
+                    if digest != name {
+                        suspects.append(.damagedBlob(sha256: name, entries: entries, reason: "content does not match its SHA-256"))
+                    }
+                }
+            }
+        }
+        for (hash, entries) in byHash where !present.contains(hash) {
+            suspects += entries.map(Suspect.missingBlob)
+        }
+        for name in temporaryFolder.names() where temporaryFolder.status(of: name).map({ $0.type != .regular }) == true {
+            if TemporaryFile.isAbandoned(name) { continue }  // upkeep removes it as abandoned
+            suspects.append(.notAFile(folder: temporaryFolder, relativePath: "v1/tmp/" + name, name: name, expectsFolder: false))
+        }
+        for name in [Self.countersName, Self.hitsName, "lock"] {
+            if let status = root.status(of: name), status.type != .regular {
+                suspects.append(.notAFile(folder: root, relativePath: "v1/" + name, name: name, expectsFolder: false))
+            }
+        }
+        if case .some(nil) = storedCounters() { suspects.append(.unreadableCounters) }
+        return suspects
+    }
+
+    /// Removes each suspect that is still wrong; runs under the lock.
+    private func confirm(_ suspects: [Suspect]) -> [CacheProblem] {
+        var problems: [CacheProblem] = []
+        // Read afresh: under the lock this is every entry there is, so a blob none of them names is an orphan.
+        let referenced = Set(entries().map(\.sha256))
+        for suspect in suspects {
+            switch suspect {
+            case .unreadableEntry(let name, let reason):
+                guard case .unreadable = readEntry(named: name) else { continue }
+                if entriesFolder.removeItem(name) {
+                    problems.append(CacheProblem(kind: .unreadableEntry, path: "v1/entries/" + name, detail: reason))
+                }
+            case .missingBlob(let suspected):
+                guard entry(for: suspected.url)?.sha256 == suspected.sha256, !hasBlob(suspected) else { continue }
+                let name = Self.entryName(for: suspected.url)
+                if entriesFolder.removeItem(name) {
+                    problems.append(
+                        CacheProblem(kind: .missingBlob, path: "v1/entries/" + name, url: suspected.url, detail: "its blob is missing"))
+                }
+            case .damagedBlob(let sha256, let entries, let reason):
+                let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256))
+                if let shard, let (digest, _) = Self.hash(sha256, in: shard), digest == sha256 { continue }
+                let path = "v1/blobs/\(Self.shard(of: sha256))/\(sha256)"
+                for suspected in entries where entry(for: suspected.url)?.sha256 == sha256 {
+                    entriesFolder.removeItem(Self.entryName(for: suspected.url))
+                    problems.append(CacheProblem(kind: .damagedBlob, path: path, url: suspected.url, detail: reason))
+                }
+                removeBlob(sha256)
+            case .orphanedBlob(let shardName, let name):
+                guard !referenced.contains(name), let shard = try? blobsFolder.subdirectory(shardName) else { continue }
+                if shard.removeItem(name) {
+                    problems.append(
+                        CacheProblem(kind: .orphanedBlob, path: "v1/blobs/\(shardName)/\(name)", detail: "no entry references it"))
+                }
+            case .notAFile(let folder, let relativePath, let name, let expectsFolder):
+                guard let status = folder.status(of: name) else { continue }
+                let isRight = expectsFolder ? status.type == .directory : status.type == .regular
+                guard !isRight else { continue }
+                let what = Self.describe(status.type)
+                if folder.removeItem(name) {
+                    problems.append(
+                        CacheProblem(
+                            kind: .notAFile, path: relativePath, detail: "\(what) where a \(expectsFolder ? "folder" : "file") belongs"))
+                }
+            case .unreadableCounters:
+                guard case .some(nil) = storedCounters() else { continue }
+                if root.removeItem(Self.countersName) {
+                    problems.append(
+                        CacheProblem(kind: .unreadableCounters, path: "v1/" + Self.countersName, detail: "not valid; counting starts again")
+                    )
+                }
+            }
+        }
+        return problems
+    }
+
+    private enum EntryFile {
+        case entry(CacheEntry)
+        case unreadable(String)
+        case notAFile
+        /// Removed since the folder was listed (evicted or cleared by another process).
+        case gone
+    }
+
+    private func readEntry(named name: String) -> EntryFile {
+        guard let status = entriesFolder.status(of: name) else { return .gone }
+        guard status.type == .regular else { return .notAFile }
+        let read: EntryFile? = SmallFileReader(folder: entriesFolder).read(name) { bytes, status in
+            guard let entry = Self.decodeEntry(bytes, status) else { return .unreadable("not valid entry metadata") }
+            // Lookups go by the URL's hash; an entry under another name could never be found, only listed.
+            guard Self.entryName(for: entry.url) == name else { return .unreadable("file name does not match its URL") }
+            return .entry(entry)
+        }
+        if let read { return read }
+        return entriesFolder.status(of: name) == nil ? .gone : .unreadable("cannot be read")
+    }
+
+    /// "a symbolic link", "a FIFO"…: what stands where something else belongs.
+    private static func describe(_ type: FileType) -> String {
+        switch type {
+        case .symbolicLink: "a symbolic link"
+        case .fifo: "a FIFO"
+        case .directory: "a folder"
+        case .socket: "a socket"
+        case .characterSpecial, .blockSpecial: "a device node"
+        case .regular: "a file"
+        default: "something"
+        }
+    }
+
+    /// The file's SHA-256 and size, or nil when it cannot be read as a regular file.
+    private static func hash(_ name: String, in folder: Directory) -> (String, Int64)? {
+        guard let file = try? folder.openFile(name) else { return nil }
+        defer { try? file.close() }
+        guard let digest = try? FileDigest.sha256(of: file), let status = try? Stat(file) else { return nil }
+        return (digest, status.size)
+    }
+}

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import ImgviewSupport
+
+/// Appends blocks to a file and hashes them on a queue of its own, while the caller fills the next block.
+///
+/// A download's thread receives and writes; the queue hashes (SHA-256, ~0.55 ms per MB here). Done
+/// one after the other on one thread, a 100 MB body took the sum of both; on two cores it takes
+/// about the longer of the two. At most `depth` blocks exist, so hashing slower than the network
+/// makes `takeBlock()` wait, and the transfer with it, instead of memory growing.
+final class HashingFileWriter: @unchecked Sendable {
+    static let blockSize = 1 << 20
+
+    private let file: TemporaryFile
+    private let queue = DispatchQueue(label: "imgview.hashing-file-writer")
+    private let depth: Int
+    /// Guards `taken` and `spare`; signalled when a block comes back.
+    private let condition = NSCondition()
+    /// Blocks handed out by `takeBlock()` and not yet hashed.
+    private var taken = 0
+    private var spare: [UnsafeMutableRawBufferPointer] = []
+    /// Touched on `queue` only.
+    private var hasher = SHA256()
+
+    init(file: TemporaryFile, depth: Int = 3) {
+        self.file = file
+        self.depth = depth
+    }
+
+    deinit {
+        // Every queued block holds a reference to self, so all of them are back by now.
+        for block in spare { block.deallocate() }
+    }
+
+    /// An empty block of `blockSize` bytes to fill; waits while `depth` blocks are being hashed.
+    func takeBlock() -> UnsafeMutableRawBufferPointer {
+        condition.lock()
+        defer { condition.unlock() }
+        while taken >= depth { condition.wait() }
+        taken += 1
+        return spare.popLast() ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: 64)
+    }
+
+    /// Writes the first `count` bytes of `block` after the blocks given before it, and hashes them
+    /// on the queue, which then keeps the block for reuse.
+    ///
+    /// The write is done here and the hash there because the two take about as long (~0.3 ms per MB
+    /// into the page cache, ~0.55 ms to hash), so the receiving thread and the queue are equally busy.
+    func write(_ block: UnsafeMutableRawBufferPointer, count: Int) throws {
+        let bytes = UnsafeRawBufferPointer(rebasing: block[0..<count])
+        do {
+            try file.write(bytes)
+        } catch {
+            recycle(block)
+            throw error
+        }
+        // The caller lets go of the block here; from now on only the queue touches it.
+        nonisolated(unsafe) let block = block
+        queue.async { [self] in
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: block[0..<count]))
+            recycle(block)
+        }
+    }
+
+    private func recycle(_ block: UnsafeMutableRawBufferPointer) {
+        condition.lock()
+        spare.append(block)
+        taken -= 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits for every block given so far to be hashed; returns the SHA-256 of all of them.
+    func finish() -> String {
+        queue.sync { hasher.finalize().hexString }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+extension ImageFetcher {
+    /// Everything the service depends on, so a test swaps one line.
+    public struct Configuration: Sendable {
+        /// The HTTP client, always given: Core imports no C, so it cannot pick the libcurl one itself,
+        /// and a silent URLSession default would be the slower client in every place that forgot.
+        public var dataLoader: any DataLoading
+        /// nil keeps nothing on disk.
+        public var diskCache: DiskCache?
+        public var memoryCache: MemoryCache<URL, CachedImage>
+        public var freshness: Freshness
+        public var retry: RetryPolicy
+        /// A body larger than this is refused.
+        public var maxDownloadBytes: Int64
+        /// One request, retries included, may take this long at most.
+        public var overallTimeout: Duration
+        /// Bodies up to this size are delivered in memory (and kept in the memory cache); larger ones as files.
+        public var memoryItemLimit: Int
+        /// Never touch the network; use what is cached, fresh or stale.
+        public var isOffline: Bool
+        public var clock: any Clock<Duration>
+        public var now: @Sendable () -> Date
+
+        public init(
+            dataLoader: any DataLoading,
+            diskCache: DiskCache? = nil,
+            memoryCache: MemoryCache<URL, CachedImage> = MemoryCache(costLimit: 256 << 20, countLimit: 200),
+            freshness: Freshness = Freshness(),
+            retry: RetryPolicy = RetryPolicy(),
+            maxDownloadBytes: Int64 = 512 << 20,
+            overallTimeout: Duration = .seconds(600),
+            memoryItemLimit: Int = 32 << 20,
+            isOffline: Bool = false,
+            clock: any Clock<Duration> = ContinuousClock(),
+            now: @escaping @Sendable () -> Date = Date.init
+        ) {
+            self.dataLoader = dataLoader
+            self.diskCache = diskCache
+            self.memoryCache = memoryCache
+            self.freshness = freshness
+            self.retry = retry
+            self.maxDownloadBytes = maxDownloadBytes
+            self.overallTimeout = overallTimeout
+            self.memoryItemLimit = memoryItemLimit
+            self.isOffline = isOffline
+            self.clock = clock
+            self.now = now
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import ImgviewImaging
+import ImgviewSupport
+
+/// Does the work of one transfer, off the service's actor: disk lookup, revalidation, download, store.
+public struct ImageFetcher: Sendable {
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// A failed status with what the retry logic needs from the response.
+    private struct StatusFailure: Error {
+        let error: ImagePipelineError
+        let retryAfter: String?
+    }
+
+    public func fetch(
+        _ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap? = nil
+    ) async throws -> ImageResponse {
+        let url = request.url
+        switch url.scheme?.lowercased() {
+        case "file":
+            return try readLocalFile(request)
+        case "http", "https":
+            break
+        default:
+            throw ImagePipelineError.unsupportedURL(url)
+        }
+
+        var stale: CacheEntry?
+        // Every request that consults the disk cache counts once in its counters (see CacheCounters).
+        let countingDisk = request.cachePolicy == .useCache ? configuration.diskCache : nil
+        if let disk = countingDisk, let entry = disk.entry(for: url) {
+            if configuration.isOffline || entry.isFresh(at: configuration.now()) {
+                if let response = try? readVerified(entry, request: request, source: .disk) {
+                    // The body is verified already: the size comes from it, not from the blob read again.
+                    disk.recordHit(entry, dimensions: entry.dimensions == nil ? response.body.dimensions : nil)
+                    return response
+                }
+                // The blob is gone or its bytes changed on disk: drop the entry and fetch again.
+                try? disk.remove(url)
+            } else {
+                stale = entry
+            }
+        }
+        if configuration.isOffline {
+            countingDisk?.recordMiss()
+            throw ImagePipelineError.offlineMiss(url)
+        }
+        let revalidating = stale
+        do {
+            let response = try await withOverallTimeout(url) {
+                try await fetchWithRetries(request, revalidating: revalidating, progress: progress, body: body)
+            }
+            // A stored body counted its miss as it was stored, and a 304 its revalidation.
+            if response.source == .network, !response.isCached { countingDisk?.recordMiss() }
+            return response
+        } catch {
+            if !(error is CancellationError) { countingDisk?.recordMiss() }
+            throw error
+        }
+    }
+
+    // MARK: Network
+
+    private func withOverallTimeout<T: Sendable>(_ url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = configuration.overallTimeout
+        let clock = configuration.clock
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await clock.sleep(for: limit)
+                throw ImagePipelineError.timedOut(url, after: "overall limit of \(limit.formattedSeconds)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    private func fetchWithRetries(
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping TransferProgress,
+        body: BodyTap?
+    ) async throws -> ImageResponse {
+        var retry = 0
+        while true {
+            do {
+                return try await fetchOnce(request, revalidating: stale, progress: progress, body: body)
+            } catch let failure as StatusFailure {
+                guard failure.error.isTransient,
+                    let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
+                else { throw failure.error }
+                retry += 1
+                try await configuration.clock.sleep(for: delay)
+            } catch let error as ImagePipelineError where error.isTransient {
+                guard let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: nil, now: configuration.now()) else {
+                    throw error
+                }
+                retry += 1
+                try await configuration.clock.sleep(for: delay)
+            }
+        }
+    }
+
+    private func fetchOnce(
+        _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping TransferProgress,
+        body: BodyTap? = nil
+    ) async throws -> ImageResponse {
+        var fields: HTTPFields = [.userAgent: "imgview/0.1", .accept: "image/*, */*;q=0.5"]
+        if let stale {
+            if let etag = stale.etag { fields[.ifNoneMatch] = etag }
+            if let modified = stale.lastModified { fields[.ifModifiedSince] = modified }
+        }
+        let file = try makeTemporaryFile(for: request.url)
+        do {
+            return try await transfer(
+                request, into: file, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
+                body: body)
+        } catch {
+            // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
+            file.discard()
+            throw error
+        }
+    }
+
+    private func transfer(
+        _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, httpRequest: HTTPRequest,
+        progress: @escaping TransferProgress, body: BodyTap?
+    ) async throws -> ImageResponse {
+        let url = request.url
+        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress, body: body)
+        let head: ResponseHead
+        do {
+            head = try await configuration.dataLoader.load(httpRequest, into: writer)
+        } catch {
+            throw translate(error, url: url, writer: writer)
+        }
+
+        if head.status == 304, let stale, let disk = configuration.diskCache {
+            return try await renew(stale, with: head, in: disk, request: request, progress: progress, body: body)
+        }
+        switch head.status {
+        case 200..<300:
+            break
+        case 404, 410:
+            throw ImagePipelineError.notFound(url, status: head.status)
+        default:
+            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head[.retryAfter])
+        }
+        if let expected = head.uncompressedLength, writer.received < expected {
+            throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
+        }
+        do {
+            try writer.finish()
+        } catch {
+            throw translate(error, url: url, writer: writer)
+        }
+        guard let format = ImageFormat.sniff(writer.prefix) else {
+            throw ImagePipelineError.notAnImage(url, contentType: head[.contentType])
+        }
+        // A body of unannounced length ended when the connection closed, as a cut one does too.
+        if head.expectedLength == nil, ImageCompleteness.verdict(fileAt: file.url, format: format) == .truncated {
+            throw ImagePipelineError.truncated(url, received: writer.received, expected: nil)
+        }
+
+        let now = configuration.now()
+        let verdict = configuration.freshness.verdict(fields: head.fields, now: now)
+        var freshUntil = now
+        if case .store(let until) = verdict { freshUntil = until }
+        let entry = CacheEntry(
+            url: url, finalURL: head.url, contentType: head[.contentType], format: format, byteCount: writer.received,
+            sha256: writer.digest(), etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
+            lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
+
+        var isStored = false
+        if case .store = verdict, let disk = configuration.diskCache {
+            do {
+                isStored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache) != nil
+            } catch {
+                throw Self.storeFailure(error, url: url)
+            }
+        }
+        // The file stays the body's home even once stored: another process clearing the cache cannot take it away.
+        let body: ImageResponse.Body
+        if entry.byteCount <= configuration.memoryItemLimit {
+            body = .data(try Data(contentsOf: file.url))
+        } else {
+            body = .file(file.url, owner: file)
+        }
+        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored)
+    }
+
+    /// A 304: the cached body is still good; renew its freshness and validators.
+    private func renew(
+        _ stale: CacheEntry, with head: ResponseHead, in disk: DiskCache, request: ImageRequest, progress: @escaping TransferProgress,
+        body: BodyTap?
+    ) async throws -> ImageResponse {
+        let now = configuration.now()
+        var renewed = stale
+        if case .store(let until) = configuration.freshness.verdict(fields: head.fields, now: now) {
+            renewed.freshUntil = until
+        }
+        renewed.etag = head[.eTag] ?? stale.etag
+        renewed.lastModified = head[.lastModified] ?? stale.lastModified
+        renewed.lastAccessedAt = now
+        renewed.revalidations += 1
+        guard let verified = try? readVerified(renewed, request: request, source: .revalidated) else {
+            // The blob went bad while stale: fetch it whole.
+            try? disk.remove(request.url)
+            return try await fetchOnce(request, revalidating: nil, progress: progress, body: body)
+        }
+        if renewed.dimensions == nil { renewed.dimensions = verified.body.dimensions }
+        try? disk.renew(renewed)
+        return ImageResponse(request: request, entry: renewed, source: .revalidated, body: verified.body, elapsed: .zero, isCached: true)
+    }
+
+    private func makeTemporaryFile(for url: URL) throws -> TemporaryFile {
+        do {
+            if let disk = configuration.diskCache { return try disk.makeTemporaryFile() }
+            return try TemporaryFile(in: FileManager.default.temporaryDirectory)
+        } catch {
+            throw Self.storeFailure(error, url: url)
+        }
+    }
+
+    /// A failure to write into the cache: this machine's (disk full, permission…) when the system
+    /// said so, else the cache's.
+    private static func storeFailure(_ error: any Error, url: URL) -> ImagePipelineError {
+        if let failure = error as? FileSystemError, failure.isLocalStorageFailure {
+            return .storage(url, failure)
+        }
+        return .cache(String(describing: error))
+    }
+
+    /// The pipeline's words for what went wrong in a transfer.
+    ///
+    /// A body that breaks off after a successful head is a truncated transfer; a write into the
+    /// download's file that fails is this machine's failure, not the network's.
+    private func translate(_ error: any Error, url: URL, writer: BlobWriter) -> any Error {
+        switch error {
+        case is CancellationError, is ImagePipelineError:
+            return error
+        case let failure as FileSystemError:
+            return ImagePipelineError.storage(url, failure)
+        case let failure as TransportError:
+            if case .connectionLost = failure, let head = writer.head, (200..<300).contains(head.status) {
+                return ImagePipelineError.truncated(url, received: writer.received, expected: head.uncompressedLength)
+            }
+            return ImagePipelineError.transport(url, failure)
+        default:
+            return ImagePipelineError.transport(url, .local(String(describing: error)))
+        }
+    }
+
+    // MARK: Disk and local files
+
+    /// The cached body, after checking its bytes still hash to what was stored.
+    private func readVerified(_ entry: CacheEntry, request: ImageRequest, source: ImageResponse.Source) throws -> ImageResponse {
+        guard let disk = configuration.diskCache else { throw ImagePipelineError.cache("no disk cache") }
+        if entry.byteCount <= configuration.memoryItemLimit {
+            return ImageResponse(
+                request: request, entry: entry, source: source, body: .data(try disk.readBlob(of: entry)), elapsed: .zero, isCached: true)
+        }
+        // Large: a private link to the blob, so eviction by another process cannot pull it away.
+        let file = try disk.openBlob(of: entry)
+        return ImageResponse(
+            request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
+    }
+
+    private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
+        let url = request.url
+        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
+        guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        let now = configuration.now()
+        let entry = CacheEntry(
+            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
+            sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
+            lastAccessedAt: now, freshUntil: now)
+        return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)
+    }
+}

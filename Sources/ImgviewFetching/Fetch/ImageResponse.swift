@@ -1,0 +1,105 @@
+import Foundation
+import ImgviewImaging
+import ImgviewSupport
+import SystemPackage
+
+/// An image's bytes as the service delivers them, with where they came from.
+public struct ImageResponse: Sendable {
+    /// Where the bytes were found.
+    public enum Source: String, Sendable, Codable {
+        case network
+        case memory
+        case disk
+        /// On disk, confirmed unchanged by the server with a 304.
+        case revalidated
+        /// A local file (file:// URL).
+        case file
+        /// Read from standard input (`show -`).
+        case standardInput = "stdin"
+
+        public var displayName: String {
+            switch self {
+            case .network: "network"
+            case .memory: "memory cache"
+            case .disk: "disk cache"
+            case .revalidated: "disk cache, revalidated (304)"
+            case .file: "local file"
+            case .standardInput: "standard input"
+            }
+        }
+    }
+
+    /// The bytes: in memory, or in a file too large to hold (a cache blob or a temporary file).
+    public enum Body: Sendable {
+        case data(Data)
+        /// `owner` keeps a temporary file alive while the response is.
+        case file(URL, owner: TemporaryFile?)
+    }
+
+    public let request: ImageRequest
+    public let entry: CacheEntry
+    public let source: Source
+    public let body: Body
+    /// How long the service took to deliver, from the request to the last byte.
+    public let elapsed: Duration
+    /// Whether the disk cache holds the bytes now.
+    public let isCached: Bool
+
+    public init(request: ImageRequest, entry: CacheEntry, source: Source, body: Body, elapsed: Duration, isCached: Bool) {
+        self.request = request
+        self.entry = entry
+        self.source = source
+        self.body = body
+        self.elapsed = elapsed
+        self.isCached = isCached
+    }
+
+    /// The bytes, read from the file if they are not in memory.
+    public func data() throws -> Data {
+        switch body {
+        case .data(let data): data
+        case .file(let url, _): try Data(contentsOf: url)
+        }
+    }
+
+    /// Writes the bytes to `destination`, a file of its own that appears whole or not at all; see `OutputFile`.
+    ///
+    /// Returns `.upToDate`, writing nothing, when the destination already holds exactly these bytes.
+    /// A `draft` that was given the body as it arrived becomes the file instead of a copy; only a
+    /// body that came from the network can have been given to it (a 304 answers from the cache).
+    public func write(to destination: URL, replace: Bool, draft: OutputDraft? = nil) throws -> OutputFile.Outcome {
+        let draft = source == .network ? draft : nil
+        return try withSource { source in
+            try OutputFile.publish(
+                source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace, draft: draft)
+        }
+    }
+
+    /// `body` given the bytes as an output source: the data, or the file opened for reading.
+    public func withSource<T>(_ body: (OutputFile.Source) throws -> T) throws -> T {
+        switch self.body {
+        case .data(let data):
+            return try body(.data(data))
+        case .file(let url, _):
+            let file: FileDescriptor
+            do {
+                file = try FileDescriptor.open(url.path, .readOnly, options: [.noFollow, .closeOnExec])
+            } catch {
+                throw FileSystemError(operation: "read", path: url.path, errno: Errno.code(of: error))
+            }
+            defer { try? file.close() }
+            return try body(.file(file))
+        }
+    }
+}
+
+extension ImageResponse.Body {
+    /// The image's pixel size from its header, nil when not understood.
+    var dimensions: ImageDimensions? {
+        switch self {
+        case .data(let data): ImageDimensions.read(data)
+        case .file(_, owner: .some(let file)): ImageDimensions.read(descriptor: file.descriptor)
+        case .file(let url, owner: nil): ImageDimensions.read(fileAt: url)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ImgviewSupport
+
+/// Turns the bytes of an image file into upright pixels; implemented by the codecs module.
+///
+/// Implementations sniff the format from the bytes, refuse a declared size above
+/// `request.maxPixelCount` before allocating anything large, may decode at a reduced scale as
+/// long as the result still covers `request.minimumSize`, keep an animation's frames within
+/// `request.animationLimits`, and stop with `.cancelled` between rows, scans or frames once
+/// `request.cancellation` is set.
+/// Decoding is synchronous, heavy work: the preview pipeline runs it on its worker threads.
+public protocol ImageDecoding: Sendable {
+    /// The format, stored size and orientation, read from the header only.
+    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader
+    /// The pixels, orientation applied; `header` is what `inspect` read from these same bytes.
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+    /// A decoder for an image of `format` whose bytes are still arriving; nil when the format
+    /// shows nothing worth seeing before it is whole.
+    func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)?
+}
+
+extension ImageDecoding {
+    public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
+        nil
+    }
+
+    /// Reads the header, then decodes: for callers that have not inspected the bytes yet.
+    public func decode(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try decode(bytes, header: inspect(bytes), request: request)
+    }
+}
+
+/// What a caller needs from a decode: how many pixels it will use, and how many it will allow.
+public struct DecodeRequest: Sendable, Equatable {
+    /// The default refusal threshold: 100 megapixels is 400 MB of RGBA.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// The upright size the caller will scale down to; nil means full size.
+    public var minimumSize: (width: Int, height: Int)?
+    /// Images whose header declares more pixels than this are refused before decoding; for an
+    /// animation, this bounds its canvas (every frame is composed at that size).
+    public var maxPixelCount: Int
+    /// How many frames of an animation to keep, and how much work and memory they may take.
+    public var animationLimits: AnimationLimits
+    /// Set when nobody waits for the pixels any more; checked between rows or scans.
+    public var cancellation: CancellationFlag
+
+    public init(
+        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
+        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag()
+    ) {
+        self.minimumSize = minimumSize
+        self.maxPixelCount = maxPixelCount
+        self.animationLimits = animationLimits
+        self.cancellation = cancellation
+    }
+
+    public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
+        lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
+            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits
+    }
+}
+
+/// What an image's header says, without decoding the pixels.
+public struct ImageHeader: Sendable, Equatable {
+    public var format: ImageFormat
+    /// The size as stored, before orientation.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    public var orientation: ImageOrientation
+    /// Frames, duration and loops of an animated image; nil for a still (one frame).
+    public var animation: AnimationSummary?
+
+    public init(
+        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil
+    ) {
+        self.format = format
+        self.storedWidth = storedWidth
+        self.storedHeight = storedHeight
+        self.orientation = orientation
+        self.animation = animation
+    }
+
+    /// The size as the user sees it, orientation applied.
+    public var uprightSize: (width: Int, height: Int) {
+        orientation.swapsAxes ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+    }
+}
+
+/// Upright pixels and what is known about how they were obtained.
+public struct DecodedImage: Sendable, Equatable {
+    public var header: ImageHeader
+    /// Upright, possibly smaller than the image when the decoder scaled while decoding.
+    public var pixels: PixelBuffer
+    /// Set when the data ended early or was damaged and only part of the image is real, or
+    /// when an animation's limits left frames out.
+    public var warning: String?
+    /// The frames of an animated image (at least two), `pixels` being the first; nil for a still.
+    public var animation: Animation?
+
+    public init(header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil) {
+        self.header = header
+        self.pixels = pixels
+        self.warning = warning
+        self.animation = animation
+    }
+
+    /// Bytes of pixels held: the first frame (`pixels`) and every other frame of an animation.
+    public var pixelByteCount: Int {
+        pixels.bytes.count + (animation?.frames.dropFirst().reduce(0) { $0 + $1.pixels.bytes.count } ?? 0)
+    }
+}

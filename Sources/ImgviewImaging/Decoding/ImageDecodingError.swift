@@ -1,0 +1,61 @@
+import ImgviewSupport
+
+/// Why bytes could not become pixels; every case but `cancelled` is a one-line message and exit status 7.
+public enum ImageDecodingError: UserFacingError, Equatable {
+    /// Zero bytes.
+    case empty
+    /// The bytes start with no known image signature.
+    case notAnImage
+    /// A format imgview recognises (and downloads and caches) but cannot decode: TIFF, HEIC, JPEG XL, SVG, ICO, QOI.
+    case unsupportedFormat(ImageFormat)
+    /// The header declares more pixels than allowed; refused before allocating.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// The library rejected the data; `detail` is its message.
+    case corrupt(ImageFormat, detail: String)
+    /// The data ended before any pixel could be decoded.
+    case truncated(ImageFormat)
+    /// Nobody waited for the pixels any more; the decode stopped part way.
+    case cancelled
+
+    public var message: String {
+        switch self {
+        case .empty:
+            "not an image: the data is empty"
+        case .notAnImage:
+            "not an image: the data starts with no known image signature"
+        case .unsupportedFormat(let format):
+            "unsupported format: \(format.displayName) images cannot be previewed (imgview previews \(Self.previewableNames))"
+        case .tooLarge(let width, let height, let limit):
+            "image too large: \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, the limit is \(Self.megapixels(limit))"
+        case .corrupt(let format, let detail):
+            "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
+        case .truncated(let format):
+            "truncated \(format.displayName) image: the data ends before any pixel"
+        case .cancelled:
+            "cancelled"
+        }
+    }
+
+    public var exitStatus: ExitStatus { self == .cancelled ? .interrupted : .badImage }
+
+    /// Whether the error says the bytes themselves are bad (so a cached copy is not worth keeping):
+    /// true for damage, truncation and refusal, false for a format imgview only recognises or a
+    /// decode nobody waited for.
+    public var condemnsTheBytes: Bool {
+        switch self {
+        case .unsupportedFormat, .cancelled: false
+        case .empty, .notAnImage, .tooLarge, .corrupt, .truncated: true
+        }
+    }
+
+    /// "JPEG, PNG, …and BMP": the formats `ImageFormat.isPreviewable` lists.
+    private static let previewableNames: String = {
+        let names = ImageFormat.allCases.filter(\.isPreviewable).map(\.displayName)
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }()
+
+    private static func megapixels(_ count: Int) -> String {
+        let tenths = (count + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+}

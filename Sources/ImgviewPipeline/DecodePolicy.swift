@@ -1,0 +1,30 @@
+import ImgviewImaging
+
+/// How many pixels the pipeline decodes for a preview: the one place that decides it.
+///
+/// Decoders scale down while decoding where the format allows (JPEG's DCT scaling), so asking
+/// for fewer pixels makes decoding faster and smaller. The pixels are decoded for the blocks
+/// mode, which samples more of each cell (2×6) than ASCII (2×4), so switching modes renders
+/// again from the same pixels instead of decoding again.
+public enum DecodePolicy {
+    /// The upright pixel size a preview in `options`' box needs from an image with `header`.
+    public static func minimumSize(of header: ImageHeader, for options: RenderOptions) -> (width: Int, height: Int) {
+        var widest = options
+        widest.mode = .blocks
+        let upright = header.uprightSize
+        let text = PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
+        guard let graphics = options.graphics else { return text }
+        // A pixel preview needs the pixels it shows; enough for blocks too, so `m` renders again without decoding.
+        let pixels = GraphicsRenderer(options: graphics, viewport: options.viewport, pngEncoder: nil)
+            .minimumDecodeSize(width: upright.width, height: upright.height)
+        return (max(text.width, pixels.width), max(text.height, pixels.height))
+    }
+
+    /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the image has.
+    public static func covers(_ image: DecodedImage, _ minimum: (width: Int, height: Int)) -> Bool {
+        let full = image.header.uprightSize
+        let pixels = image.pixels
+        return (pixels.width >= minimum.width || pixels.width >= full.width)
+            && (pixels.height >= minimum.height || pixels.height >= full.height)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ImgviewFetching
+import ImgviewImaging
+
+/// What is known about one image: what it is (from its header), where its bytes came from and
+/// what the cache holds. The browser's metadata pane and `imgview info` both show this.
+public struct ImageFacts: Sendable, Equatable {
+    public var url: URL
+    public var format: ImageFormat
+    /// Upright size in pixels, orientation applied.
+    public var width: Int
+    public var height: Int
+    /// The size as stored, before orientation.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    public var orientation: ImageOrientation
+    /// Frames, duration and loops of an animation, from its header; nil for a still.
+    public var animation: AnimationSummary?
+    public var byteCount: Int64
+    public var sha256: String
+    public var source: ImageResponse.Source
+    /// From the request to the last byte.
+    public var fetchTime: Duration
+    /// How long the pixels took to decode; nil when they were not decoded (`info`).
+    public var decodeTime: Duration?
+    public var cacheState: CacheStatus
+    /// The server's validators, for revalidation.
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(
+        url: URL, header: ImageHeader, entry: CacheEntry, source: ImageResponse.Source, fetchTime: Duration,
+        decodeTime: Duration?, cacheState: CacheStatus
+    ) {
+        self.url = url
+        format = header.format
+        (width, height) = header.uprightSize
+        storedWidth = header.storedWidth
+        storedHeight = header.storedHeight
+        orientation = header.orientation
+        animation = header.animation
+        byteCount = entry.byteCount
+        sha256 = entry.sha256
+        self.source = source
+        self.fetchTime = fetchTime
+        self.decodeTime = decodeTime
+        self.cacheState = cacheState
+        etag = entry.etag
+        lastModified = entry.lastModified
+    }
+
+    /// "24, 2.4 s a pass, plays forever", or "1 (still)", as `info` prints the frames.
+    public var framesText: String {
+        guard let animation else { return "1 (still)" }
+        let plays =
+            switch animation.loopCount {
+            case 0: "plays forever"
+            case 1: "plays once"
+            default: "plays \(animation.loopCount) times"
+            }
+        return "\(animation.frameCount), \(Self.seconds(animation.duration)) s a pass, \(plays)"
+    }
+
+    /// "24 in 2.4 s, forever": the frames in the browser's narrow metadata pane.
+    public var framesShortText: String {
+        guard let animation else { return "1" }
+        let plays =
+            switch animation.loopCount {
+            case 0: "forever"
+            case 1: "once"
+            default: "\(animation.loopCount)×"
+            }
+        return "\(animation.frameCount) in \(Self.seconds(animation.duration)) s, \(plays)"
+    }
+
+    /// Seconds with at most two decimals and no trailing zeros: `2.4`, `0.05`, `12`.
+    private static func seconds(_ duration: Duration) -> String {
+        let hundredths = (Int(duration / .milliseconds(1)) + 5) / 10
+        var text = "\(hundredths / 100)"
+        let fraction = hundredths % 100
+        if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(format: "%02d", fraction)) }
+        return text
+    }
+
+    /// Where the bytes are, as a user named them: a path for a local file, else the URL.
+    public var location: String { url.location }
+}
+
+/// What the disk cache holds for an image, with the times the metadata pane shows (`CacheState` is the plain kind).
+public enum CacheStatus: Sendable, Equatable {
+    case notCached
+    case fresh(until: Date)
+    case stale(since: Date)
+
+    public init(isCached: Bool, entry: CacheEntry, now: Date) {
+        if !isCached {
+            self = .notCached
+        } else if entry.isFresh(at: now) {
+            self = .fresh(until: entry.freshUntil)
+        } else {
+            self = .stale(since: entry.freshUntil)
+        }
+    }
+
+    /// `cached, fresh until 2026-11-23T10:00:00Z`, as `info` prints it.
+    public var description: String {
+        switch self {
+        case .notCached: "not cached"
+        case .fresh(let until): "cached, fresh until \(ISO8601DateFormatter().string(from: until))"
+        case .stale(let since): "cached, stale since \(ISO8601DateFormatter().string(from: since))"
+        }
+    }
+}

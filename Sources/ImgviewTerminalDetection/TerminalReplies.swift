@@ -1,0 +1,37 @@
+import ImgviewImaging
+
+/// What a terminal said in answer to the detection query, and what else arrived meanwhile.
+public struct TerminalReplies: Sendable, Equatable {
+    /// XTVERSION (`DCS > | text ST`), e.g. `kitty(0.26.5)` or `XTerm(379)`.
+    public var version: String?
+    /// The kitty graphics query's answer: `OK`, or the error the terminal gave.
+    public var kittyGraphics: String?
+    /// `CSI 16 t`: one cell in pixels.
+    public var cellPixels: CellPixelSize?
+    /// `CSI 14 t`: the text area in pixels.
+    public var textAreaPixels: (width: Int, height: Int)?
+    /// DECRPM for mode 2026 (synchronized output): 1 or 2 mean supported, 0 or 4 not.
+    public var synchronizedOutputState: Int?
+    /// XTSMGRAPHICS: how many sixel colour registers the terminal has.
+    public var colorRegisters: Int?
+    /// OSC 11: the terminal's background colour.
+    public var background: RGBColor?
+    /// DA1's attributes (`CSI ? 62 ; 4 c` → [62, 4]): the end of the answer; 4 means sixel.
+    public var deviceAttributes: [Int]?
+    /// Bytes that were no answer: keys the user typed while the query was out.
+    public var unclaimed: [UInt8] = []
+
+    public init() {}
+
+    /// Whether DA1 arrived, which every terminal sends last since it answers in order.
+    public var isComplete: Bool { deviceAttributes != nil }
+
+    public var hasSynchronizedOutput: Bool { synchronizedOutputState == 1 || synchronizedOutputState == 2 }
+
+    public static func == (lhs: TerminalReplies, rhs: TerminalReplies) -> Bool {
+        lhs.version == rhs.version && lhs.kittyGraphics == rhs.kittyGraphics && lhs.cellPixels == rhs.cellPixels
+            && lhs.textAreaPixels?.width == rhs.textAreaPixels?.width && lhs.textAreaPixels?.height == rhs.textAreaPixels?.height
+            && lhs.synchronizedOutputState == rhs.synchronizedOutputState && lhs.colorRegisters == rhs.colorRegisters
+            && lhs.background == rhs.background && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
+    }
+}

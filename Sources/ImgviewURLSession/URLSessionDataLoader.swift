@@ -1,0 +1,250 @@
+import Foundation
+import HTTPTypes
+import ImgviewFetching
+import ImgviewSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Loads over HTTP(S) with `URLSession`, streaming each body chunk to its sink as it arrives.
+///
+/// The other loader (`IMGVIEW_HTTP=urlsession`): libcurl directly is the default, since
+/// FoundationNetworking keeps a core busy while a transfer waits and is slower on large bodies
+/// (DECISIONS.md, "One HTTP client: libcurl, one multi handle"). On Linux `URLSession` has neither
+/// `bytes(for:)` nor an HTTP cache, so the body comes through the data delegate and nothing is held
+/// in memory beyond a chunk. The session keeps nothing on disk (no URL cache, no cookie or
+/// credential storage), and follows redirects to http and https only, as libcurl is told to.
+public final class URLSessionDataLoader: DataLoading {
+    /// Redirects followed before giving up, as many as the libcurl loader follows.
+    public static let maxRedirects = 10
+
+    private let session: URLSession
+    private let router: TaskRouter
+
+    /// - Parameters:
+    ///   - idleTimeout: how long connecting, or a pause in the body, may last.
+    ///   - maxConnectionsPerHost: concurrent transfers to one host.
+    public init(idleTimeout: TimeInterval = 30, maxConnectionsPerHost: Int = 8) {
+        let configuration = Self.ephemeralConfigurationCreatingNothing()
+        configuration.timeoutIntervalForRequest = idleTimeout
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+        // Bounded, so a body arriving faster than it is written waits in the socket, not in memory.
+        let queue = BoundedOperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "imgview.urlsession"
+        let router = TaskRouter(idleTimeout: idleTimeout)
+        self.router = router
+        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    private static let configurationLock = NSLock()
+
+    /// `URLSessionConfiguration.ephemeral`, made without FoundationNetworking creating folders in HOME.
+    ///
+    /// Making any configuration creates the shared URL cache and cookie storage, whose initialisers
+    /// create `~/.cache/org.swift.foundation.URLCache/<name>` and `~/.local/share/<name>` even though
+    /// this loader uses neither (FoundationNetworking's `URLCache.init` and `HTTPCookieStorage.init`).
+    /// They find those places through `XDG_CACHE_HOME` and `XDG_DATA_HOME`, and give up quietly
+    /// when the folder cannot be made; so for the moment the shared objects are made, both point
+    /// below `/dev/null`. Under a lock, since `setenv` is process-wide; best done before other
+    /// threads start, as the commands do.
+    private static func ephemeralConfigurationCreatingNothing() -> URLSessionConfiguration {
+        configurationLock.lock()
+        defer { configurationLock.unlock() }
+        let names = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
+        let saved = names.map { getenv($0).map { String(cString: $0) } }
+        for name in names { setenv(name, "/dev/null/imgview-creates-nothing-here", 1) }
+        defer {
+            for (name, value) in zip(names, saved) {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        return URLSessionConfiguration.ephemeral
+    }
+
+    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+        guard let url = request.url, let scheme = url.scheme?.lowercased() else {
+            throw TransportError.unsupportedScheme("", redirected: false)
+        }
+        guard scheme == "http" || scheme == "https" else { throw TransportError.unsupportedScheme(scheme, redirected: false) }
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        let task = session.dataTask(with: urlRequest)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    router.register(task.taskIdentifier, TaskRouter.Transfer(sink: sink, continuation: continuation))
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
+            // Linux throws URLError.cancelled, not CancellationError, when the task is cancelled.
+            throw CancellationError()
+        }
+    }
+}
+
+/// The session's delegate: sends each task's events to the sink of the transfer that started it.
+private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+    struct Transfer {
+        let sink: any TransferSink
+        let continuation: CheckedContinuation<ResponseHead, any Error>
+        var head: ResponseHead?
+        var failure: (any Error)?
+        var received: Int64 = 0
+        var redirects = 0
+    }
+
+    private let transfers = Locked<[Int: Transfer]>([:])
+    private let idleTimeout: TimeInterval
+
+    init(idleTimeout: TimeInterval) {
+        self.idleTimeout = idleTimeout
+    }
+
+    func register(_ identifier: Int, _ transfer: Transfer) {
+        transfers.withLock { $0[identifier] = transfer }
+    }
+
+    /// Follows a redirect only to http or https, and at most `maxRedirects` times.
+    ///
+    /// The Location is read and resolved here rather than trusting `newRequest`: FoundationNetworking
+    /// turns `Location: file:///etc/passwd` into a GET of `/etc/passwd` on the same host.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        let scheme = location?.scheme?.lowercased() ?? ""
+        let refusal = transfers.withLock { transfers -> TransportError? in
+            guard var transfer = transfers[task.taskIdentifier] else { return nil }
+            transfer.redirects += 1
+            var refusal: TransportError?
+            if scheme != "http" && scheme != "https" {
+                refusal = .unsupportedScheme(scheme, redirected: true)
+            } else if transfer.redirects > URLSessionDataLoader.maxRedirects {
+                refusal = .tooManyRedirects(limit: URLSessionDataLoader.maxRedirects)
+            }
+            if let refusal { transfer.failure = refusal }
+            transfers[task.taskIdentifier] = transfer
+            return refusal
+        }
+        guard refusal == nil, let location else {
+            completionHandler(nil)
+            // Not from this queue: cancel() waits for the session's queue, which may be waiting for this one.
+            DispatchQueue.global().async { task.cancel() }
+            return
+        }
+        var next = request
+        next.url = location
+        completionHandler(next)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            return
+        }
+        var lines: [(name: String, value: String)] = []
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { lines.append((name, value)) }
+        }
+        let head = ResponseHead(
+            status: http.statusCode, headerLines: lines, url: http.url ?? dataTask.originalRequest?.url ?? URL(fileURLWithPath: "/"),
+            expectedLength: http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
+        let accepted = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
+            transfer.head = head
+            do {
+                try transfer.sink.receive(head)
+            } catch {
+                transfer.failure = error
+            }
+            transfers[dataTask.taskIdentifier] = transfer
+            return transfer.failure == nil
+        }
+        completionHandler(accepted ? .allow : .cancel)
+        // `.cancel` alone let FoundationNetworking read the rest of the body before it gave up.
+        if !accepted { DispatchQueue.global().async { dataTask.cancel() } }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let failed = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
+            do {
+                try transfer.sink.receive(data)
+                transfer.received += Int64(data.count)
+                transfers[dataTask.taskIdentifier] = transfer
+                return false
+            } catch {
+                transfer.failure = error
+                transfers[dataTask.taskIdentifier] = transfer
+                return true
+            }
+        }
+        // Not from this queue: cancel() waits for the session's queue, which may be waiting for this one.
+        if failed { DispatchQueue.global().async { dataTask.cancel() } }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = transfer.failure {
+            transfer.continuation.resume(throwing: failure)
+        } else if let error = error as? URLError, error.code == .cancelled {
+            transfer.continuation.resume(throwing: error)
+        } else if let error {
+            transfer.continuation.resume(throwing: transportError(error, transfer: transfer))
+        } else if let head = transfer.head {
+            transfer.continuation.resume(returning: head)
+        } else {
+            transfer.continuation.resume(throwing: TransportError.connectionLost(received: 0))
+        }
+    }
+
+    /// The kind of failure behind a `URLError`, as `TransportError` names it for both loaders.
+    ///
+    /// FoundationNetworking reports several libcurl failures as `.unknown` with libcurl's sentence
+    /// ("transfer closed with N bytes remaining to read", "SSL connect error"); a head already
+    /// received means the body broke off.
+    private func transportError(_ error: any Error, transfer: Transfer) -> TransportError {
+        guard let error = error as? URLError else { return .local(String(describing: error)) }
+        let detail = TerminalText.sanitized(error.localizedDescription)
+        switch error.code {
+        case .cannotConnectToHost: return .connectionRefused
+        case .cannotFindHost, .dnsLookupFailed: return .hostNotFound(error.failingURL?.host ?? "")
+        case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed: return .unreachable
+        case .timedOut: return .timedOut(seconds: idleTimeout, received: transfer.received)
+        case .networkConnectionLost: return .connectionLost(received: transfer.received)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
+            return .tls(detail)
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: return .tooManyRedirects(limit: URLSessionDataLoader.maxRedirects)
+        case .unsupportedURL: return .unsupportedScheme(error.failingURL?.scheme ?? "", redirected: false)
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return transfer.head == nil ? .connectionLost(received: 0) : .badResponse(detail)
+        case .cannotDecodeContentData, .cannotDecodeRawData: return .badResponse(detail)
+        default:
+            if transfer.head != nil { return .connectionLost(received: transfer.received) }
+            if detail.localizedCaseInsensitiveContains("ssl") || detail.localizedCaseInsensitiveContains("tls") { return .tls(detail) }
+            return .local(detail)
+        }
+    }
+}
