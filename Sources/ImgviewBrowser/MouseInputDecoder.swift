@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// Picks xterm's SGR mouse reports (`ESC [ < button ; column ; row M`, `m` on release) out of the
 /// keys a terminal library hands over one by one, and passes every other key through.
 ///
@@ -7,9 +9,9 @@
 /// that only looked like the start of a report come out unchanged.
 public struct MouseInputDecoder: Sendable {
     /// Turns on button press and release reports (1000) in the SGR encoding (1006).
-    public static let enableSequence = "\u{1B}[?1000h\u{1B}[?1006h"
+    public static let enableSequence = EscapeSequence.setMode(.mouseButtonReports) + EscapeSequence.setMode(.mouseSGREncoding)
     /// Turns them off again.
-    public static let disableSequence = "\u{1B}[?1006l\u{1B}[?1000l"
+    public static let disableSequence = EscapeSequence.resetMode(.mouseSGREncoding) + EscapeSequence.resetMode(.mouseButtonReports)
 
     /// What a key completed.
     public enum Output: Sendable, Equatable {

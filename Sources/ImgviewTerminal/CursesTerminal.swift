@@ -289,11 +289,6 @@ public final class CursesTerminal {
         writeToTerminal(MouseInputDecoder.enableSequence)
     }
 
-    /// Writes `text` straight to the terminal, after whatever ncurses has queued.
-    private func writeToTerminal(_ text: String) {
-        writeToTerminal(Array(text.utf8))
-    }
-
     /// Writes `bytes` straight to the terminal, after whatever ncurses has queued.
     private func writeToTerminal(_ bytes: [UInt8]) {
         // Every stdio stream, ncurses' own included, so the bytes land after what it has queued.

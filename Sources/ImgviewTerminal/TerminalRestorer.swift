@@ -33,7 +33,7 @@ enum TerminalRestorer {
         for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
             if let value = imgview_terminfo_string(capability) { reset += Array(String(cString: value).utf8) }
         }
-        reset += Array(MouseInputDecoder.disableSequence.utf8) + Array("\r\n".utf8)
+        reset += MouseInputDecoder.disableSequence + Array("\r\n".utf8)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: reset.count)
         buffer.initialize(from: reset, count: reset.count)
         resetBytes = buffer

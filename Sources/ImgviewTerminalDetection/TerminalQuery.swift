@@ -1,3 +1,6 @@
+import ImgviewImaging
+import ImgviewSupport
+
 /// The one batched question imgview asks a terminal, sent once, read until DA1 or a deadline.
 ///
 /// Terminals answer in order, and every terminal answers DA1, so DA1 goes last and its answer
@@ -7,9 +10,13 @@ public enum TerminalQuery {
     /// XTVERSION, the kitty graphics query (a 1×1 image it must not keep), cell and text-area
     /// size in pixels, DECRQM 2026 (synchronized output), XTSMGRAPHICS (sixel colour
     /// registers), the background colour (OSC 11), then DA1.
-    public static let bytes: [UInt8] = Array(
-        ("\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p"
-            + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[c").utf8)
+    public static let bytes: [UInt8] =
+        EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
+        + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + EscapeSequence.requestDeviceAttributes
+
+    /// The id of the kitty query's image, which its answer names.
+    static let kittyQueryID: UInt32 = 31
 
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)

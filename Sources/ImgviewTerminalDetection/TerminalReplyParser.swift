@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 
 /// Reads a terminal's answers out of the bytes that arrive on its input, keeping everything
 /// else (the user's keys) in order for whoever reads input next.
@@ -16,7 +17,7 @@ public struct TerminalReplyParser: Sendable {
         pending += bytes
         var position = 0
         while position < pending.count {
-            guard pending[position] == 0x1B else {
+            guard pending[position] == ControlCode.escape else {
                 replies.unclaimed.append(pending[position])
                 position += 1
                 continue
@@ -68,7 +69,7 @@ public struct TerminalReplyParser: Sendable {
             var index = start + 2
             while index < bytes.count {
                 if bytes[index] == 0x07, kind == .osc { return .complete(end: index + 1, kind: kind, body: bytes[(start + 2)..<index]) }
-                if bytes[index] == 0x1B {
+                if bytes[index] == ControlCode.escape {
                     guard index + 1 < bytes.count else { return .incomplete }
                     if bytes[index + 1] == UInt8(ascii: "\\") {
                         return .complete(end: index + 2, kind: kind, body: bytes[(start + 2)..<index])

@@ -39,7 +39,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// Erases the bar so a line can be printed.
     func clear() {
         guard enabled else { return }
-        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { FileHandle.standardError.write(Data(Self.lineStart)) }
     }
 
     func finish() { clear() }
@@ -70,6 +70,9 @@ final class ProgressDisplay: @unchecked Sendable {
             line = "\(finished)/\(total) images  \(ByteCount.format(received))"
         }
         line += "  \(ByteCount.format(Int64(rate)))/s"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        FileHandle.standardError.write(Data(Self.lineStart + Array(line.utf8)))
     }
+
+    /// Back to the start of the line, erased: where the bar is drawn again.
+    private static let lineStart = [UInt8(ascii: "\r")] + EscapeSequence.eraseToEndOfLine
 }

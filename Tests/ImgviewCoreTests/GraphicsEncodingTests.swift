@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -167,7 +168,7 @@ struct GraphicsEncodingTests {
     }
 
     @Test func tmuxPassthroughDoublesEveryEscape() {
-        let wrapped = TmuxPassthrough.wrap(Array("\u{1B}_Ga=d\u{1B}\\".utf8))
+        let wrapped = TerminalRoute.tmuxPassthrough.wrap(Array("\u{1B}_Ga=d\u{1B}\\".utf8))
         #expect(String(decoding: wrapped, as: UTF8.self) == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d\u{1B}\u{1B}\\\u{1B}\\")
         let kitty = KittyGraphicsEncoder(passthrough: true).delete(id: 1)
         #expect(kitty.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}_G".utf8)))

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 
 /// Writes iTerm2's inline image sequence (OSC 1337 `File=`), which also WezTerm, mlterm and
 /// Konsole read.
@@ -7,7 +8,7 @@ import Foundation
 /// terminal reserves exactly the cells the layout counted (keeping the aspect if its cells are
 /// not the size we were told).
 public struct ITermImageEncoder: Sendable {
-    /// Wrap the sequence for tmux (see `TmuxPassthrough`).
+    /// Wrap the sequence for tmux (see `TerminalRoute`).
     public var passthrough: Bool
 
     public init(passthrough: Bool = false) {
@@ -15,10 +16,10 @@ public struct ITermImageEncoder: Sendable {
     }
 
     public func display(png: Data, layout: GraphicsLayout) -> [UInt8] {
-        var sequence: [UInt8] = Array(
-            "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
-        sequence += Array(png.base64EncodedData())
-        sequence.append(0x07)
-        return passthrough ? TmuxPassthrough.wrap(sequence) : sequence
+        var body: [UInt8] = Array(
+            "1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
+        body += Array(png.base64EncodedData())
+        // BEL, not ST: what iTerm2's own documentation and tools write.
+        return TerminalRoute(passthrough: passthrough).wrap(ControlString.osc.framed(body, endingWithBell: true))
     }
 }

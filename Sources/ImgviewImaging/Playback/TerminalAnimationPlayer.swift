@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 
 /// Plays a rendered animation where a command's output goes, on a terminal that scrolls (`show`):
 /// each frame drawn over the last in the same place, by the frames' own timing.
@@ -24,32 +25,21 @@ public struct TerminalAnimationPlayer: Sendable {
         self.clock = clock
     }
 
-    /// Escape sequences, named.
-    enum Control {
-        static let hideCursor = "\u{1B}[?25l"
-        static let showCursor = "\u{1B}[?25h"
-        static let saveCursor = "\u{1B}7"
-        static let restoreCursor = "\u{1B}8"
-        static let reset = "\u{1B}[0m"
-    }
-
     /// Plays to the end, handing `write` what to send to the terminal. Throws `CancellationError`
     /// when the task is cancelled, after the terminal is restored.
     public func play(write: (Data) -> Void) async throws {
         let timeline = AnimationTimeline(delays: animation.frames.map(\.delay), loopCount: loops ?? animation.loopCount)
         let rows = animation.frames.map { $0.graphics?.layout.rows ?? $0.grid.rows }.max() ?? 0
         let encoded = animation.frames.map(Self.bytes(of:))
-        write(Data((Control.hideCursor + String(repeating: "\n", count: rows) + "\u{1B}[\(rows)A" + Control.saveCursor).utf8))
-        defer {
-            write(Data((Control.reset + Control.restoreCursor + (rows > 0 ? "\u{1B}[\(rows)B" : "") + "\r" + Control.showCursor).utf8))
-        }
+        write(Data(Self.prologue(rows: rows)))
+        defer { write(Data(Self.epilogue(rows: rows))) }
         let origin = clock.now
         var shown: Int?
         while true {
             let elapsed = clock.now - origin
             let position = timeline.position(at: duration.map { min(elapsed, $0) } ?? elapsed)
             if position.frame != shown {
-                write(Data(Control.restoreCursor.utf8) + encoded[position.frame])
+                write(Data(EscapeSequence.restoreCursor) + encoded[position.frame])
                 shown = position.frame
             }
             if let duration, elapsed >= duration { return }
@@ -62,6 +52,19 @@ public struct TerminalAnimationPlayer: Sendable {
     /// A frame as the terminal takes it: its pixels' escape sequence, or its cells as text.
     package static func bytes(of frame: RenderedFrame) -> Data {
         if let graphics = frame.graphics { return Data(graphics.bytes) }
-        return Data(AnsiPrinter().text(for: frame.grid).utf8)
+        return Data(AnsiPrinter().bytes(for: frame.grid))
+    }
+
+    /// Hides the cursor, reserves the image's rows below it (so drawing never scrolls) and saves
+    /// the cursor where the image starts.
+    static func prologue(rows: Int) -> [UInt8] {
+        EscapeSequence.resetMode(.cursorVisible) + Array(repeating: UInt8(ascii: "\n"), count: rows) + EscapeSequence.cursorUp(rows)
+            + EscapeSequence.saveCursor
+    }
+
+    /// Leaves the cursor on the line below the image, shown, with attributes reset.
+    static func epilogue(rows: Int) -> [UInt8] {
+        SGR.reset + EscapeSequence.restoreCursor + (rows > 0 ? EscapeSequence.cursorDown(rows) : []) + [UInt8(ascii: "\r")]
+            + EscapeSequence.setMode(.cursorVisible)
     }
 }
