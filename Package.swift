@@ -73,10 +73,16 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // The process's life: the one signal handler, requests to end, job control, the terminal
+        // put back and temporary folders removed on every exit path.
+        .target(
+            name: "ImgviewProcess", dependencies: ["ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
-            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "CNCurses"]),
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "ImgviewProcess", "CNCurses",
+            ]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
@@ -90,8 +96,8 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewURLSession",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewProcess", "ImgviewCurl",
+                "ImgviewURLSession", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -99,7 +105,7 @@ let package = Package(
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewBrowser", "ImgviewCodecs",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),

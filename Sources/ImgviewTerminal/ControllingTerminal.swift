@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewProcess
 import ImgviewTerminalDetection
 
 #if canImport(Glibc)
@@ -13,6 +14,8 @@ import ImgviewTerminalDetection
 public final class ControllingTerminal: TerminalChannel {
     private let descriptor: Int32
     private var savedModes = termios()
+    /// The modes put back should the process end while the terminal is asked.
+    private let restoration: RestorationHandle
 
     /// Why the terminal cannot be asked; the text is what `imgview terminal` reports.
     public enum Unavailable: String, Error {
@@ -35,6 +38,7 @@ public final class ControllingTerminal: TerminalChannel {
             Glibc.close(descriptor)
             throw .unusable
         }
+        restoration = ProcessSignals.restoring(TerminalRestoration(modes: (descriptor, savedModes)))
         var modes = savedModes
         modes.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &modes.c_cc) { characters in
@@ -42,6 +46,7 @@ public final class ControllingTerminal: TerminalChannel {
             characters[Int(VTIME)] = 0
         }
         guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else {
+            restoration.end()
             Glibc.close(descriptor)
             throw .unusable
         }
@@ -50,6 +55,7 @@ public final class ControllingTerminal: TerminalChannel {
 
     deinit {
         tcsetattr(descriptor, TCSANOW, &savedModes)
+        restoration.end()
         Glibc.close(descriptor)
     }
 

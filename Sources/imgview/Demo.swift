@@ -3,6 +3,7 @@ import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewServer
 import ImgviewSupport
 import ImgviewTerminal
@@ -54,16 +55,20 @@ extension Imgview {
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
             let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
-            let cacheFolder =
-                explicitCache
-                ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
-            defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
+            // A throwaway cache goes on every exit path: the end, a signal, a reader that went away (`| head`).
+            let throwaway = explicitCache ? nil : try Self.throwawayFolder()
+            defer { throwaway?.remove() }
+            let cacheFolder = throwaway.map { URL(fileURLWithPath: $0.path) } ?? global.cacheDirectoryURL
             let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
-                let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: mode, cellAspect: 2, offline: false)
+                do {
+                    try await BrowserLauncher.run(catalog: catalog, service: service, mode: mode, cellAspect: 2, offline: false)
+                } catch {
+                    await server.stop()
+                    throw error
+                }
                 await server.stop()
-                if status != 0 { throw ExitCode(status) }
                 return
             }
 
@@ -101,6 +106,23 @@ extension Imgview {
                 StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
             }
         }
+    }
+}
+
+extension Imgview.Demo {
+    /// A private temporary folder for the demo's cache, removed on every exit path.
+    static func throwawayFolder() throws -> TemporaryFolder {
+        do {
+            return try ProcessSignals.makeTemporaryFolder(prefix: "imgview-demo")
+        } catch {
+            throw ThrowawayFolderError(reason: String(describing: error))
+        }
+    }
+
+    struct ThrowawayFolderError: UserFacingError {
+        let reason: String
+        var message: String { "cannot make a temporary folder for the demo's cache: \(TerminalText.sanitized(reason))" }
+        var exitStatus: ExitStatus { .storage }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImgviewFetching
+import ImgviewProcess
 import ImgviewSupport
 
 extension Imgview {
@@ -87,17 +88,16 @@ extension Imgview {
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
             let plan = DownloadPlan(service: service, references: references, target: target, replace: force, display: display)
 
-            // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
+            // A request to end (Ctrl-C, SIGTERM, SIGHUP, …) cancels the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
-            let catcher = SignalCatcher { _ in work.cancel() }
+            let observation = ProcessSignals.onTermination { _ in work.cancel() }
             let failures = await work.value
-            catcher.stop()
+            observation.cancel()
             defer { service.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
-            if let number = catcher.caught {
+            if let number = ProcessSignals.terminationSignal {
                 await service.cancelAll()
                 display.clear()
-                StandardError.print("imgview: interrupted")
-                throw ExitCode(128 + number)
+                throw Terminated(signal: number)
             }
             display.finish()
             guard let first = failures.first else { return }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImgviewProcess
 import ImgviewSupport
 
 /// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
@@ -24,8 +25,9 @@ struct Imgview: AsyncParsableCommand {
     )
 
     static func main() async {
-        // A server that closes a connection must not kill us while we write to it.
-        signal(SIGPIPE, SIG_IGN)
+        // Every fatal signal handled, SIGPIPE ignored (a server that closes a connection must not
+        // kill us while we write to it), before anything else runs.
+        ProcessSignals.install()
         do {
             let arguments = GlobalOptions.movingLeadingGlobals(
                 in: Array(CommandLine.arguments.dropFirst()),
@@ -47,6 +49,7 @@ struct Imgview: AsyncParsableCommand {
 
     /// Prints one line for `error` on stderr and exits with its documented code.
     static func exit(reporting error: any Error) -> Never {
+        if let terminated = error as? Terminated { ProcessSignals.exit(terminatedBy: terminated.signal) }
         if let error = error as? any UserFacingError {
             StandardError.print("imgview: \(error.message)")
             Foundation.exit(error.exitStatus.rawValue)

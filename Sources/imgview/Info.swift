@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImgviewFetching
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 
 extension Imgview {
@@ -33,7 +34,7 @@ extension Imgview {
 
         func run() async throws {
             let command = self
-            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+            try await ProcessSignals.cancellingOnTermination(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
         }
 
         private func work() async throws {

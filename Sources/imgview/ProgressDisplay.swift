@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewProcess
 import ImgviewSupport
 
 /// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
@@ -12,9 +13,17 @@ final class ProgressDisplay: @unchecked Sendable {
     private var finished = 0
     private var finishedBytes: Int64 = 0
 
+    /// The bar erased should the process end abruptly, so the last line is not left behind it.
+    private let restoration: RestorationHandle?
+
     init(enabled: Bool, total: Int) {
         self.enabled = enabled
         self.total = total
+        restoration = enabled ? ProcessSignals.restoring(TerminalRestoration(bytes: Self.lineStart, to: STDERR_FILENO)) : nil
+    }
+
+    deinit {
+        restoration?.end()
     }
 
     func update(_ label: String, received: Int64, expected: Int64?) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImgviewProcess
 import ImgviewServer
 import ImgviewSupport
 
@@ -34,9 +35,10 @@ extension Imgview {
             StandardError.print(
                 "imgview: serving \(folder.entries.count) image\(folder.entries.count == 1 ? "" : "s") from \(TerminalText.sanitized(folder.directory.path)) at \(server.url(for: "/catalog.json").absoluteString) (Ctrl-C stops)"
             )
-            let signal = await SignalCatcher.wait(for: [SIGINT, SIGTERM])
+            let signal = await ProcessSignals.nextTermination()
             await server.stop()
-            StandardError.print("imgview: stopped (\(signal == SIGINT ? "interrupt" : "terminate"))")
+            StandardError.print(
+                "imgview: stopped (\(signal == SIGINT ? "interrupt" : signal == SIGTERM ? "terminate" : "signal \(signal)"))")
         }
     }
 }

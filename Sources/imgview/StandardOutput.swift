@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewProcess
 
 /// Writes results to stdout directly, so nothing waits in a buffer when the process exits or is piped.
 enum StandardOutput {
@@ -31,8 +32,6 @@ enum StandardOutput {
 
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.
     static func endByBrokenPipe() -> Never {
-        signal(SIGPIPE, SIG_DFL)
-        raise(SIGPIPE)
-        exit(128 + SIGPIPE)
+        ProcessSignals.endByBrokenPipe()
     }
 }
