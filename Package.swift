@@ -144,8 +144,9 @@ let package = Package(
                 "ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCodecs",
                 "ImgviewTestSupport", .target(name: "imgview"),
             ],
-            // The screenshot similarity script the emulator tests run with python3.
-            exclude: ["Emulators"]
+            // The screenshot similarity script the emulator tests run with python3, and the hostile
+            // terminal the reply tests play under a pty.
+            exclude: ["Emulators", "Terminals"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -77,7 +77,8 @@ public final class ControllingTerminal: TerminalChannel {
         return true
     }
 
-    public func read(before deadline: ContinuousClock.Instant) -> [UInt8] {
+    public func read(timeout: Duration) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return [] }
@@ -93,5 +94,16 @@ public final class ControllingTerminal: TerminalChannel {
             guard count > 0 else { return [] }
             return Array(buffer[0..<count])
         }
+    }
+
+    public func discardInput() {
+        tcflush(descriptor, TCIFLUSH)
+    }
+
+    /// Inserts `bytes` into the terminal's input (TIOCSTI) while echo is still off, so they wait
+    /// there for the shell without appearing on screen now; kernels that forbid it lose them, as
+    /// typeahead would be.
+    public func giveBack(_ bytes: [UInt8]) {
+        for var byte in bytes where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
     }
 }

@@ -29,7 +29,6 @@ extension Imgview {
 
         func run() throws {
             let profile = TerminalProbe.profile(timeout: .milliseconds(timeout))
-            TerminalProbe.giveBack(profile.unclaimedInput)
             StandardOutput.write(json ? profile.json : profile.report)
         }
     }
