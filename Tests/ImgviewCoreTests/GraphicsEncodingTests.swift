@@ -28,10 +28,10 @@ struct GraphicsEncodingTests {
         #expect(
             GraphicsLayout.fitting(width: 1000, height: 100, columns: 40, rows: 24, cell: cell)
                 == GraphicsLayout(pixelWidth: 400, pixelHeight: 40, columns: 40, rows: 2))
-        // Small images are scaled up to the box, as text previews are.
+        // Small images keep their own pixels: never scaled up, as chafa and timg draw them.
         #expect(
             GraphicsLayout.fitting(width: 16, height: 12, columns: 8, rows: 3, cell: cell)
-                == GraphicsLayout(pixelWidth: 80, pixelHeight: 60, columns: 8, rows: 3))
+                == GraphicsLayout(pixelWidth: 16, pixelHeight: 12, columns: 2, rows: 1))
         #expect(GraphicsLayout.fitting(width: 1, height: 100_000, columns: 10, rows: 10, cell: cell).pixelWidth == 1)
     }
 

@@ -1,7 +1,9 @@
 /// Where a pixel preview goes: its exact size in pixels and the cells it covers.
 ///
-/// The image is fitted into the box (cells × cell pixels) keeping its aspect, scaled up as well
-/// as down, as a text preview fills its box too.
+/// The image is fitted into the box (cells × cell pixels) keeping its aspect, scaled down, never
+/// up: drawn with at most its own pixels (as chafa and timg draw pixels by default), and within
+/// `largestPixelCount`, so that neither a small image nor a terminal that reports enormous cells
+/// makes a preview of millions of pixels no screen shows.
 public struct GraphicsLayout: Sendable, Hashable {
     public var pixelWidth: Int
     public var pixelHeight: Int
@@ -32,9 +34,9 @@ public struct GraphicsLayout: Sendable, Hashable {
         let boxWidth = Double(max(1, columns)) * Double(cell.width)
         let boxHeight = Double(max(1, rows)) * Double(cell.height)
         let fitting = min(boxWidth / max(1, width), boxHeight / max(1, height))
-        // Within the limits, keeping the aspect: fewer cells are covered then, never more pixels drawn.
+        // At most the image's own pixels and the limits, keeping the aspect: fewer cells are covered then.
         let limit = min(
-            Double(largestSide) / max(1, width), Double(largestSide) / max(1, height),
+            1, Double(largestSide) / max(1, width), Double(largestSide) / max(1, height),
             (Double(largestPixelCount) / (max(1, width) * max(1, height))).squareRoot())
         let scale = min(fitting, limit)
         // Rounded down at the limit, so it holds exactly.
