@@ -5,7 +5,7 @@ import ImgviewSupport
 ///
 /// Cells are added in screen order; neighbours on a row share one cursor move, and colours are
 /// sent only when they change from the cell before (after a full reset whenever the style
-/// changes), so a picture of 12,000 cells costs about what `show` prints for it. The cursor
+/// changes), so a whole picture costs about what `show` prints for it. The cursor
 /// and attributes are saved before and restored after (DECSC/DECRC), so ncurses' idea of both
 /// stays true.
 public struct DirectCellText: Sendable {
