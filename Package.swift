@@ -111,6 +111,7 @@ let package = Package(
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewBrowser", "ImgviewServer",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/ImgviewTestSupport"),
         // Snapshots are read from the source tree (and re-recorded there), not bundled.
@@ -124,7 +125,9 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests",
-            dependencies: ["ImgviewCodecs", "ImgviewSupport", "ImgviewImaging", "ImgviewPipeline", "ImgviewTestSupport"],
+            dependencies: [
+                "ImgviewCodecs", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewTestSupport",
+            ],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),

@@ -8,7 +8,7 @@ import ImgviewTerminalDetection
 /// The browser's logic: which tab is selected, which previews are on their way, what the screen
 /// shows.
 ///
-/// It asks the `PreviewPipeline` for "the preview of this tab for the pane as it is now" and
+/// It asks the `ImagePipeline` for "the preview of this tab for the pane as it is now" and
 /// hands every new `BrowserState` to its view. Whatever the user asked for last is what the
 /// screen shows: an answer is shown only if it is the answer to the request the user made last,
 /// however late or early it arrives. Tabs near the selected one keep their tasks at low priority
@@ -17,7 +17,7 @@ import ImgviewTerminalDetection
 public final class BrowserPresenter {
     /// Everything the presenter depends on, so a test swaps one line.
     public struct Configuration: Sendable {
-        public var pipeline: PreviewPipeline
+        public var pipeline: ImagePipeline
         /// For the cache view; nil when there is no disk cache.
         public var diskCache: DiskCache?
         /// Loads the next page of a paged remote catalog.
@@ -37,7 +37,7 @@ public final class BrowserPresenter {
         public var graphics: GraphicsTerminal
 
         public init(
-            pipeline: PreviewPipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
+            pipeline: ImagePipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
             moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
             now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock(),
             graphics: GraphicsTerminal = GraphicsTerminal()

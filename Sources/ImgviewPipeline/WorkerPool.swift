@@ -24,6 +24,10 @@ public final class WorkerPool: WorkScheduling, Sendable {
     public func schedule(priority: WorkPriority, _ work: @escaping @Sendable () -> Void) -> WorkTicket {
         queue.add(priority: priority, work)
     }
+
+    public func holdLowPriority(_ isHeld: Bool) {
+        queue.holdLowPriority(isHeld)
+    }
 }
 
 /// The pool's queue and its threads' meeting point: the threads hold this, not the pool, so the
@@ -36,6 +40,7 @@ private final class WorkQueue: @unchecked Sendable {
     private var threadCount = 0
     private var idleThreads = 0
     private var isClosed = false
+    private var isLowPriorityHeld = false
     private let width: Int
 
     init(width: Int) {
@@ -57,6 +62,13 @@ private final class WorkQueue: @unchecked Sendable {
             condition.signal()
         }
         return ticket
+    }
+
+    func holdLowPriority(_ isHeld: Bool) {
+        condition.lock()
+        isLowPriorityHeld = isHeld
+        if !isHeld { condition.broadcast() }
+        condition.unlock()
     }
 
     func close() {
@@ -91,11 +103,12 @@ private final class WorkQueue: @unchecked Sendable {
         }
     }
 
-    /// The most urgent queued ticket, dropping withdrawn ones; called holding the lock.
+    /// The most urgent queued ticket that may start, dropping withdrawn ones; called holding the lock.
     private func takeMostUrgent() -> WorkTicket? {
         tickets.removeAll { $0.queuedPriority == nil }
         guard
-            let index = tickets.indices.max(by: { lhs, rhs in
+            let index = tickets.indices.filter({ !isLowPriorityHeld || (tickets[$0].queuedPriority ?? .low) > .low }).max(by: {
+                lhs, rhs in
                 let (left, right) = (tickets[lhs], tickets[rhs])
                 let (leftPriority, rightPriority) = (left.queuedPriority ?? .low, right.queuedPriority ?? .low)
                 if leftPriority != rightPriority { return leftPriority < rightPriority }

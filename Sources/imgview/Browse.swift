@@ -58,9 +58,9 @@ extension Imgview {
             // One client for the catalog and the images: one multi handle, connections shared.
             let loader = try network.makeLoader()
             let (catalog, moreTabs) = try await tabs(loader: loader)
-            let service = try network.makeService(global: global, loader: loader)
+            let fetcher = try network.makeFetcher(global: global, loader: loader)
             let status = try await BrowserLauncher.run(
-                catalog: catalog, moreTabs: moreTabs, service: service, mode: mode, cellAspect: cellAspect,
+                catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, cellAspect: cellAspect,
                 maxPixelCount: decoding.maxPixelCount, offline: global.isOffline)
             if status != 0 { throw ExitCode(status) }
         }

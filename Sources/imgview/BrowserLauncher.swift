@@ -6,7 +6,7 @@ import ImgviewPipeline
 import ImgviewSupport
 import ImgviewTerminal
 
-/// Starts the ncurses browser over a catalog and an image service: the wiring shared by
+/// Starts the ncurses browser over a catalog and a fetcher: the wiring shared by
 /// `imgview browse` and `imgview demo`.
 enum BrowserLauncher {
     /// Runs the browser until the user quits; returns the process's exit status.
@@ -15,7 +15,7 @@ enum BrowserLauncher {
     /// has succeeded, so those errors print as plain lines.
     @MainActor
     static func run(
-        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, service: ImageService, mode: ModeChoice?, cellAspect: Double,
+        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool
     ) async throws -> Int32 {
@@ -26,10 +26,10 @@ enum BrowserLauncher {
         let detected = BrowserModes.detect(mode, colors: ColorMode.detect(environment: environment), environment: environment)
         let terminal = try CursesTerminal(environment: environment, graphics: detected.graphics)
         let colors = ColorMode.detect(environment: environment, terminfo: terminal.colorMode)
-        let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
+        let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
-            pipeline: pipeline, diskCache: service.configuration.diskCache,
-            catalogPaging: CatalogLoader(loader: service.configuration.dataLoader), moreTabs: moreTabs,
+            pipeline: pipeline, diskCache: fetcher.configuration.diskCache,
+            catalogPaging: CatalogLoader(loader: fetcher.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
             graphics: detected.graphics)
         let presenter = BrowserPresenter(

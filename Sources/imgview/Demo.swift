@@ -58,17 +58,17 @@ extension Imgview {
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
             defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
-            let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
+            let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
-                let status = try await BrowserLauncher.run(catalog: catalog, service: service, mode: mode, cellAspect: 2, offline: false)
+                let status = try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)
                 await server.stop()
                 if status != 0 { throw ExitCode(status) }
                 return
             }
 
             StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
-            let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: DecodeRequest.defaultMaxPixelCount, offline: false)
+            let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, offline: false)
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
                 columns: size.columns, rows: size.rows, mode: colorMode == .none || mode == .ascii ? .ascii : .blocks, colors: colorMode,

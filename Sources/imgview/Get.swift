@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImgviewFetching
+import ImgviewPipeline
 import ImgviewSupport
 
 extension Imgview {
@@ -83,18 +84,19 @@ extension Imgview {
                 case let file?: .file(URL(fileURLWithPath: file).standardizedFileURL)
                 case nil: .folder(folder)
                 }
-            let service = try network.makeService(global: global, loader: loader, keepsImagesInMemory: false)
+            let fetcher = try network.makeFetcher(global: global, loader: loader, keepsImagesInMemory: false)
+            let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, offline: global.isOffline, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
-            let plan = DownloadPlan(service: service, references: references, target: target, replace: force, display: display)
+            let plan = DownloadPlan(pipeline: pipeline, references: references, target: target, replace: force, display: display)
 
             // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
             let catcher = SignalCatcher { _ in work.cancel() }
             let failures = await work.value
             catcher.stop()
-            defer { service.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
+            defer { fetcher.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
             if let number = catcher.caught {
-                await service.cancelAll()
+                await pipeline.cancelAll()
                 display.clear()
                 StandardError.print("imgview: interrupted")
                 throw ExitCode(128 + number)

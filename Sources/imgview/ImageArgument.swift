@@ -6,9 +6,9 @@ import ImgviewPipeline
 // URL the preview pipeline reads: local files and http(s) alike go through it.
 
 /// The URL of the image `argument` names (a URL, a catalog name or a file, as `get` reads it;
-/// `-` is standard input, supplied to the pipeline by `SuppliedImageLoader`). The catalog is
+/// `-` is standard input, supplied to the pipeline by `SuppliedImageFetcher`). The catalog is
 /// fetched only when the argument is a name.
 func imageURL(for argument: String, global: GlobalOptions, catalog: CatalogOnce) async throws -> URL {
-    if argument == "-" { return SuppliedImageLoader.standardInput }
+    if argument == "-" { return URL.standardInput }
     return try await ImageReference.resolve(argument) { try await catalog.value() }.url
 }

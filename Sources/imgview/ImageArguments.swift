@@ -30,7 +30,7 @@ struct ImageArguments {
     /// Standard input's bytes for the pipeline, if `-` is among the arguments.
     func suppliedImages(limit: Int64) throws -> [URL: Data] {
         guard arguments.contains("-") else { return [:] }
-        return [SuppliedImageLoader.standardInput: try SuppliedImageLoader.readStandardInput(limit: limit)]
+        return [URL.standardInput: try SuppliedImageFetcher.readStandardInput(limit: limit)]
     }
 
     /// Runs `body` with each argument's URL, in order.

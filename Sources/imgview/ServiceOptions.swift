@@ -35,20 +35,19 @@ struct ServiceOptions: ParsableArguments {
         try HTTPClient.makeLoader(idleTimeout: idleTimeout)
     }
 
-    /// The pipeline configured by these options and the global ones, fetching with `loader`.
+    /// The fetcher configured by these options and the global ones, over the disk cache, with `loader`.
     ///
     /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
-    func makeService(global: GlobalOptions, loader: any DataLoading, keepsImagesInMemory: Bool = true) throws -> ImageService {
+    func makeFetcher(global: GlobalOptions, loader: any DataLoading, keepsImagesInMemory: Bool = true) throws -> ImageFetcher {
         let disk = try DiskCache(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
-        let configuration = ImageService.Configuration(
+        let configuration = ImageFetcher.Configuration(
             dataLoader: loader,
             diskCache: disk,
-            memoryCache: MemoryCache(costLimit: keepsImagesInMemory ? 256 << 20 : 0, countLimit: 200),
             retry: RetryPolicy(maxRetries: retries),
             maxDownloadBytes: maxFileSizeBytes,
             overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
             memoryItemLimit: keepsImagesInMemory ? 32 << 20 : 0,
             isOffline: global.isOffline)
-        return ImageService(configuration: configuration)
+        return ImageFetcher(configuration: configuration)
     }
 }

@@ -44,8 +44,8 @@ struct BrowserPlaybackTests {
     let images = (0..<3).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).gif")!) }
 
     func makePresenter(loopCount: Int = 2) -> BrowserPresenter {
-        let pipeline = PreviewPipeline(
-            configuration: .init(loader: loader, decoder: AnimatedStubDecoder(loopCount: loopCount), scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(
+            configuration: .init(fetcher: loader, decoder: AnimatedStubDecoder(loopCount: loopCount), scheduler: WorkerPool(width: 1)))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),
             configuration: .init(

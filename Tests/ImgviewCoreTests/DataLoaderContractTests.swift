@@ -176,7 +176,7 @@ struct DataLoaderContractTests {
 
     /// A body with no Content-Length ends when the server closes the connection: a loader cannot
     /// tell a whole one from a cut one, so it delivers both with no length, and the pipeline
-    /// judges the image's structure (ImageServiceTests.aCloseDelimitedBody…).
+    /// judges the image's structure (FetchStageTests.aCloseDelimitedBody…).
     @Test(arguments: LoaderKind.allCases)
     func aCloseDelimitedBodyArrivesWithNoLength(kind: LoaderKind) async throws {
         let server = try RawResponseServer()

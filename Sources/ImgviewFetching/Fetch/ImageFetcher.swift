@@ -4,8 +4,9 @@ import HTTPTypes
 import ImgviewImaging
 import ImgviewSupport
 
-/// Does the work of one transfer, off the service's actor: disk lookup, revalidation, download, store.
-public struct ImageFetcher: Sendable {
+/// Fetches an image's bytes: the disk cache, then revalidation or a download with retries, then
+/// the store. Stateless: the pipeline's fetch stage shares and cancels the fetches it runs.
+public struct ImageFetcher: ImageFetching {
     public let configuration: Configuration
 
     public init(configuration: Configuration) {
@@ -18,9 +19,7 @@ public struct ImageFetcher: Sendable {
         let retryAfter: String?
     }
 
-    public func fetch(
-        _ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap? = nil
-    ) async throws -> ImageResponse {
+    public func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
         let url = request.url
         switch url.scheme?.lowercased() {
         case "file":
@@ -63,6 +62,11 @@ public struct ImageFetcher: Sendable {
             if !(error is CancellationError) { countingDisk?.recordMiss() }
             throw error
         }
+    }
+
+    public func discard(_ url: URL) {
+        guard !url.isFileURL else { return }
+        try? configuration.diskCache?.remove(url)
     }
 
     // MARK: Network

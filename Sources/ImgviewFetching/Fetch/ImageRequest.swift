@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a consumer asks the `ImageService` for.
+/// What a consumer asks the pipeline (and its fetcher) for: an image's bytes.
 public struct ImageRequest: Sendable, Hashable {
     /// How the caches may be used.
     public enum CachePolicy: Sendable, Hashable {

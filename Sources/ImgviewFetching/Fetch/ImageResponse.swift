@@ -54,6 +54,11 @@ public struct ImageResponse: Sendable {
         self.isCached = isCached
     }
 
+    /// The same response, delivered in `elapsed`.
+    public func withElapsed(_ elapsed: Duration) -> ImageResponse {
+        ImageResponse(request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached)
+    }
+
     /// The bytes, read from the file if they are not in memory.
     public func data() throws -> Data {
         switch body {

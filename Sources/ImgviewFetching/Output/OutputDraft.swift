@@ -48,7 +48,7 @@ public final class OutputDraft: @unchecked Sendable {
         return OutputDraft(folder: directory)
     }
 
-    /// Hands the body to the draft: give it to `ImageService.image(for:progress:body:)`.
+    /// Hands the body to the draft: give it to `ImagePipeline.bytes(for:progress:body:)`.
     public var bodyTap: BodyTap {
         { [self] offset, bytes in take(bytes, at: offset) }
     }

@@ -1,11 +1,13 @@
 import Foundation
+import ImgviewFetching
 import ImgviewImaging
 
-extension PreviewPipeline {
+extension ImagePipeline {
     /// Everything the pipeline depends on, so a test swaps one line.
     public struct Configuration: Sendable {
-        /// Where the bytes come from: the image service in the app, a loader held by hand in tests.
-        public var loader: any ImageLoading
+        /// Gets the bytes: the `ImageFetcher` (disk cache, network, store) in the app, a fetcher
+        /// held by hand in tests.
+        public var fetcher: any ImageFetching
         public var decoder: any ImageDecoding
         /// Writes the PNG that kitty and iTerm2 previews carry (the codecs module's); without
         /// one, kitty previews carry raw pixels and iTerm2 previews cannot be made.
@@ -14,6 +16,9 @@ extension PreviewPipeline {
         public var scheduler: any WorkScheduling
         /// Images whose header declares more pixels than this are refused before decoding.
         public var maxPixelCount: Int
+        /// Bytes of fetched images kept in memory (only bodies the fetcher delivered in memory);
+        /// 0 keeps none, for a command that only copies files.
+        public var bytesCostLimit: Int
         /// Bytes of decoded pixels kept for quick returns to an image.
         public var decodedCostLimit: Int
         /// Bytes of rendered previews kept.
@@ -27,17 +32,19 @@ extension PreviewPipeline {
         public var partialPreviews: PartialPreviewPolicy?
 
         public init(
-            loader: any ImageLoading, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
+            fetcher: any ImageFetching, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
             scheduler: any WorkScheduling = WorkerPool(),
-            maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, decodedCostLimit: Int = 256 << 20,
-            previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20, isOffline: Bool = false,
-            now: @escaping @Sendable () -> Date = Date.init, partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
+            maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, bytesCostLimit: Int = 256 << 20,
+            decodedCostLimit: Int = 256 << 20, previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20,
+            isOffline: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
+            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
         ) {
-            self.loader = loader
+            self.fetcher = fetcher
             self.decoder = decoder
             self.pngEncoder = pngEncoder
             self.scheduler = scheduler
             self.maxPixelCount = maxPixelCount
+            self.bytesCostLimit = bytesCostLimit
             self.decodedCostLimit = decodedCostLimit
             self.previewCostLimit = previewCostLimit
             self.animationCostLimit = animationCostLimit

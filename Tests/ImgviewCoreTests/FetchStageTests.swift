@@ -10,17 +10,17 @@ import Testing
 @testable import ImgviewSupport
 
 /// The pipeline against a real HTTP server on loopback.
-@Suite("ImageService over loopback")
-struct ImageServiceTests {
+@Suite("Fetching over loopback")
+struct FetchStageTests {
     let date = ManualDate()
 
     /// - Parameter loader: libcurl, as `imgview` fetches, unless a test runs over both loaders.
-    func makeService(
+    func makePipeline(
         cache folder: URL?, sizeLimit: Int64 = 1 << 30, retries: Int = 0, offline: Bool = false, loader: LoaderKind = .curl
-    ) throws -> ImageService {
+    ) throws -> ImagePipeline {
         let disk = try folder.map { try DiskCache(directory: $0, sizeLimit: sizeLimit, now: { [date] in date.now }) }
-        return ImageService(
-            configuration: .init(
+        return ImagePipeline.fetching(
+            .init(
                 dataLoader: loader.make(idleTimeout: 5), diskCache: disk,
                 retry: RetryPolicy(maxRetries: retries, baseDelay: .milliseconds(10)), isOffline: offline,
                 now: { [date] in date.now }))
@@ -35,9 +35,9 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             let image = fakePNG(size: 50_000)
             server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.delay(.milliseconds(300))])
-            let service = try makeService(cache: folder, loader: loader)
-            async let first = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
-            async let second = service.image(for: ImageRequest(url: server.url(for: "/a.png")))
+            let pipeline = try makePipeline(cache: folder, loader: loader)
+            async let first = pipeline.bytes(for: ImageRequest(url: server.url(for: "/a.png")))
+            async let second = pipeline.bytes(for: ImageRequest(url: server.url(for: "/a.png")))
             let (a, b) = try await (first, second)
             #expect(try a.data() == image)
             #expect(try b.data() == image)
@@ -52,10 +52,10 @@ struct ImageServiceTests {
             server.publish(
                 .data(image, contentType: "image/png"), at: "/a.png", faults: [.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(30))]
             )
-            let service = try makeService(cache: folder, loader: loader)
+            let pipeline = try makePipeline(cache: folder, loader: loader)
             let url = server.url(for: "/a.png")
-            let leaving = Task { try await service.image(for: ImageRequest(url: url)) }
-            let staying = Task { try await service.image(for: ImageRequest(url: url)) }
+            let leaving = Task { try await pipeline.bytes(for: ImageRequest(url: url)) }
+            let staying = Task { try await pipeline.bytes(for: ImageRequest(url: url)) }
             try await eventually { server.requests(for: "/a.png").first?.bodyBytesSent ?? 0 > 0 }
             leaving.cancel()
             await #expect(throws: CancellationError.self) { try await leaving.value }
@@ -71,19 +71,19 @@ struct ImageServiceTests {
             server.publish(
                 .data(fakePNG(size: 200_000), contentType: "image/png"), at: "/a.png",
                 faults: [.slowBody(chunkSize: 1000, delayPerChunk: .milliseconds(20))])
-            let service = try makeService(cache: folder, loader: loader)
+            let pipeline = try makePipeline(cache: folder, loader: loader)
             let url = server.url(for: "/a.png")
-            let one = Task { try await service.image(for: ImageRequest(url: url)) }
-            let two = Task { try await service.image(for: ImageRequest(url: url)) }
+            let one = Task { try await pipeline.bytes(for: ImageRequest(url: url)) }
+            let two = Task { try await pipeline.bytes(for: ImageRequest(url: url)) }
             try await eventually { server.requests(for: "/a.png").first?.bodyBytesSent ?? 0 > 0 }
             one.cancel()
             two.cancel()
             _ = await (one.result, two.result)
             try await eventually { server.requests(for: "/a.png").first?.outcome == .aborted }
-            #expect(await service.activeTransfers == 0)
+            #expect(pipeline.activeFetches == 0)
             // Nothing partial was cached: the next request goes to the server again.
             server.setFaults([], for: "/a.png")
-            _ = try await service.image(for: ImageRequest(url: url))
+            _ = try await pipeline.bytes(for: ImageRequest(url: url))
             #expect(server.requests(for: "/a.png").count == 2)
         }
     }
@@ -97,19 +97,19 @@ struct ImageServiceTests {
                     image, contentType: "image/png", lastModified: Date(timeIntervalSince1970: 1_700_000_000), cacheControl: "max-age=60"),
                 at: "/a.png")
             let url = server.url(for: "/a.png")
-            let first = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
+            let first = try await makePipeline(cache: folder, loader: loader).bytes(for: ImageRequest(url: url))
             #expect(first.source == .network)
             #expect(first.isCached)
 
-            // A new process (new service, empty memory) reads from disk: no request.
-            let second = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
+            // A new process (new pipeline, empty memory) reads from disk: no request.
+            let second = try await makePipeline(cache: folder, loader: loader).bytes(for: ImageRequest(url: url))
             #expect(second.source == .disk)
             #expect(try second.data() == image)
             #expect(server.requests(for: "/a.png").count == 1)
 
             // After max-age, one conditional request, answered 304 without a body.
             date.advance(by: 61)
-            let third = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
+            let third = try await makePipeline(cache: folder, loader: loader).bytes(for: ImageRequest(url: url))
             #expect(third.source == .revalidated)
             #expect(try third.data() == image)
             let requests = server.requests(for: "/a.png")
@@ -118,7 +118,7 @@ struct ImageServiceTests {
             #expect(requests[1].status == 304)
             #expect(requests[1].bodyBytesSent == 0)
             // The 304 renewed freshness: no request now.
-            _ = try await makeService(cache: folder, loader: loader).image(for: ImageRequest(url: url))
+            _ = try await makePipeline(cache: folder, loader: loader).bytes(for: ImageRequest(url: url))
             #expect(server.requests(for: "/a.png").count == 2)
         }
     }
@@ -127,14 +127,14 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 1000, seed: 1), contentType: "image/png"), at: "/a.png")
             let url = server.url(for: "/a.png")
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             let changed = fakePNG(size: 1200, seed: 9)
             server.publish(.data(changed, contentType: "image/png"), at: "/a.png")
             // Default freshness is 30 minutes.
             date.advance(by: 29 * 60)
-            #expect(try await makeService(cache: folder).image(for: ImageRequest(url: url)).source == .disk)
+            #expect(try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url)).source == .disk)
             date.advance(by: 2 * 60)
-            let renewed = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let renewed = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             #expect(renewed.source == .network)
             #expect(try renewed.data() == changed)
         }
@@ -145,13 +145,13 @@ struct ImageServiceTests {
             let image = fakePNG(size: 5000)
             server.publish(.data(image, contentType: "image/png"), at: "/a.png")
             let url = server.url(for: "/a.png")
-            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let first = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             let disk = try DiskCache(directory: folder)
             let blob = disk.blobURL(for: first.entry)
             var damaged = try Data(contentsOf: blob)
             damaged[100] ^= 0xFF
             try damaged.write(to: blob)
-            let again = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let again = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             #expect(again.source == .network)
             #expect(try again.data() == image)
             #expect(try Data(contentsOf: disk.blobURL(for: again.entry)) == image)
@@ -162,10 +162,10 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 1000), contentType: "image/png"), at: "/a.png")
             let url = server.url(for: "/a.png")
-            let service = try makeService(cache: folder)
-            _ = try await service.image(for: ImageRequest(url: url))
-            #expect(try await service.image(for: ImageRequest(url: url)).source == .memory)
-            #expect(try await service.image(for: ImageRequest(url: url, cachePolicy: .reload)).source == .network)
+            let pipeline = try makePipeline(cache: folder)
+            _ = try await pipeline.bytes(for: ImageRequest(url: url))
+            #expect(try await pipeline.bytes(for: ImageRequest(url: url)).source == .memory)
+            #expect(try await pipeline.bytes(for: ImageRequest(url: url, cachePolicy: .reload)).source == .network)
             #expect(server.requests(for: "/a.png").count == 2)
             #expect(server.requests(for: "/a.png")[1].header("If-None-Match") == nil)
         }
@@ -175,11 +175,11 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 1000), contentType: "image/png"), at: "/a.png")
             let url = server.url(for: "/a.png")
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             date.advance(by: 86_400)
-            #expect(try await makeService(cache: folder, offline: true).image(for: ImageRequest(url: url)).source == .disk)
+            #expect(try await makePipeline(cache: folder, offline: true).bytes(for: ImageRequest(url: url)).source == .disk)
             await #expect(throws: ImagePipelineError.offlineMiss(server.url(for: "/b.png"))) {
-                try await makeService(cache: folder, offline: true).image(for: ImageRequest(url: server.url(for: "/b.png")))
+                try await makePipeline(cache: folder, offline: true).bytes(for: ImageRequest(url: server.url(for: "/b.png")))
             }
             #expect(server.requests().count == 1)
         }
@@ -198,8 +198,8 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 10_000), contentType: "image/png"), at: "/a.png", faults: [fault])
             let url = server.url(for: "/a.png")
-            let service = try makeService(cache: folder)
-            let error = await #expect(throws: ImagePipelineError.self) { try await service.image(for: ImageRequest(url: url)) }
+            let pipeline = try makePipeline(cache: folder)
+            let error = await #expect(throws: ImagePipelineError.self) { try await pipeline.bytes(for: ImageRequest(url: url)) }
             switch label {
             case "404": #expect(error == .notFound(url, status: 404))
             case "410": #expect(error == .notFound(url, status: 410))
@@ -225,7 +225,7 @@ struct ImageServiceTests {
                 .data(image, contentType: "image/png"), at: "/a.png",
                 faults: [.status(503, headers: ["Retry-After": "1"]), .status(500), .none])
             let started = ContinuousClock.now
-            let response = try await makeService(cache: folder, retries: 3).image(for: ImageRequest(url: server.url(for: "/a.png")))
+            let response = try await makePipeline(cache: folder, retries: 3).bytes(for: ImageRequest(url: server.url(for: "/a.png")))
             #expect(try response.data() == image)
             #expect(server.requests(for: "/a.png").count == 3)
             #expect(ContinuousClock.now - started >= .seconds(1))
@@ -236,10 +236,10 @@ struct ImageServiceTests {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 100_000), contentType: "image/png"), at: "/a.png")
             let disk = try DiskCache(directory: folder)
-            let service = ImageService(
-                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, maxDownloadBytes: 50_000))
+            let pipeline = ImagePipeline.fetching(
+                .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, maxDownloadBytes: 50_000))
             await #expect(throws: ImagePipelineError.tooLarge(server.url(for: "/a.png"), limit: 50_000)) {
-                try await service.image(for: ImageRequest(url: server.url(for: "/a.png")))
+                try await pipeline.bytes(for: ImageRequest(url: server.url(for: "/a.png")))
             }
             #expect(disk.entries().isEmpty)
         }
@@ -252,12 +252,12 @@ struct ImageServiceTests {
             server.publish(.data(image, contentType: "image/png"), at: "/final.png")
             server.publish(.data(Data(), contentType: "text/plain"), at: "/moved.png", faults: [.redirect(to: "/final.png", status: 301)])
             server.publish(.data(image, contentType: "image/png"), at: "/mislabelled.png", faults: [.contentType("text/plain")])
-            let service = try makeService(cache: folder)
+            let pipeline = try makePipeline(cache: folder)
             for path in ["/gz.png", "/moved.png", "/mislabelled.png"] {
-                let response = try await service.image(for: ImageRequest(url: server.url(for: path)))
+                let response = try await pipeline.bytes(for: ImageRequest(url: server.url(for: path)))
                 #expect(try response.data() == image, "\(path)")
             }
-            let moved = try await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/moved.png")))
+            let moved = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: server.url(for: "/moved.png")))
             #expect(moved.entry.finalURL == server.url(for: "/final.png"))
         }
     }
@@ -267,18 +267,18 @@ struct ImageServiceTests {
             let image = fakePNG(size: 3_000_000)
             server.publish(.data(image, contentType: "image/png"), at: "/big.png")
             let disk = try DiskCache(directory: folder)
-            let service = ImageService(
-                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000))
-            let response = try await service.image(for: ImageRequest(url: server.url(for: "/big.png")))
+            let pipeline = ImagePipeline.fetching(
+                .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000))
+            let response = try await pipeline.bytes(for: ImageRequest(url: server.url(for: "/big.png")))
             guard case .file = response.body else {
                 Issue.record("expected a file body")
                 return
             }
             #expect(try response.data() == image)
-            let again = try await ImageService(
-                configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000)
+            let again = try await ImagePipeline.fetching(
+                .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, memoryItemLimit: 1_000_000)
             )
-            .image(for: ImageRequest(url: server.url(for: "/big.png")))
+            .bytes(for: ImageRequest(url: server.url(for: "/big.png")))
             #expect(again.source == .disk)
             #expect(try again.data() == image)
         }
@@ -289,12 +289,12 @@ struct ImageServiceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a.png")
         try fakePNG(size: 500).write(to: file)
-        let service = try makeService(cache: nil)
-        let response = try await service.image(for: ImageRequest(url: file))
+        let pipeline = try makePipeline(cache: nil)
+        let response = try await pipeline.bytes(for: ImageRequest(url: file))
         #expect(response.source == .file)
         #expect(response.entry.format == .png)
         await #expect(throws: ImagePipelineError.fileNotFound(folder.appendingPathComponent("b.png"))) {
-            try await service.image(for: ImageRequest(url: folder.appendingPathComponent("b.png")))
+            try await pipeline.bytes(for: ImageRequest(url: folder.appendingPathComponent("b.png")))
         }
     }
 }
@@ -319,10 +319,10 @@ struct RetryByKindTests {
 
     func attempts(_ url: URL, loader kind: LoaderKind, idleTimeout: TimeInterval = 5) async throws -> (Int, ImagePipelineError?) {
         let loader = CountingLoader(kind.make(idleTimeout: idleTimeout))
-        let service = ImageService(
-            configuration: .init(dataLoader: loader, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
+        let pipeline = ImagePipeline.fetching(
+            .init(dataLoader: loader, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
         do {
-            _ = try await service.image(for: ImageRequest(url: url))
+            _ = try await pipeline.bytes(for: ImageRequest(url: url))
             return (loader.count.withLock { $0 }, nil)
         } catch let error as ImagePipelineError {
             return (loader.count.withLock { $0 }, error)
@@ -402,8 +402,8 @@ struct CloseDelimitedBodyTests {
         server.respondCloseDelimited(at: "/a.jpg", body: Self.jpeg)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let service = ImageService(configuration: .init(dataLoader: kind.make(), diskCache: try DiskCache(directory: folder)))
-        let response = try await service.image(for: ImageRequest(url: server.url(for: "/a.jpg")))
+        let pipeline = ImagePipeline.fetching(.init(dataLoader: kind.make(), diskCache: try DiskCache(directory: folder)))
+        let response = try await pipeline.bytes(for: ImageRequest(url: server.url(for: "/a.jpg")))
         #expect(try response.data() == Self.jpeg)
         #expect(response.isCached)
         #expect(response.entry.isFresh(at: Date()))
@@ -417,12 +417,12 @@ struct CloseDelimitedBodyTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let disk = try DiskCache(directory: folder)
-        let service = ImageService(
-            configuration: .init(
+        let pipeline = ImagePipeline.fetching(
+            .init(
                 dataLoader: kind.make(), diskCache: disk, retry: RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(10))))
         let url = server.url(for: "/a.jpg")
         await #expect(throws: ImagePipelineError.truncated(url, received: 30_000, expected: nil)) {
-            try await service.image(for: ImageRequest(url: url))
+            try await pipeline.bytes(for: ImageRequest(url: url))
         }
         #expect(server.requestCount(for: "/a.jpg") == 3)
         #expect(disk.entries().isEmpty)

@@ -11,15 +11,15 @@ import Testing
 /// The preview pipeline's stages with a loader and a scheduler held by hand: what is shared,
 /// what is kept, what stops when nobody waits.
 @Suite("Preview pipeline")
-struct PreviewPipelineTests {
+struct ImagePipelineTests {
     let loader = HeldImageLoader()
     let decoder = RowCountingDecoder()
     let scheduler = ManualScheduler()
-    let pipeline: PreviewPipeline
+    let pipeline: ImagePipeline
     let url = URL(string: "http://example.test/a.png")!
 
     init() {
-        pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: decoder, scheduler: scheduler))
+        pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: decoder, scheduler: scheduler))
     }
 
     func request(columns: Int = 40, rows: Int = 12, mode: RenderMode = .blocks, url: URL? = nil) -> PreviewRequest {
@@ -45,7 +45,6 @@ struct PreviewPipelineTests {
         let first = pipeline.previewTask(for: request())
         let second = pipeline.previewTask(for: request())
         await loader.waitForRequest(url)
-        await pipeline.synchronize()
         loader.release(url, with: .success(stubImage(width: 64, height: 48, grey: 1)))
         let one = try await finish(first)
         let two = try await finish(second)
@@ -69,8 +68,8 @@ struct PreviewPipelineTests {
 
     @Test func aFinishedPreviewIsInMemoryOnlyWhileItsBytesAreFresh() async throws {
         let clock = ManualDate()
-        let pipeline = PreviewPipeline(
-            configuration: .init(loader: loader, decoder: decoder, scheduler: scheduler, now: { clock.now }))
+        let pipeline = ImagePipeline(
+            configuration: .init(fetcher: loader, decoder: decoder, scheduler: scheduler, now: { clock.now }))
         let task = pipeline.previewTask(for: request())
         await loader.waitForRequest(url)
         // makeResponse is fresh for an hour from when it was fetched.
@@ -86,24 +85,21 @@ struct PreviewPipelineTests {
         let second = pipeline.previewTask(for: request())
         await loader.waitForRequest(url)
         first.cancel()
-        await pipeline.synchronize()
         #expect(loader.cancelledURLs.isEmpty, "the other waiter still needs the transfer")
         second.cancel()
-        await pipeline.synchronize()
         try await eventually { loader.cancelledURLs == [url] }
         await #expect(throws: CancellationError.self) { try await first.response }
         await #expect(throws: CancellationError.self) { try await second.response }
     }
 
     @Test func aDecodeNobodyWaitsForStopsBetweenRows() async throws {
-        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: decoder, scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: decoder, scheduler: WorkerPool(width: 1)))
         decoder.pause(atRow: 50)
         let task = pipeline.previewTask(for: request())
         await loader.waitForRequest(url)
         loader.release(url, with: .success(stubImage(width: 200, height: 400, grey: 9)))
         await decoder.waitUntilPaused()
         task.cancel()
-        await pipeline.synchronize()
         decoder.resume()
         try await eventually { decoder.cancelledDecodes == 1 }
         #expect(decoder.rows[9] ?? 0 < 60, "stopped a row or two after the cancellation, not after 400 rows")
@@ -120,7 +116,6 @@ struct PreviewPipelineTests {
         loader.release(url, with: .success(stubImage(grey: 2)))
         await scheduler.waitForWork(count: 2)
         background.priority = .low
-        await pipeline.synchronize()
         #expect(scheduler.queued == [.high, .low])
         // Lowered, the first task's work waits: the other finishes without it running.
         _ = try await finish(wanted, atLeast: .high)
@@ -152,8 +147,8 @@ struct PreviewPipelineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a.png")
         try stubImage(grey: 1).write(to: file)
-        let service = ImageService(configuration: .init(dataLoader: CurlDataLoader()))
-        let pipeline = PreviewPipeline(configuration: .init(loader: service, decoder: decoder, scheduler: WorkerPool(width: 1)))
+        let service = ImageFetcher(configuration: .init(dataLoader: CurlDataLoader()))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: service, decoder: decoder, scheduler: WorkerPool(width: 1)))
         let options = request(url: file)
         _ = try await pipeline.preview(for: options)
         #expect(pipeline.cachedPreview(for: options) != nil)
@@ -174,9 +169,9 @@ struct PartialPreviewTests {
     let request = PreviewRequest(url: URL(string: "http://example.test/slow.png")!, options: RenderOptions(columns: 20, rows: 8))
     let body = stubImage(width: 40, height: 30, grey: 9) + Data(count: 4000)
 
-    func makePipeline(policy: PartialPreviewPolicy = PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)) -> PreviewPipeline {
-        PreviewPipeline(
-            configuration: .init(loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: policy))
+    func makePipeline(policy: PartialPreviewPolicy = PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)) -> ImagePipeline {
+        ImagePipeline(
+            configuration: .init(fetcher: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: policy))
     }
 
     @Test func picturesFollowTheBytesAndTheFinalPreviewReplacesThem() async throws {
@@ -184,7 +179,6 @@ struct PartialPreviewTests {
         let pictures = Locked<[PartialPreview]>([])
         let task = pipeline.previewTask(for: request, partial: { picture in pictures.withLock { $0.append(picture) } })
         await loader.waitForRequest(url)
-        await pipeline.synchronize()
         loader.feed(url, body.prefix(1000), expected: Int64(body.count))
         try await scheduler.run { pictures.withLock { $0.count } == 1 }
         #expect(pictures.withLock { $0[0].received } == 1000)
@@ -211,20 +205,18 @@ struct PartialPreviewTests {
         let pictures = Locked(0)
         let task = pipeline.previewTask(for: request, priority: .low, partial: { _ in pictures.withLock { $0 += 1 } })
         await loader.waitForRequest(url)
-        await pipeline.synchronize()
         loader.feed(url, body.prefix(2000))
         #expect(scheduler.queued.isEmpty, "nobody looks at a prefetch: no picture is made")
         // Selected: the next bytes bring a picture.
         task.priority = .high
-        await pipeline.synchronize()
         loader.feed(url, body[2000..<2500])
         try await scheduler.run { pictures.withLock { $0 } == 1 }
         task.cancel()
     }
 
     @Test func withoutAPolicyThereAreNoPictures() async throws {
-        let pipeline = PreviewPipeline(
-            configuration: .init(loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: nil))
+        let pipeline = ImagePipeline(
+            configuration: .init(fetcher: loader, decoder: TrailingBytesStubDecoder(), scheduler: scheduler, partialPreviews: nil))
         let task = pipeline.previewTask(for: request, partial: { _ in Issue.record("a picture without a policy") })
         await loader.waitForRequest(url)
         loader.feed(url, body.prefix(2000))

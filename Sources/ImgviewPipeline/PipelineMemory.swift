@@ -3,21 +3,21 @@ import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
 
-/// What the preview pipeline's stages made, each kept in a memory cache with a bound of its own.
+/// What the pipeline's stages made, each kept in a memory cache with a bound of its own.
 ///
-/// Thread-safe, so the browser can look up a finished preview synchronously.
-final class PreviewMemory: Sendable {
-    /// The bytes each URL was last delivered as (their hash and freshness), so a preview made
-    /// from them is used only while they may be (the same rule as the image service's memory cache).
-    let known: MemoryCache<URL, KnownImage>
+/// Thread-safe, so the browser can look up a finished preview synchronously. Everything made from
+/// an image's bytes is keyed by their hash, and is used only while the bytes may be (`usable`).
+final class PipelineMemory: Sendable {
+    /// What each URL last delivered: its entry (hash, freshness), and its bytes when they are small.
+    let images: MemoryCache<URL, KnownImage>
     let headers: MemoryCache<ContentKey, ImageHeader>
     let decoded: MemoryCache<ContentKey, DecodedEntry>
     let previews: MemoryCache<RenderKey, CachedPreview>
     private let isOffline: Bool
     private let now: @Sendable () -> Date
 
-    init(configuration: PreviewPipeline.Configuration) {
-        known = MemoryCache(costLimit: Int.max, countLimit: 4096)
+    init(configuration: ImagePipeline.Configuration) {
+        images = MemoryCache(costLimit: configuration.bytesCostLimit, countLimit: 4096)
         headers = MemoryCache(costLimit: Int.max, countLimit: 4096)
         decoded = MemoryCache(costLimit: configuration.decodedCostLimit, countLimit: 64)
         previews = MemoryCache(costLimit: configuration.previewCostLimit, countLimit: 256)
@@ -25,12 +25,21 @@ final class PreviewMemory: Sendable {
         now = configuration.now
     }
 
-    /// What is known about `url`'s bytes, if a preview made from them may still be shown.
-    func usableKnown(_ url: URL) -> KnownImage? {
-        guard let known = known.value(for: url) else { return nil }
+    /// What is known about `url`'s bytes, if they, and what was made from them, may be used
+    /// without asking anyone: fresh, or offline, or a local file that has not changed since.
+    func usable(_ url: URL) -> KnownImage? {
+        guard let known = images.value(for: url) else { return nil }
         if isOffline { return known }
         if let stamp = known.fileStamp { return FileStamp(of: url) == stamp ? known : nil }
         return known.entry.isFresh(at: now()) ? known : nil
+    }
+
+    /// Remembers what `response` delivered for its URL.
+    func remember(_ response: ImageResponse, fileStamp: FileStamp?) {
+        var data: Data?
+        if case .data(let bytes) = response.body { data = bytes }
+        let known = KnownImage(entry: response.entry, isCached: response.isCached, fileStamp: fileStamp, data: data)
+        images.set(known, for: response.request.url, cost: max(1, data?.count ?? 0))
     }
 
     /// Keeps `entry` as the decoded pixels of `content`, unless larger ones are kept already.
@@ -44,8 +53,10 @@ final class PreviewMemory: Sendable {
 struct KnownImage: Sendable {
     let entry: CacheEntry
     let isCached: Bool
-    /// For a local file: who it was when it was read; a preview is shown again only while it still is.
+    /// For a local file: who it was when it was read; what was made of it is used only while it still is.
     let fileStamp: FileStamp?
+    /// The bytes, when they came in memory (small enough); nil when they are in a file.
+    let data: Data?
 }
 
 /// Decoded pixels and what decoding them cost.

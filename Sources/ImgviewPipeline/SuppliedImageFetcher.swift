@@ -2,36 +2,28 @@ import Crypto
 import Foundation
 import ImgviewFetching
 import ImgviewImaging
+import ImgviewSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// An image loader that answers for images whose bytes the caller already holds — what `show -`
-/// and `info -` read from standard input — and passes every other request to the loader it wraps.
+/// A fetcher that answers for images whose bytes the caller already holds — what `show -` and
+/// `info -` read from standard input — and passes every other request to the fetcher it wraps.
 ///
 /// Supplied bytes go through the same pipeline as any image (header, decode, render) and are
 /// never stored in a cache.
-public struct SuppliedImageLoader: ImageLoading {
-    /// The URL an image read from standard input goes by.
-    public static let standardInput = URL.standardInput
-
+public struct SuppliedImageFetcher: ImageFetching {
     private let supplied: [URL: Data]
-    private let base: any ImageLoading
+    private let base: any ImageFetching
 
-    public init(supplied: [URL: Data], wrapping base: any ImageLoading) {
+    public init(supplied: [URL: Data], wrapping base: any ImageFetching) {
         self.supplied = supplied
         self.base = base
     }
 
-    public func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
-        try await image(for: request, progress: progress, body: nil)
-    }
-
-    public func image(
-        for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?
-    ) async throws -> ImageResponse {
-        guard let data = supplied[request.url] else { return try await base.image(for: request, progress: progress, body: body) }
+    public func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
+        guard let data = supplied[request.url] else { return try await base.fetch(request, progress: progress, body: body) }
         guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(request.url, contentType: nil) }
         let now = Date()
         let entry = CacheEntry(
@@ -41,8 +33,8 @@ public struct SuppliedImageLoader: ImageLoading {
         return ImageResponse(request: request, entry: entry, source: .standardInput, body: .data(data), elapsed: .zero, isCached: false)
     }
 
-    public func discardCachedImage(for url: URL) async {
-        if supplied[url] == nil { await base.discardCachedImage(for: url) }
+    public func discard(_ url: URL) {
+        if supplied[url] == nil { base.discard(url) }
     }
 
     /// Reads standard input to its end; more than `limit` bytes is refused, before they are all held.
@@ -55,7 +47,7 @@ public struct SuppliedImageLoader: ImageLoading {
             if count < 0 { throw .fileUnreadable(URL(fileURLWithPath: "/dev/stdin"), reason: String(cString: strerror(errno))) }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
-            if data.count > limit { throw .tooLarge(standardInput, limit: limit) }
+            if data.count > limit { throw .tooLarge(.standardInput, limit: limit) }
         }
     }
 }
