@@ -1,6 +1,11 @@
 import CAVIF
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes AVIF with libavif (AV1 through dav1d or libaom): stills and image sequences, 8 to
 /// 12 bits, with alpha, rotation (`irot`) and mirroring (`imir`) honoured.

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a GIF's blocks say, walked without decoding a pixel: the canvas, the frames with their
 /// delays, and the loop count.

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The decoder the application uses: sniffs the format from the bytes and hands them to the
 /// decoder for it. A format imgview recognises but cannot decode still gets a header when its

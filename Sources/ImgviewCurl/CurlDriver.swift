@@ -1,7 +1,13 @@
 import CCurl
-import Foundation
+import Dispatch
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs every transfer of a loader on one libcurl multi handle, from one thread.
 ///
@@ -62,9 +68,7 @@ final class CurlDriver: @unchecked Sendable {
         if isNew {
             imgview_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, keptConnections)
             nonisolated(unsafe) let multi = multi
-            let thread = Thread { [self] in run(on: multi) }
-            thread.name = "imgview.curl"
-            thread.start()
+            DetachedThread.start(name: "imgview.curl") { [self] in run(on: multi) }
         } else {
             curl_multi_wakeup(multi)
         }

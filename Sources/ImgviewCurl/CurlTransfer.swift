@@ -1,8 +1,17 @@
 import CCurl
-import Foundation
+import Dispatch
 import HTTPTypes
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One request on a libcurl easy handle, its body streamed into a sink, driven by a `CurlDriver`.
 ///
@@ -184,7 +193,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Where the last response's Location pointed, resolved as libcurl resolves it.
     private func redirectTarget() -> URL? {
         guard let location = headerLines.last(where: { $0.name.lowercased() == "location" })?.value else { return nil }
-        return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: effectiveURL())?.absoluteURL
+        return URL(string: location.trimmingSpaces(), relativeTo: effectiveURL())?.absoluteURL
     }
 
     private func effectiveURL() -> URL? {
@@ -244,7 +253,7 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = DispatchTime.now()
         guard sinkError == nil else { return 0 }
         let line = String(decoding: bytes, as: UTF8.self)
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty {
             guard let handle, isFinalResponse(handle) else { return bytes.count }
             do {
@@ -259,8 +268,8 @@ final class CurlTransfer: @unchecked Sendable {
             // An obsolete folded line continues the previous header.
             headerLines[headerLines.count - 1].value += " " + trimmed
         } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = trimmed[..<colon].trimmingSpaces()
+            let value = trimmed[trimmed.index(after: colon)...].trimmingSpaces()
             headerLines.append((name, value))
         }
         return bytes.count

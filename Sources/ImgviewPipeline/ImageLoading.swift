@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Delivers images' bytes for a request: the `ImageService` in the app, a loader held by hand in tests.
 public protocol ImageLoading: Sendable {

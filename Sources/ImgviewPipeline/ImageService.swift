@@ -1,7 +1,12 @@
 import Crypto
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fetches images for every consumer: memory cache, then disk cache, then the network.
 ///
@@ -143,7 +148,7 @@ public actor ImageService {
 
 /// Hands one transfer's progress to every waiter still interested.
 final class ProgressFanout: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var handlers: [UUID: ImageService.Progress] = [:]
     private var last: (Int64, Int64?)?
 

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension PreviewPipeline {
     /// Everything the pipeline depends on, so a test swaps one line.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension PreviewPipeline {
     /// Forgets what is known about `url`'s bytes and drops them from the image service's caches:

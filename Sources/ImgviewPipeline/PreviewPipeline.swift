@@ -1,7 +1,12 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one way from a URL to a preview: bytes → header → decoded image → rendered preview.
 ///

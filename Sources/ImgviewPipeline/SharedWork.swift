@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One stage's work for one key — a fetch, a header, a decode, a render — shared by every
 /// preview task that needs it.

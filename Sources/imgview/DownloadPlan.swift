@@ -1,8 +1,16 @@
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Fetches one image through the service and saves it where `get` was told to.
 struct DownloadPlan: Sendable {

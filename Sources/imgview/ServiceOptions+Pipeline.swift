@@ -1,8 +1,13 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ServiceOptions {
     /// The preview pipeline over the image service these options configure, fetching with `loader`:

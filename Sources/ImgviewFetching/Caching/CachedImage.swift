@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An image's bytes held in the memory cache, with the metadata that came with them.
 public struct CachedImage: Sendable {

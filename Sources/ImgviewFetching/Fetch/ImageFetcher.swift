@@ -1,8 +1,13 @@
 import Crypto
-import Foundation
 import HTTPTypes
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Does the work of one transfer, off the service's actor: disk lookup, revalidation, download, store.
 public struct ImageFetcher: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Finds the EXIF Orientation tag in a JPEG's APP1 segment, a PNG's eXIf chunk or a TIFF's first directory.
 ///
