@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImgviewImaging
 @testable import ImgviewPipeline
-@testable import ImgviewURLSession
+import ImgviewCurl
 
 /// What the pipeline hands `show` and the browser for an animated image: every frame rendered
 /// for the box and mode, with its delay and the loop count, against committed text;
@@ -16,7 +16,7 @@ struct RenderedAnimationSnapshotTests {
 
     static func response(for name: String, options: RenderOptions) async throws -> PreviewResponse {
         let pipeline = PreviewPipeline(
-            configuration: .init(loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder()))
+            configuration: .init(loader: ImageService(configuration: .init(dataLoader: CurlDataLoader())), decoder: ImageDecoder()))
         return try await pipeline.preview(for: PreviewRequest(url: Fixtures.url(name), options: options))
     }
 
@@ -76,7 +76,7 @@ struct RenderedAnimationSnapshotTests {
     @Test func anAnimationOverTheCostLimitIsCutShortWithAWarning() async throws {
         let pipeline = PreviewPipeline(
             configuration: .init(
-                loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder(),
+                loader: ImageService(configuration: .init(dataLoader: CurlDataLoader())), decoder: ImageDecoder(),
                 animationCostLimit: 1))
         let response = try await pipeline.preview(
             for: PreviewRequest(

@@ -1,3 +1,4 @@
+#if URLSession
 import Foundation
 import ImgviewTestSupport
 import Testing
@@ -49,3 +50,4 @@ struct BoundedOperationQueueTests {
         try await eventually { counts.ran.withLock { $0 }.count == 5 }
     }
 }
+#endif

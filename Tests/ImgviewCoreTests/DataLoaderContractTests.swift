@@ -7,19 +7,26 @@ import Testing
 @testable import ImgviewCurl
 @testable import ImgviewFetching
 @testable import ImgviewSupport
-@testable import ImgviewURLSession
+#if URLSession
+    @testable import ImgviewURLSession
+#endif
 
-/// The two HTTP loaders imgview can use; every contract test runs against both.
+/// The two HTTP loaders imgview can use; every contract test runs against both (URLSession's in
+/// a build with the `URLSession` trait, as CI makes: `swift build --traits URLSession`).
 enum LoaderKind: String, CaseIterable, CustomTestStringConvertible {
     case curl
-    case urlSession
+    #if URLSession
+        case urlSession
+    #endif
 
     var testDescription: String { rawValue }
 
     func make(idleTimeout: TimeInterval = 5) -> any DataLoading {
         switch self {
         case .curl: CurlDataLoader(idleTimeout: idleTimeout)
-        case .urlSession: URLSessionDataLoader(idleTimeout: idleTimeout)
+        #if URLSession
+            case .urlSession: URLSessionDataLoader(idleTimeout: idleTimeout)
+        #endif
         }
     }
 }
