@@ -141,7 +141,9 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests",
-            dependencies: ["ImgviewCodecs", "ImgviewSupport", "ImgviewImaging", "ImgviewPipeline", "ImgviewCurl", "ImgviewTestSupport"],
+            dependencies: [
+                "ImgviewCodecs", "CAVIF", "ImgviewSupport", "ImgviewImaging", "ImgviewPipeline", "ImgviewCurl", "ImgviewTestSupport",
+            ],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.
         .testTarget(name: "ImgviewFuzzingTests", dependencies: ["ImgviewFuzzing"], exclude: ["Corpus"]),

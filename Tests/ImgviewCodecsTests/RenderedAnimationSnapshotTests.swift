@@ -1,11 +1,11 @@
 import Foundation
 import ImgviewCodecs
+import ImgviewCurl
 import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewImaging
 @testable import ImgviewPipeline
-import ImgviewCurl
 
 /// What the pipeline hands `show` and the browser for an animated image: every frame rendered
 /// for the box and mode, with its delay and the loop count, against committed text;

@@ -7,6 +7,7 @@ import Testing
 @testable import ImgviewCurl
 @testable import ImgviewFetching
 @testable import ImgviewSupport
+
 #if URLSession
     @testable import ImgviewURLSession
 #endif
