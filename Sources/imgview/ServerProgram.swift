@@ -42,7 +42,7 @@ enum ServerProgram {
     }
 
     /// This process's binary: `/proc/self/exe`, else the first argument.
-    private static func executablePath() -> String {
+    static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return CommandLine.arguments[0] }
