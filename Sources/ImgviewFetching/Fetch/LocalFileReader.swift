@@ -7,6 +7,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import SystemPackage
 
 /// Reads a local image file whole, for every consumer (`show FILE`, a `file://` catalog entry,
 /// a file in the browser): one set of checks, one set of errors.
@@ -38,10 +39,11 @@ public struct LocalFileReader: Sendable {
         let count = data.withUnsafeMutableBytes { buffer -> Int in
             var filled = 0
             while filled < buffer.count {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-                if got < 0, errno == EINTR { continue }
-                if got < 0 {
-                    failure = errno
+                let got: Int
+                do {
+                    got = try FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                } catch {
+                    failure = (error as? Errno)?.rawValue ?? EIO
                     return filled
                 }
                 if got == 0 { break }  // the file shrank while it was read: take what is there

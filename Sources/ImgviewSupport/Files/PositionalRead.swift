@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import SystemPackage
 
 /// Reads bytes at an offset of an open file (`pread`), however many calls it takes.
 package enum PositionalRead {
@@ -10,9 +11,10 @@ package enum PositionalRead {
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             filled = 0
             while filled < count {
-                let got = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return }
+                let rest = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
+                guard let got = try? FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: Int64(offset + filled), into: rest),
+                    got > 0
+                else { return }
                 filled += got
             }
         }
