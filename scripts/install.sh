@@ -3,7 +3,7 @@
 # `make bench` measures) under PREFIX, with the man page and shell completions generated from
 # the same ArgumentParser definitions as `--help`, and the bundled images `imgview demo` serves.
 #
-# Usage: scripts/install.sh install|uninstall PREFIX
+# Usage: [BIN=FOLDER] scripts/install.sh install|uninstall PREFIX
 #   PREFIX/bin/imgview
 #   PREFIX/libexec/imgview/imgview-server          (what `serve` and `demo` run)
 #   PREFIX/share/imgview/Assets/                   (`demo`'s images and catalog)
@@ -41,7 +41,9 @@ if [ "$action" = uninstall ]; then
   exit 0
 fi
 
-bin=.build-static/release
+# BIN: the folder of the two programs; the release build unless told otherwise (the tests install
+# the binaries they run).
+bin="${BIN:-.build-static/release}"
 for program in imgview imgview-server; do
   [ -x "$bin/$program" ] || { echo "install: $bin/$program is missing; run make release first" >&2; exit 1; }
 done
