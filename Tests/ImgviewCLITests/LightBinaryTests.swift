@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewServer
 import Testing
 
 /// The binary under test (`IMGVIEW_BIN`, else the one beside the tests) carries no more than it
@@ -7,6 +8,22 @@ import Testing
 /// `scripts/test.sh` runs this suite against `make release`'s binary as well as the debug one.
 @Suite("A light binary")
 struct LightBinaryTests {
+    @Test func onlyACommandThatFetchesOpensLibcurl() async throws {
+        let server = try await LoopbackServer.start()
+        try await stopping(server) {
+            let image = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png"))
+            server.publish(.data(image, contentType: "image/png"), at: "/coffee.png")
+            let local = try await Self.loadedLibraries([
+                "info", ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png").path,
+            ])
+            #expect(local.status == 0)
+            #expect(!local.libraries.contains { $0.hasPrefix("libcurl") }, "\(local.libraries)")
+            let remote = try await Self.loadedLibraries(["info", server.url(for: "/coffee.png").absoluteString])
+            #expect(remote.status == 0)
+            #expect(remote.libraries.contains { $0.hasPrefix("libcurl.so") }, "\(remote.libraries)")
+        }
+    }
+
     /// What the loader maps at start-up, every library and those they need (`ldd`).
     static func linkedLibraries(of binary: URL) async throws -> [String] {
         let result = try await ImgviewProcess.run([binary.path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
@@ -25,7 +42,7 @@ struct LightBinaryTests {
         return (result.status, names)
     }
 
-    static let onDemand = ["libavif", "libdav1d", "libaom", "libgav1", "librav1e", "libSvtAv1", "libyuv", "libabsl"]
+    static let onDemand = ["libavif", "libdav1d", "libaom", "libgav1", "librav1e", "libSvtAv1", "libyuv", "libabsl", "libcurl"]
 
     @Test func linksNoFoundationNetworkingNoICUAndNoOnDemandCodec() async throws {
         let libraries = try await Self.linkedLibraries(of: ImgviewProcess.binary)
@@ -51,7 +68,7 @@ struct LightBinaryTests {
 
         let still = try await Self.loadedLibraries(["show", png.path, "--size", "20x6", "--mode", "ascii"])
         #expect(still.status == 0)
-        #expect(!still.libraries.contains { $0.hasPrefix("libavif") }, "\(still.libraries)")
+        #expect(!still.libraries.contains { $0.hasPrefix("libavif") || $0.hasPrefix("libcurl") }, "\(still.libraries)")
 
         let decoded = try await Self.loadedLibraries(["show", avif.path, "--size", "20x6", "--mode", "ascii"])
         #expect(decoded.status == 0)

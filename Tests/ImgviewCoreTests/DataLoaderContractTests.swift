@@ -411,3 +411,21 @@ struct CatalogFetcherTests {
         }
     }
 }
+
+/// libcurl is opened on the first transfer; when it cannot be, the transfer fails with one line
+/// naming the package to install, and nothing else breaks.
+@Suite("libcurl opened on demand")
+struct CurlLibraryTests {
+    @Test func aMissingLibcurlIsATransportErrorNamingItsPackage() {
+        guard case .failure(let error) = CurlLibrary.load(soname: "libcurl.so.999", package: "libcurl999") else {
+            Issue.record("a library that is not there was loaded")
+            return
+        }
+        guard case .local(let reason) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(reason.hasPrefix("libcurl.so.999 cannot be loaded (install the Debian package libcurl999): "))
+        #expect(!reason.contains("\n"))
+    }
+}

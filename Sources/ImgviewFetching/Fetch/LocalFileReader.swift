@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -7,7 +9,6 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import SystemPackage
 
 /// Reads a local image file whole, for every consumer (`show FILE`, a `file://` catalog entry,
 /// a file in the browser): one set of checks, one set of errors.

@@ -1,7 +1,8 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SystemPackage
 
 /// Reads bytes at an offset of an open file (`pread`), however many calls it takes.
 package enum PositionalRead {

@@ -33,7 +33,8 @@ package final class SmallFileReader {
                 guard buffer.count < Self.limit else { return nil }
                 buffer += [UInt8](repeating: 0, count: buffer.count)
             }
-            guard let got = try? buffer.withUnsafeMutableBytes({ try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) })
+            guard
+                let got = try? buffer.withUnsafeMutableBytes({ try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) })
             else { return nil }
             if got == 0 { break }
             count += got
