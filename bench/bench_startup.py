@@ -9,7 +9,7 @@ output to a pipe:
   - `info` of the same PNG against ImageMagick's `identify`;
   - a 3840x2400 baseline JPEG to 80x24 plain ASCII against jp2a.
 Wall time is hyperfine's median; peak RSS the median of five runs under /usr/bin/time. The two
-images are made from ../shared/testdata with Pillow (04_coffee.png and 06_evening_glow.jpg,
+images are made from ../shared/testdata (or $IMGVIEW_TESTDATA) with Pillow (04_coffee.png and 06_evening_glow.jpg,
 resized) into bench-results/startup/.
 
 Usage: python3 bench/bench_startup.py [--imgview PATH] [--runs N] [--json FILE]
@@ -28,7 +28,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
-TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "testdata")
+TESTDATA = os.environ.get("IMGVIEW_TESTDATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "testdata")
 # Goals of issue 27: imgview's figure over the peer's.
 GOALS = {"version": ("curl", 1.0), "show-png": ("chafa", 0.8), "info-png": ("identify", 1.0), "ascii-jpeg": ("jp2a", 0.6)}
 VERSION_RSS_GOAL_MB = 12

@@ -49,7 +49,7 @@ for program in imgview imgview-server; do
 done
 # The man page generator of swift-argument-parser (its generate-manual plugin's tool), run on the
 # binary being installed: it reads the commands from `imgview --experimental-dump-help`.
-manual_tool=.build-tools/release/generate-manual-tool
+manual_tool=.build-tools/release/generate-manual
 if [ ! -x "$manual_tool" ]; then
   swift build -c release --scratch-path .build-tools --product generate-manual >/dev/null
 fi
