@@ -6,6 +6,8 @@ scripts/setup.sh
 scripts/setup-emulators.sh   # Xvfb and the terminals the pixel tests draw in
 scripts/lint.sh
 swift build --build-tests
+# swift-argument-parser's man page generator, which `make install` (and InstallTests) runs.
+swift build -c release --scratch-path .build-tools --product generate-manual
 # Serial: many tests bound how long a failure, a frame or a timeout may take, as a user feels it;
 # in parallel on 2 cores those bounds would measure the machine's load (DECISIONS.md, "Tests run serially").
 swift test --skip-build --no-parallel
