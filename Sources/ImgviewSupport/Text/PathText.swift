@@ -9,16 +9,23 @@ public enum PathText {
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
-    /// The extension of a file name, without its dot: `a.tar.gz` → `gz`; none for `.profile` or `a.`.
+    /// The extension of a path's last component, without its dot: `a.tar.gz` → `gz`, `a.` → ``;
+    /// none for `.profile` or `dir.d/file`.
     public static func fileExtension(of name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, !name[..<dot].hasSuffix("/") else { return "" }
-        return String(name[name.index(after: dot)...])
+        let component = lastComponent(of: name)
+        guard let dot = component.lastIndex(of: "."), dot != component.startIndex else { return "" }
+        return String(component[component.index(after: dot)...])
     }
 
-    /// The name without its extension (and without its dot when it has one).
+    /// The path without its last component's extension, dot included: `a.jpg` → `a`, `a.` → `a`.
     public static func stem(of name: String) -> String {
-        let ext = fileExtension(of: name)
-        return ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        let component = lastComponent(of: name)
+        guard let dot = component.lastIndex(of: "."), dot != component.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    private static func lastComponent(of path: String) -> Substring {
+        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
     }
 }
 

@@ -6,7 +6,8 @@
 
 extension String {
     /// `format` filled in as C's `printf` does (`%.1f`, `%3d`, `%02d`, `%lld`): what Foundation's
-    /// `String(format:)` was used for, without Foundation. No `%@`: interpolate strings instead.
+    /// `String(format:)` was used for, without Foundation. Numbers only (no `%@`, no `%s`):
+    /// interpolate strings instead.
     public init(printf format: String, _ arguments: any CVarArg...) {
         let length = withVaList(arguments) { vsnprintf(nil, 0, format, $0) }
         guard length > 0 else {
