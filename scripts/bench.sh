@@ -28,7 +28,7 @@ fi
 
 # What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
-# (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
+# (/usr/bin/time), pgrep (procps); then what the build needs (scripts/setup.sh installs the same).
 # imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs.
 scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libcurl4-openssl-dev: curl/curl.h for CCurl (libcurl itself is opened at run time, libcurl4).
 # strace: the CLI test that checks a cache hit flushes nothing (HostileCacheTests).
 packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux strace)
 scripts/install-packages.sh "${packages[@]}"
