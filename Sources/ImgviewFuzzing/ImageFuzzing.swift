@@ -20,6 +20,9 @@ enum ImageFuzzing {
         let dimensions = ImageDimensions.read(raw)
         if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
         _ = ExifReader.orientation(in: bytes)
+        // Whole, and cut where the browser cuts it when sorting by date.
+        _ = ExifReader.dateTaken(in: raw)
+        _ = ExifReader.dateTaken(in: Array(raw.prefix(4096)))
 
         guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
         let request = DecodeRequest(

@@ -25,8 +25,9 @@ public enum ExifReader {
         }
     }
 
-    /// The byte range of the TIFF structure inside the first `Exif\0\0` APP1 segment.
-    static func tiffBlockInJPEG(_ bytes: [UInt8]) -> Range<Int>? {
+    /// The byte range of the TIFF structure inside the first `Exif\0\0` APP1 segment; with
+    /// `allowingCut`, the part of it inside `bytes` when the segment goes on past their end.
+    static func tiffBlockInJPEG(_ bytes: [UInt8], allowingCut: Bool = false) -> Range<Int>? {
         var offset = 2
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
@@ -36,8 +37,8 @@ public enum ExifReader {
             if marker == 0xDA || marker == 0xD9 { return nil }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
-            let body = (offset + 4)..<(offset + 2 + length)
+            guard length >= 2, offset + 2 + length <= bytes.count || (allowingCut && marker == 0xE1) else { return nil }
+            let body = (offset + 4)..<min(offset + 2 + length, bytes.count)
             if marker == 0xE1, body.count >= 6, Array(bytes[body.lowerBound..<body.lowerBound + 6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
                 return (body.lowerBound + 6)..<body.upperBound
             }
@@ -93,12 +94,12 @@ public enum ExifReader {
         return nil
     }
 
-    private static func readUInt16(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool) -> UInt16 {
+    static func readUInt16(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool) -> UInt16 {
         let (a, b) = (UInt16(bytes[offset]), UInt16(bytes[offset + 1]))
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
-    private static func readUInt32(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool) -> UInt32 {
+    static func readUInt32(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool) -> UInt32 {
         let values = (0..<4).map { UInt32(bytes[offset + $0]) }
         return bigEndian
             ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
