@@ -42,7 +42,7 @@ extension BrowserKey {
             return
         }
         if name.hasPrefix("C-"), name.count == 3, let letter = name.last?.lowercased().first, letter.isASCII, letter.isLetter {
-            guard let key = Self.control(letter) else { return nil }
+            guard let key = Self.controlKey(letter) else { return nil }
             self = key
             return
         }
@@ -113,7 +113,7 @@ extension BrowserKey {
     }
 
     /// Ctrl and `letter`, as the terminal sends it: Ctrl-I is Tab, Ctrl-M Enter, and so on.
-    static func control(_ letter: Character) -> BrowserKey? {
+    static func controlKey(_ letter: Character) -> BrowserKey? {
         switch letter {
         case "c": .interrupt
         case "z": .suspend

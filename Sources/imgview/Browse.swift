@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImgviewBrowser
 import ImgviewFetching
 import ImgviewTerminal
 
@@ -35,17 +36,64 @@ extension Imgview {
         @Argument(help: ArgumentHelp("Files, folders, URLs or catalog names to browse instead of the catalog.", valueName: "image"))
         var images: [String] = []
 
-        @Flag(name: .shortAndLong, help: "Also list the images in the folders' subfolders.")
-        var recursive = false
+        @Flag(
+            name: [.short, .customLong("recursive")], inversion: .prefixedNo,
+            help: "Also list the images in the folders' subfolders (default: no).")
+        var recursiveOption: Bool?
 
         @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
         var mode: ModeChoice?
 
-        @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
-        var cellAspect: Double = 2.0
+        @Option(
+            name: .customLong("cell-aspect"), help: ArgumentHelp("A cell's height divided by its width (default: 2).", valueName: "ratio"))
+        var cellAspectOption: Double?
+
+        @Option(
+            name: .customLong("sort"),
+            help: ArgumentHelp(
+                "name (as listed: folders in natural order, arguments as given; the default), date (taken, from EXIF; else modified), mtime or size.",
+                valueName: "order"))
+        var sortOption: ImageOrderChoice?
+
+        @Flag(name: .customLong("reverse"), inversion: .prefixedNo, help: "The order backwards (default: no).")
+        var reverseOption: Bool?
+
+        @Flag(help: "A random order.")
+        var shuffle = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Start a slideshow: the next image every SECONDS (an animation plays to its end first); S stops it, any key pauses it.",
+                valueName: "seconds"))
+        var slideshow: Double?
+
+        /// `--recursive`/`--no-recursive`, else the config file's, else no.
+        var recursive: Bool { Settings.shared.boolean("recursive", commandLine: recursiveOption, standard: false) }
+        /// `--cell-aspect`, else the config file's, else 2.
+        var cellAspect: Double { Settings.shared.number("cell-aspect", commandLine: cellAspectOption, standard: 2) }
+
+        /// `--shuffle`, `--sort` and `--reverse`, else the config file's, else the listing's order.
+        var ordering: ImageOrdering {
+            let settings = Settings.shared
+            let order = settings.resolve(
+                "sort", commandLine: shuffle ? .shuffle : sortOption?.order,
+                fromFile: { Settings.text($0).flatMap(ImageOrder.init(rawValue:)) }, standard: .name
+            ).value
+            return ImageOrdering(order: order, isReversed: settings.boolean("reverse", commandLine: reverseOption, standard: false))
+        }
+
+        /// The slideshow: `--slideshow` starts one at its interval; S uses the config file's interval, else 5 seconds.
+        var slideshowSetting: Slideshow {
+            let seconds = slideshow ?? Settings.shared.number("slideshow-interval", commandLine: nil, standard: 5)
+            return Slideshow(interval: .milliseconds(Int64((seconds * 1000).rounded())), status: slideshow == nil ? .off : .running)
+        }
 
         func validate() throws {
-            guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            if let cellAspect = cellAspectOption, !(0.2...5).contains(cellAspect) {
+                throw ValidationError("--cell-aspect must be between 0.2 and 5")
+            }
+            if shuffle, sortOption != nil { throw ValidationError("--shuffle is an order of its own: give it or --sort, not both") }
+            if let slideshow, !(0.1...86_400).contains(slideshow) { throw ValidationError("--slideshow takes seconds, from 0.1 to 86400") }
             if images.contains("-") {
                 throw ValidationError("the browser reads keys from standard input, so it cannot read an image there; use 'imgview show -'")
             }
@@ -61,7 +109,7 @@ extension Imgview {
             let fetcher = try network.makeFetcher(global: global, loader: loader)
             let status = try await BrowserLauncher.run(
                 catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, cellAspect: cellAspect,
-                maxPixelCount: decoding.maxPixelCount, offline: global.isOffline)
+                maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting)
             if status != 0 { throw ExitCode(status) }
         }
 

@@ -19,7 +19,9 @@ struct Imgview: AsyncParsableCommand {
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self],
+        subcommands: [
+            Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self, Config.self,
+        ],
         defaultSubcommand: Browse.self
     )
 
@@ -35,6 +37,8 @@ struct Imgview: AsyncParsableCommand {
                         ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
                     }))
             var command = try parseAsRoot(arguments)
+            // The config file, read once the command line is known good (never for --help or --version).
+            if case .failure(let error) = Settings.current { throw error }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
