@@ -35,7 +35,7 @@ extension BrowserPresenter {
         let clipboard = configuration.actions.clipboard
         let what = Self.describe(targets, one: targets[0].url.isFileURL ? "the path of" : "the URL of", many: "paths")
         Task {
-            let route = await ImageOpener.blocking { clipboard() }
+            let route = await BlockingWork.run { clipboard() }
             do throws(ClipboardRoute.Refusal) {
                 let (bytes, way) = try route.sequence(for: text)
                 view?.write(bytes)
@@ -144,7 +144,7 @@ extension BrowserPresenter {
         }
         let now = Int(configuration.now().timeIntervalSince1970)
         Task {
-            let results = await ImageOpener.blocking {
+            let results = await BlockingWork.run {
                 local.map { image in
                     (image, Result { () throws(TrashError) -> TrashedFile in try trashCan.trash(image.url.path, now: now) })
                 }
@@ -190,7 +190,7 @@ extension BrowserPresenter {
         }
         let batch = lastTrash
         Task {
-            let results = await ImageOpener.blocking {
+            let results = await BlockingWork.run {
                 batch.map { item in Result { () throws(TrashError) in try trashCan.restore(item.file) } }
             }
             var restored: [TrashedImage] = []
@@ -315,9 +315,9 @@ extension BrowserPresenter {
             } catch {
                 return
             }
-            let before = await ImageOpener.blocking { targets.map { $0.url.isFileURL ? FileStamp(of: $0.url) : nil } }
+            let before = await BlockingWork.run { targets.map { $0.url.isFileURL ? FileStamp(of: $0.url) : nil } }
             let outcome = await handler.run(key: name, paths: paths)
-            let after = await ImageOpener.blocking { targets.map { $0.url.isFileURL ? FileStamp(of: $0.url) : nil } }
+            let after = await BlockingWork.run { targets.map { $0.url.isFileURL ? FileStamp(of: $0.url) : nil } }
             var gone: Set<String> = []
             var changed: Set<String> = []
             for (index, image) in targets.enumerated() where image.url.isFileURL {

@@ -41,16 +41,18 @@ public struct ActionFiles: Sendable {
         let sub = String(response.entry.sha256.prefix(16))
         let data = try response.data()
         let folder = folder
-        return try await Task.detached {
-            let parent = try Self.privateFolder(folder)
-            let destination = parent + "/" + sub
-            if mkdir(destination, 0o700) != 0, errno != EEXIST {
-                throw FileSystemError(operation: "create", path: destination, errno: errno)
+        return try await BlockingWork.run {
+            Result { () throws -> String in
+                let parent = try Self.privateFolder(folder)
+                let destination = parent + "/" + sub
+                if mkdir(destination, 0o700) != 0, errno != EEXIST {
+                    throw FileSystemError(operation: "create", path: destination, errno: errno)
+                }
+                let file = URL(fileURLWithPath: destination + "/" + name)
+                _ = try OutputFile.publish(.data(data), byteCount: Int64(data.count), sha256: nil, to: file, replace: true)
+                return file.path
             }
-            let file = URL(fileURLWithPath: destination + "/" + name)
-            _ = try OutputFile.publish(.data(data), byteCount: Int64(data.count), sha256: nil, to: file, replace: true)
-            return file.path
-        }.value
+        }.get()
     }
 
     /// `path`, made if missing, and only if it is a real folder this user alone can use.

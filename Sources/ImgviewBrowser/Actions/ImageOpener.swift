@@ -61,7 +61,7 @@ public struct ImageOpener: Sendable {
             }
             launches = paths.map { (path, [$0], "xdg-open") }
         }
-        let started = await Self.blocking { () -> Result<UncheckedBox<[ChildProcess]>, OpenerFailure> in
+        let started = await BlockingWork.run { () -> Result<UncheckedBox<[ChildProcess]>, OpenerFailure> in
             var children: [ChildProcess] = []
             for launch in launches {
                 do throws(ChildProcess.CannotStart) {
@@ -98,15 +98,8 @@ public struct ImageOpener: Sendable {
 
     private static func reapInBackground(_ children: [ChildProcess]) {
         let box = UncheckedBox(children)
-        DispatchQueue.global(qos: .utility).async {
+        DispatchQueue(label: "imgview.opener-reaper").async {
             for child in box.value { child.wait() }
-        }
-    }
-
-    /// Runs blocking work on a thread of Dispatch's, not the cooperative pool.
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
         }
     }
 

@@ -55,7 +55,8 @@ public struct KeyHandler: Sendable {
         guard access(path, X_OK) == 0 else { return .failure(Failure(message: "the key-handler \(path) is not executable (chmod +x)")) }
         let input = Array(paths.map { $0 + "\n" }.joined().utf8)
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            // Queues of their own: the script may run long, and blocks only them.
+            DispatchQueue(label: "imgview.key-handler", qos: .userInitiated).async {
                 let child: ChildProcess
                 do throws(ChildProcess.CannotStart) {
                     child = try ChildProcess(
@@ -68,7 +69,7 @@ public struct KeyHandler: Sendable {
                 // Its input on another thread: a script that prints before it reads must not wait on us.
                 let box = UncheckedBox(child)
                 let fed = DispatchSemaphore(value: 0)
-                DispatchQueue.global(qos: .userInitiated).async {
+                DispatchQueue(label: "imgview.key-handler-input", qos: .userInitiated).async {
                     box.value.writeInputAndClose(input)
                     fed.signal()
                 }
