@@ -33,8 +33,13 @@ struct GlobalOptions: ParsableArguments {
         help: "Do not read the config file ($XDG_CONFIG_HOME/imgview/config.toml; env IMGVIEW_NO_CONFIG=1).")
     var noConfig = false
 
+    /// Checks what was typed and the environment, never the config file: ArgumentParser runs this
+    /// for `--help` too, which must not read the file.
     func validate() throws {
-        _ = try cacheSizeLimitSetting()
+        if let cacheSize { _ = try Self.size(cacheSize, option: "--cache-size") }
+        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_SIZE"], !text.isEmpty {
+            _ = try Self.size(text, option: "IMGVIEW_CACHE_SIZE")
+        }
     }
 
     /// The cache's size limit: the option, else the environment, else the config file, else 1 GiB.

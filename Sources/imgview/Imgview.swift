@@ -37,8 +37,6 @@ struct Imgview: AsyncParsableCommand {
                         ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
                     }))
             var command = try parseAsRoot(arguments)
-            // The config file, read once the command line is known good (never for --help or --version).
-            if case .failure(let error) = Settings.current { throw error }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -35,9 +35,14 @@ struct Settings: Sendable {
         ignoring: ignoresFile(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment),
         environment: ProcessInfo.processInfo.environment)
 
-    /// `current`, once `Imgview.main` has made sure it read without an error.
+    /// `current`; a file with an error ends the process there, with its one line and exit 2.
+    /// Asked for only where an option needs it, so `--help`, `--version` and commands without
+    /// such options never read the file.
     static var shared: Settings {
-        (try? current.get()) ?? Settings(path: nil, file: nil, isIgnored: true, keymap: .standard)
+        switch current {
+        case .success(let settings): settings
+        case .failure(let error): Imgview.exit(reporting: error)
+        }
     }
 
     /// Whether `--no-config` (before any `--`) or `IMGVIEW_NO_CONFIG` says to leave the file alone.

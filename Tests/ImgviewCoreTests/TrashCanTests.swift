@@ -54,13 +54,13 @@ struct TrashCanTests {
         }
     }
 
-    @Test(.enabled(if: TrashCanTests.canUseChattr(), "needs chattr on an ext4 or similar /tmp"))
+    @Test(.enabled(if: SystemCommands.canUseChattr(), "needs chattr on an ext4 or similar /tmp"))
     func aFileInAReadOnlyFolderStaysAndLeavesNoInfo() throws {
         try withFolders { home, pictures, trash in
             let file = pictures.appendingPathComponent("kept.png")
             try Data("kept".utf8).write(to: file)
-            try Self.run("/usr/bin/chattr", ["+i", pictures.path])
-            defer { try? Self.run("/usr/bin/chattr", ["-i", pictures.path]) }
+            try SystemCommands.run("/usr/bin/chattr", ["+i", pictures.path])
+            defer { try? SystemCommands.run("/usr/bin/chattr", ["-i", pictures.path]) }
             #expect(throws: TrashError(path: file.path, reason: "operation not permitted")) { try trash.trash(file.path) }
             #expect(FileManager.default.fileExists(atPath: file.path))
             let infos = (try? FileManager.default.contentsOfDirectory(atPath: home.path + "/Trash/info")) ?? []
@@ -68,13 +68,13 @@ struct TrashCanTests {
         }
     }
 
-    @Test(.enabled(if: TrashCanTests.canMount(), "needs to mount a tmpfs (root, with the right to mount)"))
+    @Test(.enabled(if: SystemCommands.canMount(), "needs to mount a tmpfs (root, with the right to mount)"))
     func aVolumeWithATrashOfItsOwnAndOneWithoutAny() throws {
         try withFolders { home, pictures, trash in
             let volume = pictures.appendingPathComponent("volume")
             try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
-            try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
-            defer { try? Self.run("/bin/umount", [volume.path]) }
+            try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+            defer { try? SystemCommands.run("/bin/umount", [volume.path]) }
             // Another volume: its own .Trash-UID, the path relative to its top.
             try FileManager.default.createDirectory(at: volume.appendingPathComponent("sub"), withIntermediateDirectories: true)
             let file = volume.appendingPathComponent("sub/deep one.png")
@@ -92,8 +92,8 @@ struct TrashCanTests {
             #expect(shared.trashedPath == volume.path + "/.Trash/\(getuid())/files/deep one.png")
             try trash.restore(shared)
             // Read-only, without a trash: refused, the file where it was.
-            try Self.run("/bin/rm", ["-rf", volume.path + "/.Trash", volume.path + "/.Trash-\(getuid())"])
-            try Self.run("/bin/mount", ["-o", "remount,ro", volume.path])
+            try SystemCommands.run("/bin/rm", ["-rf", volume.path + "/.Trash", volume.path + "/.Trash-\(getuid())"])
+            try SystemCommands.run("/bin/mount", ["-o", "remount,ro", volume.path])
             #expect(throws: TrashError(path: file.path, reason: "no trash can be made on \(volume.path) (read-only file system)")) {
                 try trash.trash(file.path)
             }
@@ -109,36 +109,5 @@ struct TrashCanTests {
         #expect(TrashCan.escaped("/a b/ü~_-.x%") == "/a%20b/%C3%BC~_-.x%25")
         #expect(TrashCan.split("/a/b.png") == ("/a", "b.png"))
         #expect(TrashCan.split("/b.png") == ("/", "b.png"))
-    }
-
-    static func canUseChattr() -> Bool {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-chattr-\(UUID().uuidString)")
-        guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil else { return false }
-        defer {
-            try? run("/usr/bin/chattr", ["-i", probe.path])
-            try? FileManager.default.removeItem(at: probe)
-        }
-        return (try? run("/usr/bin/chattr", ["+i", probe.path])) != nil
-    }
-
-    static func canMount() -> Bool {
-        guard getuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-mount-\(UUID().uuidString)")
-        guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil else { return false }
-        defer { try? FileManager.default.removeItem(at: probe) }
-        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])) != nil else { return false }
-        try? run("/bin/umount", [probe.path])
-        return true
-    }
-
-    static func run(_ program: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
     }
 }
