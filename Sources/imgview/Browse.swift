@@ -22,10 +22,17 @@ extension Imgview {
                 Keys: ←/→ h/l Tab/Shift-Tab move between tabs, Home/End first and last, PgUp/PgDn a \
                 strip of tabs, 1-9 (more digits for 10 on) go to a tab, / finds a tab by name, f gives \
                 the preview the whole width, + and - zoom, H J K L (Shift+arrows) pan, 0 back to fit, \
-                r reloads bypassing the caches, x stops a transfer, d saves the image into the working \
-                folder (never over an existing file), m cycles the preview modes this terminal shows (its pixel modes, blocks, ASCII), c lists the disk cache \
-                (Del removes an entry), Ctrl-Z suspends, ? shows help, q or Esc quits. The mouse \
-                selects tabs, the wheel moves between them, a click on a key hint does what the key does.
+                r reloads bypassing the caches, x stops a transfer, m cycles the preview modes this \
+                terminal shows (its pixel modes, blocks, ASCII), c lists the disk cache (Del removes \
+                an entry), Ctrl-Z suspends, ? shows help, q or Esc quits. t marks an image (T all, * \
+                inverts); these act on the marked images, or the selected one: d saves into the \
+                working folder (never over an existing file), y copies paths to the clipboard (OSC \
+                52), o opens in the desktop's viewer ($IMGVIEW_OPENER, else xdg-open), D or Del moves \
+                to the trash (u undoes), Ctrl-X then a key runs $XDG_CONFIG_HOME/imgview/key-handler \
+                KEY with the paths on its input. S starts or stops a slideshow (any key pauses it), O \
+                sorts by the next order. Keys can be bound anew in the config file's [keys] table \
+                (see `imgview config`). The mouse selects tabs, the wheel moves between them, a \
+                click on a key hint does what the key does.
                 Needs a terminal; without one, use `imgview show` or `imgview get`.
                 """)
 
