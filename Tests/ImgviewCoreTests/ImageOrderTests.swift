@@ -11,31 +11,34 @@ import Testing
 struct ImageOrderTests {
     static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xD9])
 
+    func taken(_ data: Data) -> ExifDateTime? { ExifDate.taken(in: DataBytes(data)) }
+    func taken(_ bytes: [UInt8]) -> ExifDateTime? { ExifDate.taken(in: ArrayBytes(bytes)) }
+
     @Test func theDateTakenComesFromTheExifDirectoryElseIFD0() {
         let original = ExifFixture.tiff(original: "2024:07:14 18:30:05", modified: "2025:01:01 00:00:00")
-        let date = ExifReader.dateTaken(in: [UInt8](ExifFixture.jpeg(Self.jpeg, tiff: original)))
+        let date = taken(ExifFixture.jpeg(Self.jpeg, tiff: original))
         #expect(date == ExifDateTime(Array("2024:07:14 18:30:05".utf8)))
         #expect(date?.year == 2024 && date?.second == 5)
         let bigEndian = ExifFixture.tiff(original: "2001:02:03 04:05:06", bigEndian: true)
-        #expect(ExifReader.dateTaken(in: [UInt8](ExifFixture.jpeg(Self.jpeg, tiff: bigEndian)))?.day == 3)
+        #expect(taken(ExifFixture.jpeg(Self.jpeg, tiff: bigEndian))?.day == 3)
         // No DateTimeOriginal: IFD0's DateTime.
         let onlyModified = ExifFixture.tiff(original: nil, modified: "1999:12:31 23:59:59")
-        #expect(ExifReader.dateTaken(in: [UInt8](ExifFixture.jpeg(Self.jpeg, tiff: onlyModified)))?.year == 1999)
+        #expect(taken(ExifFixture.jpeg(Self.jpeg, tiff: onlyModified))?.year == 1999)
         // A TIFF file is the structure itself.
-        #expect(ExifReader.dateTaken(in: original)?.month == 7)
+        #expect(taken(original)?.month == 7)
         // Unknown dates are no dates.
         #expect(
-            ExifReader.dateTaken(in: [UInt8](ExifFixture.jpeg(Self.jpeg, tiff: ExifFixture.tiff(original: "0000:00:00 00:00:00")))) == nil)
-        #expect(ExifReader.dateTaken(in: [UInt8](Self.jpeg)) == nil)
+            taken(ExifFixture.jpeg(Self.jpeg, tiff: ExifFixture.tiff(original: "0000:00:00 00:00:00"))) == nil)
+        #expect(taken(Self.jpeg) == nil)
     }
 
     @Test func theDateIsFoundInAFilesFirstFourKilobytesThoughItsSegmentGoesOn() {
         // A 60 KB APP1 (a thumbnail after the directories): cut at 4 KB, the date is still there.
         let tiff = ExifFixture.tiff(original: "2020:02:29 12:00:00", padding: 60_000)
         let file = [UInt8](ExifFixture.jpeg(Self.jpeg, tiff: tiff))
-        #expect(ExifReader.dateTaken(in: Array(file.prefix(ImageSortKeys.headLength)))?.day == 29)
+        #expect(taken(Array(file.prefix(ImageSortKeys.headLength)))?.day == 29)
         // An offset pointing past what was read is no date, and no crash.
-        #expect(ExifReader.dateTaken(in: Array(file.prefix(40))) == nil)
+        #expect(taken(Array(file.prefix(40))) == nil)
     }
 
     @Test func datesCompareAsWallClockTime() throws {

@@ -43,7 +43,7 @@ public struct ImageSortKeys: Sendable, Equatable {
         let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         var head = [UInt8](repeating: 0, count: headLength)
         let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, headLength, 0) }
-        let taken = count > 0 ? ExifReader.dateTaken(in: Array(head[..<count]))?.wallClockSeconds : nil
+        let taken = count > 0 ? ExifDate.taken(in: ArrayBytes(Array(head[..<count])))?.wallClockSeconds : nil
         return ImageSortKeys(
             modified: modified, byteCount: Int64(status.st_size), taken: taken ?? localWallClock(status.st_mtim.tv_sec))
     }
