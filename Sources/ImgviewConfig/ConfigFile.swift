@@ -65,6 +65,10 @@ public struct ConfigFile: Sendable, Equatable {
     /// Reads the file at `path`; nil when there is none. A file that cannot be read or is not
     /// TOML throws, naming the line where there is one.
     public static func load(path: String) throws(ConfigError) -> ConfigFile? {
+        // A folder on the way that cannot be searched (another user's HOME, as under `setpriv`)
+        // hides whether there is a file: there is none of this user's.
+        var found = stat()
+        if stat(path, &found) != 0, [ENOENT, ENOTDIR, EACCES].contains(errno) { return nil }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }

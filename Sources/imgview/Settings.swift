@@ -28,12 +28,35 @@ struct Settings: Sendable {
     let file: ConfigFile?
     /// `--no-config` or `IMGVIEW_NO_CONFIG=1`: the file is not read.
     let isIgnored: Bool
-    let keymap: Keymap
+    /// The keymap a `[keys]` table made; nil when the file has none.
+    private let boundKeymap: Keymap?
 
-    /// This process's settings: its command line says whether to read the file.
-    static let current: Result<Settings, ConfigError> = load(
-        ignoring: ignoresFile(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment),
-        environment: ProcessInfo.processInfo.environment)
+    init(path: String?, file: ConfigFile?, isIgnored: Bool, keymap: Keymap?) {
+        self.path = path
+        self.file = file
+        self.isIgnored = isIgnored
+        boundKeymap = keymap
+    }
+
+    /// Which key does what in the browser: the standard keys (made only when asked for, as only the
+    /// browser asks), with the file's `[keys]` over them.
+    var keymap: Keymap { boundKeymap ?? .standard }
+
+    /// This process's settings: its command line says whether to read the file. Only the variables
+    /// it needs are looked up (`getenv`, not a dictionary of the whole environment).
+    static let current: Result<Settings, ConfigError> = {
+        let environment = variables(["XDG_CONFIG_HOME", "HOME", "IMGVIEW_NO_CONFIG"])
+        return load(ignoring: ignoresFile(arguments: CommandLine.arguments, environment: environment), environment: environment)
+    }()
+
+    /// The environment variables `names` that are set.
+    static func variables(_ names: [String]) -> [String: String] {
+        var found: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
+    }
 
     /// `current`; a file with an error ends the process there, with its one line and exit 2.
     /// Asked for only where an option needs it, so `--help`, `--version` and commands without
@@ -54,10 +77,10 @@ struct Settings: Sendable {
     /// Reads and checks the file `environment` points to, unless `ignoring`.
     static func load(ignoring: Bool, environment: [String: String]) -> Result<Settings, ConfigError> {
         let path = ConfigSchema.path(environment: environment)
-        guard !ignoring, let path else { return .success(Settings(path: path, file: nil, isIgnored: ignoring, keymap: .standard)) }
+        guard !ignoring, let path else { return .success(Settings(path: path, file: nil, isIgnored: ignoring, keymap: nil)) }
         do throws(ConfigError) {
             guard let file = try ConfigFile.load(path: path) else {
-                return .success(Settings(path: path, file: nil, isIgnored: false, keymap: .standard))
+                return .success(Settings(path: path, file: nil, isIgnored: false, keymap: nil))
             }
             try ConfigSchema.validate(file)
             let bindings = file.entries.filter { $0.table == ConfigSchema.keysTable && !$0.name.isEmpty }.map { entry in
@@ -69,9 +92,9 @@ struct Settings: Sendable {
                 }
                 return Keymap.Binding(action: entry.name, keys: keys, line: entry.line)
             }
-            let keymap: Keymap
+            var keymap: Keymap?
             do throws(Keymap.Problem) {
-                keymap = try Keymap.standard.applying(bindings)
+                if !bindings.isEmpty { keymap = try Keymap.standard.applying(bindings) }
             } catch {
                 throw ConfigError(path: path, line: error.line, problem: "keys: " + error.message)
             }
@@ -85,12 +108,15 @@ struct Settings: Sendable {
 
     /// The value of setting `name`: `commandLine` if given, else the environment's (read by
     /// `fromEnvironment`, which throws on a bad value), else the file's (already checked), else `standard`.
+    ///
+    /// - Parameter environment: where the variable is looked up; nil: this process's environment.
     func resolve<Value>(
-        _ name: String, commandLine: Value?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ name: String, commandLine: Value?, environment: [String: String]? = nil,
         fromEnvironment: (String) throws -> Value?, fromFile: (ConfigFile.Value) -> Value?, standard: Value
     ) rethrows -> Resolved<Value> {
         if let commandLine { return Resolved(value: commandLine, source: .commandLine) }
-        if let variable = ConfigSchema.setting(name)?.environment, let text = environment[variable], !text.isEmpty,
+        if let variable = ConfigSchema.setting(name)?.environment,
+            let text = environment.map({ $0[variable] }) ?? getenv(variable).map({ String(cString: $0) }), !text.isEmpty,
             let value = try fromEnvironment(text)
         {
             return Resolved(value: value, source: .environment(variable))
