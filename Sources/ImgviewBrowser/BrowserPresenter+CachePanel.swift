@@ -28,7 +28,7 @@ extension BrowserPresenter {
         let pipeline = configuration.pipeline
         Task {
             let result = await Task.detached { Result { try cache.remove(row.url) } }.value
-            await pipeline.forget(row.url)
+            pipeline.forget(row.url)
             guard case .cache(var shown) = state.overlay else { return }
             switch result {
             case .success:

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes Windows and OS/2 bitmaps, written here: no Debian library reads BMP alone, and
 /// the format is a header and rows.
@@ -13,9 +18,8 @@ import ImgviewSupport
 public struct BMPDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let bitmap = try BMPHeader.read(bytes)
-        return ImageHeader(format: .bmp, storedWidth: bitmap.width, storedHeight: bitmap.height, orientation: .up)
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -1,6 +1,11 @@
 import CSPNG
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
 ///
@@ -11,9 +16,8 @@ import ImgviewImaging
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let (width, height) = try withContext(bytes) { context throws(ImageDecodingError) in try storedSize(context) }
-        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: ExifReader.orientation(in: bytes))
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -27,6 +27,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case terminalReplies = "terminal-replies"
     /// Bytes reaching the browser as keys: typed keys, escape sequences, noise.
     case browserKeys = "browser-keys"
+    /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
+    case config
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -41,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         case .browserKeys: BrowserKeyFuzzing.run(bytes)
+        case .config: ConfigFuzzing.run(bytes)
         }
     }
 }

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A preview of what a download has brought so far: never cached, replaced by the final one.
 public struct PartialPreview: Sendable, Equatable {
@@ -41,7 +46,7 @@ public struct PartialPreviewPolicy: Sendable {
 
 /// One download's bytes as they arrive, and the pictures made of them for the tasks that asked.
 ///
-/// Fed by the image service's body tap on the transfer's thread; decodes on the pipeline's
+/// Fed by the fetch's body on the transfer's thread; decodes on the pipeline's
 /// scheduler, one picture at a time, as often as its policy allows, with a `ProgressiveImageDecoder`
 /// that follows the bytes. Closed when the download ends: the final preview takes over.
 final class PartialPreviews: Sendable {
@@ -51,9 +56,9 @@ final class PartialPreviews: Sendable {
     private struct Subscriber {
         var options: RenderOptions
         var handler: Handler
-        /// The task's priority: pictures are made only while a task above low priority waits
+        /// The task's priority now: pictures are made only while a task above low priority waits
         /// (a prefetch is not looked at).
-        var priority: Locked<WorkPriority>
+        var priority: @Sendable () -> WorkPriority
     }
 
     private struct State {
@@ -79,7 +84,7 @@ final class PartialPreviews: Sendable {
     private let pngEncoder: (any PNGEncoding)?
     private let cancellation = CancellationFlag()
 
-    init(policy: PartialPreviewPolicy, configuration: PreviewPipeline.Configuration) {
+    init(policy: PartialPreviewPolicy, configuration: ImagePipeline.Configuration) {
         self.policy = policy
         decoding = configuration.decoder
         scheduler = configuration.scheduler
@@ -111,7 +116,7 @@ final class PartialPreviews: Sendable {
         state.withLock { $0.expected = total }
     }
 
-    func subscribe(_ id: UUID, options: RenderOptions, priority: Locked<WorkPriority>, handler: @escaping Handler) {
+    func subscribe(_ id: UUID, options: RenderOptions, priority: @escaping @Sendable () -> WorkPriority, handler: @escaping Handler) {
         state.withLock { $0.subscribers[id] = Subscriber(options: options, handler: handler, priority: priority) }
         considerPicture()
     }
@@ -142,7 +147,7 @@ final class PartialPreviews: Sendable {
         let now = ContinuousClock.now
         let decision = state.withLock { state -> Decision in
             guard !state.isClosed, !state.isBroken, !state.isDecoding, state.body.count > state.pictured,
-                state.subscribers.values.contains(where: { $0.priority.withLock { $0 } > .low })
+                state.subscribers.values.contains(where: { $0.priority() > .low })
             else { return .wait }
             if let notBefore = state.notBefore, notBefore > now {
                 guard !state.isTimerSet else { return .wait }

@@ -1,128 +1,206 @@
-import Foundation
+import ImgviewFetching
 import ImgviewSupport
 
-/// One stage's work for one key — a fetch, a header, a decode, a render — shared by every
-/// preview task that needs it.
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One stage's work for one key — a fetch, a header, a decode, a render — shared by every task
+/// that needs it.
 ///
-/// Lives on the pipeline's actor. Its priority is the highest of its waiters'; when the last
-/// waiter leaves, the work is given up: its cancellation flag is set (a decode stops between
-/// rows), work still queued on the scheduler is withdrawn, and its task is cancelled (a
-/// transfer stops unless another consumer of the image service still waits for it).
-final class SharedWork<Value: Sendable> {
+/// Joining is synchronous and separate from waiting: a task holds its place from the moment it
+/// is made, so a consumer that starts a new task and then cancels an old one never gives up work
+/// the new one shares, however the two tasks' runs interleave. The work's priority is the highest
+/// of its waiters'. When the last waiter leaves before the end, the work is given up: its
+/// cancellation flag is set (a decode stops between rows), its place in the scheduler's queue is
+/// withdrawn, and its task is cancelled (a transfer stops).
+final class SharedWork<Value: Sendable>: Sendable {
     private struct Waiter {
-        /// nil while the waiter has only reserved its place (a task whose start was ordered, not yet run).
+        /// nil until the waiter waits (`value(for:)`).
         var continuation: CheckedContinuation<Value, any Error>?
         var priority: WorkPriority
     }
 
-    private var waiters: [UUID: Waiter] = [:]
-    /// The outcome, once there is one: a waiter that reserved its place reads it here.
-    private(set) var result: Result<Value, any Error>?
+    private struct State {
+        var waiters: [UUID: Waiter] = [:]
+        var result: Result<Value, any Error>?
+        var isGivenUp = false
+        var task: Task<Void, Never>?
+        /// The work's place in the scheduler's queue, while it has one.
+        var ticket: WorkTicket?
+    }
+
+    private let state = Locked(State())
     let cancellation = CancellationFlag()
-    /// Fans a transfer's progress out to the waiters that asked for it (fetches only).
+    /// A transfer's progress, for the waiters that asked (fetches only).
     let progress = ProgressFanout()
+    /// A transfer's body as it arrives, for the waiters that asked (fetches only).
+    let bodies = BodyFanout()
     /// Pictures of the body while it arrives, for the waiters that asked (fetches only).
-    var partials: PartialPreviews?
-    var task: Task<Void, Never>?
-    /// The work's place in the scheduler's queue, while it has one.
-    var ticket: WorkTicket?
-    /// Answers the scheduled work's continuation when its ticket is withdrawn before it ran.
-    var withdrawn: (() -> Void)?
-    /// Queues low-priority work held back while the pipeline has foreground work under way.
-    private var parked: (() -> Void)?
+    let partials: PartialPreviews?
     /// Takes the work out of its stage's table, so the next request starts afresh.
-    var detach: () -> Void = {}
+    private let detach: @Sendable (SharedWork<Value>) -> Void
+
+    init(partials: PartialPreviews? = nil, detach: @escaping @Sendable (SharedWork<Value>) -> Void) {
+        self.partials = partials
+        self.detach = detach
+    }
 
     /// The most urgent of the waiters' priorities.
     var priority: WorkPriority {
-        waiters.values.map(\.priority).max() ?? .low
+        state.withLock { Self.priority(of: $0) }
     }
 
-    package var isAbandoned: Bool { waiters.isEmpty }
-
-    /// Holds a place for `id`, so the work goes on for it before it waits.
-    func reserve(_ id: UUID, priority: WorkPriority) {
-        waiters[id] = Waiter(continuation: nil, priority: priority)
-        priorityChanged()
+    private static func priority(of state: State) -> WorkPriority {
+        state.waiters.values.map(\.priority).max() ?? .low
     }
 
-    /// Holds `enqueue` back until `releaseParked` (or a waiter that needs the work sooner).
-    func park(_ enqueue: @escaping () -> Void) {
-        parked = enqueue
-    }
-
-    /// Queues the work if it was held back.
-    func releaseParked() {
-        guard let enqueue = parked else { return }
-        parked = nil
-        enqueue()
-    }
-
-    private func priorityChanged() {
-        if priority > .low { releaseParked() }
-        ticket?.setPriority(priority)
-    }
-
-    func add(
-        _ id: UUID, continuation: CheckedContinuation<Value, any Error>, priority: WorkPriority,
-        progress handler: ImageService.Progress?
-    ) {
-        if let result {
-            continuation.resume(with: result)
-            return
+    /// Holds a place for `id`; false when the work was given up, and a new one must be started.
+    func join(_ id: UUID, priority: WorkPriority, progress handler: TransferProgress? = nil, body: BodyTap? = nil) -> Bool {
+        let joined = state.withLock { state -> (ticket: WorkTicket?, priority: WorkPriority)? in
+            guard !state.isGivenUp else { return nil }
+            if state.result == nil { state.waiters[id] = Waiter(continuation: nil, priority: priority) }
+            return (state.ticket, Self.priority(of: state))
         }
-        waiters[id] = Waiter(continuation: continuation, priority: priority)
+        guard let joined else { return false }
         progress.add(id, handler)
-        priorityChanged()
+        bodies.add(id, body)
+        joined.ticket?.setPriority(joined.priority)
+        return true
+    }
+
+    /// Waits for the outcome as `id`, which joined before; cancelling the calling task leaves.
+    func value(for id: UUID) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let answer = state.withLock { state -> Result<Value, any Error>? in
+                    if let result = state.result { return result }
+                    guard state.waiters[id] != nil else { return .failure(CancellationError()) }
+                    state.waiters[id]?.continuation = continuation
+                    return nil
+                }
+                if let answer { continuation.resume(with: answer) }
+            }
+        } onCancel: {
+            leave(id)
+        }
     }
 
     func setPriority(_ priority: WorkPriority, for id: UUID) {
-        guard waiters[id] != nil else { return }
-        waiters[id]?.priority = priority
-        priorityChanged()
+        let ticket = state.withLock { state -> (WorkTicket, WorkPriority)? in
+            guard state.waiters[id] != nil else { return nil }
+            state.waiters[id]?.priority = priority
+            return state.ticket.map { ($0, Self.priority(of: state)) }
+        }
+        if let (ticket, priority) = ticket { ticket.setPriority(priority) }
     }
 
     /// `id` gives up waiting: it is answered with `CancellationError` at once, and the work is
     /// given up if nobody else waits.
     func leave(_ id: UUID) {
-        guard let waiter = waiters.removeValue(forKey: id) else { return }
+        let (waiter, isAbandoned, ticket) = state.withLock { state -> (Waiter?, Bool, (WorkTicket, WorkPriority)?) in
+            let waiter = state.waiters.removeValue(forKey: id)
+            let isAbandoned = waiter != nil && state.waiters.isEmpty && state.result == nil
+            if isAbandoned { state.isGivenUp = true }
+            return (waiter, isAbandoned, state.ticket.map { ($0, Self.priority(of: state)) })
+        }
+        guard let waiter else { return }
         progress.remove(id)
+        bodies.remove(id)
         partials?.unsubscribe(id)
         waiter.continuation?.resume(throwing: CancellationError())
-        if waiters.isEmpty {
+        if isAbandoned {
             giveUp()
-        } else {
-            priorityChanged()
+        } else if let (ticket, priority) = ticket {
+            ticket.setPriority(priority)
         }
     }
 
-    /// Answers every waiter with `result`.
+    /// Answers every waiter with `result`; the first outcome stands.
     func finish(with result: Result<Value, any Error>) {
-        detach()
+        let waiters = state.withLock { state -> [UUID: Waiter]? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            state.ticket = nil
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        detach(self)
         partials?.close()
-        self.result = result
-        let answered = waiters
-        waiters = [:]
-        for (id, waiter) in answered {
+        guard let waiters else { return }
+        for (id, waiter) in waiters {
             progress.remove(id)
+            bodies.remove(id)
             waiter.continuation?.resume(with: result)
         }
     }
 
+    /// Answers every waiter with `CancellationError` and gives the work up, whoever waits.
+    func abandon() {
+        let waiters = state.withLock { state -> [UUID: Waiter] in
+            state.isGivenUp = true
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for (id, waiter) in waiters {
+            progress.remove(id)
+            bodies.remove(id)
+            waiter.continuation?.resume(throwing: CancellationError())
+        }
+        giveUp()
+    }
+
     private func giveUp() {
-        detach()
+        detach(self)
         partials?.close()
         cancellation.cancel()
-        if parked != nil || ticket?.withdraw() == true {
-            parked = nil
-            withdrawn?()
-        }
+        let (ticket, task) = state.withLock { state in (state.ticket, state.task) }
+        // Work still queued never runs: its outcome is the cancellation.
+        if ticket?.withdraw() == true { finish(with: .failure(CancellationError())) }
         task?.cancel()
+    }
+
+    // MARK: Running
+
+    /// Runs `body` as the work's task (a fetch): cancelled when the work is given up.
+    func start(_ body: @escaping @Sendable () async -> Result<Value, any Error>) {
+        let task = Task { [self] in finish(with: await body()) }
+        let isGivenUp = state.withLock { state -> Bool in
+            state.task = task
+            return state.isGivenUp
+        }
+        if isGivenUp { task.cancel() }
+    }
+
+    /// Queues `body` on `scheduler` at the work's priority (a header, a decode, a render); it runs
+    /// with the work's cancellation flag, and `stored` keeps what it made before the waiters hear.
+    func schedule(
+        on scheduler: any WorkScheduling, _ body: @escaping @Sendable (CancellationFlag) throws -> Value,
+        stored: @escaping @Sendable (Value) -> Void = { _ in }
+    ) {
+        let cancellation = cancellation
+        let ticket = scheduler.schedule(priority: priority) { [self] in
+            let result = Result { try body(cancellation) }
+            if case .success(let value) = result { stored(value) }
+            finish(with: result)
+        }
+        let isGivenUp = state.withLock { state -> Bool in
+            if state.result == nil { state.ticket = ticket }
+            return state.isGivenUp
+        }
+        if isGivenUp, ticket.withdraw() { finish(with: .failure(CancellationError())) }
+    }
+
+    /// Returns once the work's task has ended (a cancelled transfer has cleaned up after itself).
+    func settle() async {
+        await state.withLock { $0.task }?.value
     }
 }
 
-/// A work a task waits on, whatever its value: what the pipeline needs to move or withdraw the task.
-protocol StageWaiting: AnyObject {
+/// A work a task waits on, whatever its value: what a task needs to move or leave it.
+protocol StageWaiting: AnyObject, Sendable {
     func setPriority(_ priority: WorkPriority, for id: UUID)
     func leave(_ id: UUID)
 }

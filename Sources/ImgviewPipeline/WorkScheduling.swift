@@ -6,6 +6,10 @@ import ImgviewSupport
 public protocol WorkScheduling: Sendable {
     /// Queues `work` to run once at `priority`; the ticket changes its priority or withdraws it.
     func schedule(priority: WorkPriority, _ work: @escaping @Sendable () -> Void) -> WorkTicket
+
+    /// While held, work queued at low priority does not start (work raised above it does): the
+    /// pipeline holds it while what the user waits for is under way.
+    func holdLowPriority(_ isHeld: Bool)
 }
 
 /// A piece of work handed to a `WorkScheduling`: it can be moved up or down the queue, or

@@ -1,4 +1,10 @@
-import Foundation
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A fixed number of threads running scheduled work, highest priority first, in arrival order
 /// within a priority.
@@ -24,18 +30,23 @@ public final class WorkerPool: WorkScheduling, Sendable {
     public func schedule(priority: WorkPriority, _ work: @escaping @Sendable () -> Void) -> WorkTicket {
         queue.add(priority: priority, work)
     }
+
+    public func holdLowPriority(_ isHeld: Bool) {
+        queue.holdLowPriority(isHeld)
+    }
 }
 
 /// The pool's queue and its threads' meeting point: the threads hold this, not the pool, so the
 /// pool can go away and tell them to end.
 private final class WorkQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     // Guarded by `condition`.
     private var tickets: [WorkTicket] = []
     private var nextSequence = 0
     private var threadCount = 0
     private var idleThreads = 0
     private var isClosed = false
+    private var isLowPriorityHeld = false
     private let width: Int
 
     init(width: Int) {
@@ -50,13 +61,18 @@ private final class WorkQueue: @unchecked Sendable {
         tickets.append(ticket)
         if idleThreads == 0, threadCount < width {
             threadCount += 1
-            let thread = Thread { [self] in run() }
-            thread.name = "imgview-worker"
-            thread.start()
+            DetachedThread.start(name: "imgview-worker") { [self] in run() }
         } else {
             condition.signal()
         }
         return ticket
+    }
+
+    func holdLowPriority(_ isHeld: Bool) {
+        condition.lock()
+        isLowPriorityHeld = isHeld
+        if !isHeld { condition.broadcast() }
+        condition.unlock()
     }
 
     func close() {
@@ -91,11 +107,12 @@ private final class WorkQueue: @unchecked Sendable {
         }
     }
 
-    /// The most urgent queued ticket, dropping withdrawn ones; called holding the lock.
+    /// The most urgent queued ticket that may start, dropping withdrawn ones; called holding the lock.
     private func takeMostUrgent() -> WorkTicket? {
         tickets.removeAll { $0.queuedPriority == nil }
         guard
-            let index = tickets.indices.max(by: { lhs, rhs in
+            let index = tickets.indices.filter({ !isLowPriorityHeld || (tickets[$0].queuedPriority ?? .low) > .low }).max(by: {
+                lhs, rhs in
                 let (left, right) = (tickets[lhs], tickets[rhs])
                 let (leftPriority, rightPriority) = (left.queuedPriority ?? .low, right.queuedPriority ?? .low)
                 if leftPriority != rightPriority { return leftPriority < rightPriority }

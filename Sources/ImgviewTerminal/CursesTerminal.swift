@@ -1,10 +1,15 @@
 import CNCurses
-import Foundation
 import ImgviewBrowser
 import ImgviewImaging
 import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -233,6 +238,9 @@ public final class CursesTerminal {
             case 8, 127: add(.backspace)
             case 26: add(.suspend)
             case 27: add(.escape)
+            case 1...26:
+                // The other Ctrl-letters (Ctrl-X, the key-handler's prefix): their letter.
+                add(.control(Character(Unicode.Scalar(UInt8(value) + 0x60))))
             default:
                 // Control characters too: one may end a sequence (BEL ends an OSC string).
                 if let scalar = Unicode.Scalar(UInt32(value)) { add(.character(Character(scalar))) }
@@ -263,6 +271,7 @@ public final class CursesTerminal {
         case imgview_key_backspace(): .backspace
         case imgview_key_dc(): .delete
         case imgview_key_enter(): .enter
+        case imgview_key_f(1)...imgview_key_f(12): .function(Int(code - imgview_key_f(0)))
         default: nil
         }
     }
@@ -284,6 +293,17 @@ public final class CursesTerminal {
         writeToTerminal(BrowserKeyDecoder.mouseReportingOn)
     }
 
+    /// Writes `sequence` to the terminal after the frame drawn last (a request such as OSC 52).
+    public func write(_ sequence: [UInt8]) {
+        guard isActive else { return }
+        writeToTerminal(sequence)
+    }
+
+    /// Writes `text` straight to the terminal, after whatever ncurses has queued.
+    private func writeToTerminal(_ text: String) {
+        writeToTerminal(Array(text.utf8))
+    }
+
     /// Writes `bytes` straight to the terminal, after whatever ncurses has queued.
     private func writeToTerminal(_ bytes: [UInt8]) {
         // Every stdio stream, ncurses' own included, so the bytes land after what it has queued.
@@ -291,7 +311,7 @@ public final class CursesTerminal {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0, errno == EINTR {

@@ -1,4 +1,3 @@
-import Foundation
 import ImgviewBrowser
 import ImgviewFetching
 import ImgviewImaging
@@ -6,8 +5,15 @@ import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminal
+import ImgviewTerminalDetection
 
-/// Starts the ncurses browser over a catalog and an image service: the wiring shared by
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Starts the ncurses browser over a catalog and a fetcher: the wiring shared by
 /// `imgview browse` and `imgview demo`.
 enum BrowserLauncher {
     /// Runs the browser until the user quits; throws `Terminated` when a request to end closed it.
@@ -16,9 +22,9 @@ enum BrowserLauncher {
     /// has succeeded, so those errors print as plain lines.
     @MainActor
     static func run(
-        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, service: ImageService, mode: ModeChoice?, cellAspect: Double,
+        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
-        offline: Bool
+        offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow()
     ) async throws {
         let environment = ProcessInfo.processInfo.environment
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
@@ -27,12 +33,13 @@ enum BrowserLauncher {
         let detected = BrowserModes.detect(mode, colors: ColorMode.detect(environment: environment), environment: environment)
         let terminal = try CursesTerminal(environment: environment, graphics: detected.graphics)
         let colors = ColorMode.detect(environment: environment, terminfo: terminal.colorMode)
-        let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: maxPixelCount, offline: offline)
+        let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, maxPixelCount: maxPixelCount, offline: offline)
         let configuration = BrowserPresenter.Configuration(
-            pipeline: pipeline, diskCache: service.configuration.diskCache,
-            catalogPaging: CatalogLoader(loader: service.configuration.dataLoader), moreTabs: moreTabs,
+            pipeline: pipeline, diskCache: fetcher.configuration.diskCache,
+            catalogPaging: CatalogLoader(loader: fetcher.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
-            graphics: detected.graphics)
+            graphics: detected.graphics, keymap: Settings.shared.keymap, ordering: ordering, slideshow: slideshow,
+            actions: actions(environment: environment, passthrough: detected.graphics.passthrough))
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
             colors: colors)
@@ -40,5 +47,23 @@ enum BrowserLauncher {
         let browser = TerminalBrowser(
             terminal: terminal, frameLogPath: variables["IMGVIEW_FRAME_LOG"], inputLogPath: variables["IMGVIEW_INPUT_LOG"])
         if case .signal(let number) = await browser.run(presenter) { throw Terminated(signal: number) }
+    }
+
+    /// What the browser's actions use here: the user's trash, opener and key-handler, and the way
+    /// to the clipboard (tmux is asked about it on the first copy, not at start).
+    static func actions(environment: [String: String], passthrough: Bool) -> BrowserActions {
+        let multiplexer = TerminalEnvironment(environment).multiplexer
+        return BrowserActions(
+            trashCan: TrashCan(environment: environment), opener: ImageOpener(environment: environment),
+            keyHandler: KeyHandler(environment: environment),
+            clipboard: {
+                switch multiplexer {
+                case .tmux:
+                    ClipboardRoute(
+                        multiplexer: .tmux(setClipboard: TerminalProbe.tmuxServerOption("set-clipboard"), passthrough: passthrough))
+                case .screen: ClipboardRoute(multiplexer: .screen)
+                case nil: ClipboardRoute(multiplexer: .none)
+                }
+            }, copiesFolder: ActionFiles.defaultFolder(environment: environment))
     }
 }

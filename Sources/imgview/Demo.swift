@@ -1,12 +1,19 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
-import ImgviewServer
 import ImgviewSupport
 import ImgviewTerminal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
@@ -27,8 +34,13 @@ extension Imgview {
         @Option(help: ArgumentHelp("The box each preview fits in.", valueName: "COLSxROWS"))
         var size = CellBox(columns: 48, rows: 14)
 
-        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
-        var colors: ColorChoice = .auto
+        @Option(
+            name: .customLong("colors"),
+            help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM; the default).", valueName: "colors"))
+        var colorsOption: ColorChoice?
+
+        /// `--colors`, else the config file's, else auto.
+        var colors: ColorChoice { ColorChoice.setting(colorsOption).value }
 
         @Option(
             help: ArgumentHelp(
@@ -43,37 +55,34 @@ extension Imgview {
             let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
             let assets = try BundledAssets.folder()
             // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP
-            // says otherwise. Made before the server's threads start (see URLSessionDataLoader).
+            // says otherwise.
             let loader = try HTTPClient.makeLoader()
-            let server = try await LoopbackServer.start()
-            server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
-            // The curated catalog (names, titles) with its relative URLs resolved against the server.
-            let catalogURL = server.url(for: "/demo-catalog.json")
-            server.publish(
-                .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
-                at: "/demo-catalog.json")
+            // The server is a program of its own (ServerProgram), stopped and reaped however this
+            // command ends; it serves the images and the curated catalog (names, titles), whose
+            // relative URLs resolve against it.
+            let server = try ServerProgram.Child(arguments: ["demo", assets.path])
+            defer { server.stop() }
+            guard let line = server.readLine(), let catalogURL = URL(string: line) else {
+                server.stop()
+                throw ServerProgram.CannotStart(reason: "it printed no address")
+            }
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
-            let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
+            let explicitCache = global.cacheDirectorySetting.source != .standard
             // A throwaway cache goes on every exit path: the end, a signal, a reader that went away (`| head`).
             let throwaway = explicitCache ? nil : try Self.throwawayFolder()
             defer { throwaway?.remove() }
             let cacheFolder = throwaway.map { URL(fileURLWithPath: $0.path) } ?? global.cacheDirectoryURL
-            let service = ImageService(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
+            let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
-                do {
-                    try await BrowserLauncher.run(catalog: catalog, service: service, mode: mode, cellAspect: 2, offline: false)
-                } catch {
-                    await server.stop()
-                    throw error
-                }
-                await server.stop()
+                try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)
+                server.stop()
                 return
             }
 
             StandardOutput.write("imgview demo: \(catalog.images.count) images served at \(catalogURL.absoluteString)\n\n")
-            let pipeline = ServiceOptions.makePipeline(service: service, maxPixelCount: DecodeRequest.defaultMaxPixelCount, offline: false)
+            let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, offline: false)
             let colorMode = colors.resolved(environment: ProcessInfo.processInfo.environment)
             let options = RenderOptions(
                 columns: size.columns, rows: size.rows, mode: colorMode == .none || mode == .ascii ? .ascii : .blocks, colors: colorMode,
@@ -89,16 +98,15 @@ extension Imgview {
                     if pass == "second" { previews.append((image, response)) }
                     rows.append([
                         pass, image.name, response.facts.format.displayName, ByteCount.format(response.facts.byteCount),
-                        response.facts.source.displayName, String(format: "%.1f ms", elapsed.milliseconds),
+                        response.facts.source.displayName, String(printf: "%.1f ms", elapsed.milliseconds),
                         TerminalText.sanitized(image.displayTitle),
                     ])
                 }
             }
             StandardOutput.write(TextTable(header: ["PASS", "NAME", "FORMAT", "BYTES", "SOURCE", "TIME", "TITLE"], rows: rows).rendered)
-            let requests = server.requests().filter { $0.path.hasPrefix("/images/") }
+            let requests = server.stop().filter { $0.hasPrefix("/images/") }
             StandardOutput.write(
                 "\nThe server saw \(requests.count) image requests for \(rows.count) fetches; the rest came from the caches.\n")
-            await server.stop()
 
             for (image, response) in previews {
                 StandardOutput.write("\n\(image.name) — \(TerminalText.sanitized(image.displayTitle))\n")

@@ -1,10 +1,19 @@
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
 import SystemPackage
 
-/// Fetches one image through the service and saves it where `get` was told to.
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Fetches one image through the pipeline and saves it where `get` was told to.
 struct DownloadPlan: Sendable {
     /// Where the downloads go.
     enum Target: Sendable {
@@ -24,15 +33,15 @@ struct DownloadPlan: Sendable {
         case printed
     }
 
-    let service: ImageService
+    let pipeline: ImagePipeline
     let target: Target
     let replace: Bool
     let display: ProgressDisplay
     let names: OutputNameClaims
 
     /// A plan for `references`: names that collide within the run are numbered, in the order given.
-    init(service: ImageService, references: [ImageReference], target: Target, replace: Bool, display: ProgressDisplay) {
-        self.service = service
+    init(pipeline: ImagePipeline, references: [ImageReference], target: Target, replace: Bool, display: ProgressDisplay) {
+        self.pipeline = pipeline
         self.target = target
         self.replace = replace
         self.display = display
@@ -51,7 +60,7 @@ struct DownloadPlan: Sendable {
             // The output fills while the body arrives, so that saving does not copy it all again.
             let draft = outputFolder.flatMap(OutputDraft.open(in:))
             defer { draft?.close() }
-            let response = try await service.image(
+            let response = try await pipeline.bytes(
                 for: ImageRequest(url: reference.url),
                 progress: { received, expected in display.update(label, received: received, expected: expected) },
                 body: draft?.bodyTap)

@@ -1,8 +1,17 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
+import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview get`: downloads images through the caches, like `curl -O`.
@@ -41,8 +50,11 @@ extension Imgview {
         @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))
         var outputDirectory: String?
 
-        @Option(help: "How many images to download at once.")
-        var jobs: Int = 4
+        @Option(name: .customLong("jobs"), help: ArgumentHelp("How many images to download at once (default: 4).", valueName: "n"))
+        var jobsOption: Int?
+
+        /// `--jobs`, else the config file's, else 4.
+        var jobs: Int { Settings.shared.integer("jobs", commandLine: jobsOption, standard: 4) }
 
         @Flag(help: "Overwrite files that exist.")
         var force = false
@@ -55,7 +67,7 @@ extension Imgview {
             if !images.isEmpty && all { throw ValidationError("--all downloads the whole catalog; name no images with it") }
             if output != nil && outputDirectory != nil { throw ValidationError("-o and -O cannot be used together") }
             if output != nil && (all || images.count > 1) { throw ValidationError("-o saves a single image; use -O DIR for several") }
-            guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64") }
+            if let jobs = jobsOption, !(1...64).contains(jobs) { throw ValidationError("--jobs takes 1 to 64") }
         }
 
         func run() async throws {
@@ -73,8 +85,8 @@ extension Imgview {
             }
             let folder = URL(fileURLWithPath: outputDirectory ?? ".").standardizedFileURL
             if outputDirectory != nil {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                var isDirectory: Bool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
                     throw OutputError.notAFolder(folder.path)
                 }
             }
@@ -84,18 +96,19 @@ extension Imgview {
                 case let file?: .file(URL(fileURLWithPath: file).standardizedFileURL)
                 case nil: .folder(folder)
                 }
-            let service = try network.makeService(global: global, loader: loader, keepsImagesInMemory: false)
+            let fetcher = try network.makeFetcher(global: global, loader: loader, keepsImagesInMemory: false)
+            let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, offline: global.isOffline, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
-            let plan = DownloadPlan(service: service, references: references, target: target, replace: force, display: display)
+            let plan = DownloadPlan(pipeline: pipeline, references: references, target: target, replace: force, display: display)
 
             // A request to end (Ctrl-C, SIGTERM, SIGHUP, …) cancels the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
             let observation = ProcessSignals.onTermination { _ in work.cancel() }
             let failures = await work.value
             observation.cancel()
-            defer { service.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
+            defer { fetcher.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
             if let number = ProcessSignals.terminationSignal {
-                await service.cancelAll()
+                await pipeline.cancelAll()
                 display.clear()
                 throw Terminated(signal: number)
             }

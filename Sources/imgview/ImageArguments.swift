@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The images `show` and `info` were given, worked through one after another the way `get` works
 /// through several: each failure is one line on stderr and the next image goes on; the exit status
@@ -30,7 +35,7 @@ struct ImageArguments {
     /// Standard input's bytes for the pipeline, if `-` is among the arguments.
     func suppliedImages(limit: Int64) throws -> [URL: Data] {
         guard arguments.contains("-") else { return [:] }
-        return [SuppliedImageLoader.standardInput: try SuppliedImageLoader.readStandardInput(limit: limit)]
+        return [URL.standardInput: try SuppliedImageFetcher.readStandardInput(limit: limit)]
     }
 
     /// Runs `body` with each argument's URL, in order.

@@ -1,12 +1,21 @@
-import Foundation
 import ImgviewProcess
 import ImgviewSupport
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
 final class ProgressDisplay: @unchecked Sendable {
     private let enabled: Bool
     private let total: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private let started = ContinuousClock.now
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var transfers: [String: (received: Int64, expected: Int64?)] = [:]
@@ -48,7 +57,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// Erases the bar so a line can be printed.
     func clear() {
         guard enabled else { return }
-        lock.withLock { FileHandle.standardError.write(Data(Self.lineStart)) }
+        lock.withLock { _ = try? FileDescriptor.standardError.writeAll(Self.lineStart) }
     }
 
     func finish() { clear() }
@@ -65,12 +74,12 @@ final class ProgressDisplay: @unchecked Sendable {
                 let width = 24
                 let filled = Int(fraction * Double(width))
                 line +=
-                    String(format: " %3d%% ", Int(fraction * 100)) + "[" + String(repeating: "=", count: filled)
+                    String(printf: " %3d%% ", Int(fraction * 100)) + "[" + String(repeating: "=", count: filled)
                     + String(repeating: " ", count: width - filled) + "] "
                 line += "\(ByteCount.format(transfer.received))/\(ByteCount.format(expected))"
                 if rate > 0 {
                     let remaining = Double(expected - transfer.received) / rate
-                    line += String(format: "  ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+                    line += String(printf: "  ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
                 }
             } else {
                 line += " \(ByteCount.format(transfer.received))"
@@ -79,7 +88,7 @@ final class ProgressDisplay: @unchecked Sendable {
             line = "\(finished)/\(total) images  \(ByteCount.format(received))"
         }
         line += "  \(ByteCount.format(Int64(rate)))/s"
-        FileHandle.standardError.write(Data(Self.lineStart + Array(line.utf8)))
+        _ = try? FileDescriptor.standardError.writeAll(Self.lineStart + Array(line.utf8))
     }
 
     /// Back to the start of the line, erased: where the bar is drawn again.

@@ -1,28 +1,39 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension ServiceOptions {
-    /// The preview pipeline over the image service these options configure, fetching with `loader`:
-    /// what `show`, `info` and the browser ask for previews and facts.
+    /// The pipeline over the fetcher these options configure, fetching with `loader`: what `show`,
+    /// `info` and the browser ask for previews and facts.
     ///
     /// - Parameter supplied: images whose bytes are in hand already (standard input's), by URL.
     func makePipeline(
         global: GlobalOptions, loader: any DataLoading, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         supplied: [URL: Data] = [:]
-    ) throws -> PreviewPipeline {
+    ) throws -> ImagePipeline {
         Self.makePipeline(
-            service: try makeService(global: global, loader: loader), maxPixelCount: maxPixelCount, offline: global.isOffline,
+            fetcher: try makeFetcher(global: global, loader: loader), maxPixelCount: maxPixelCount, offline: global.isOffline,
             supplied: supplied)
     }
 
-    /// The preview pipeline over `service`, decoding with the codecs module.
-    static func makePipeline(service: ImageService, maxPixelCount: Int, offline: Bool, supplied: [URL: Data] = [:]) -> PreviewPipeline {
-        let loader: any ImageLoading = supplied.isEmpty ? service : SuppliedImageLoader(supplied: supplied, wrapping: service)
-        return PreviewPipeline(
+    /// The pipeline over `fetcher`, decoding with the codecs module.
+    ///
+    /// - Parameter keepsImagesInMemory: false for `get`, which only copies files.
+    static func makePipeline(
+        fetcher: any ImageFetching, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, offline: Bool,
+        supplied: [URL: Data] = [:], keepsImagesInMemory: Bool = true
+    ) -> ImagePipeline {
+        let fetcher: any ImageFetching = supplied.isEmpty ? fetcher : SuppliedImageFetcher(supplied: supplied, wrapping: fetcher)
+        return ImagePipeline(
             configuration: .init(
-                loader: loader, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount, isOffline: offline))
+                fetcher: fetcher, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount,
+                bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline))
     }
 }

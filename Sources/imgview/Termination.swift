@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewProcess
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ProcessSignals {
     /// Runs a command's `work` so that a request to end (Ctrl-C, Ctrl-\, SIGTERM, SIGHUP, …)

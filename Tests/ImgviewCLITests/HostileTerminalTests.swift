@@ -14,8 +14,14 @@ struct HostileTerminalTests {
         let output: String
         let left: String
         let answered: Bool
-        let after_typing: Double?
-        let peak_kb: Int
+        let afterTyping: Double?
+        let peakKB: Int
+
+        enum CodingKeys: String, CodingKey {
+            case status, seconds, output, left, answered
+            case afterTyping = "after_typing"
+            case peakKB = "peak_kb"
+        }
 
         var outputBytes: [UInt8] {
             let digits = Array(output.utf8).map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 }
@@ -89,7 +95,7 @@ struct HostileTerminalTests {
         }
         let size = text[raster...].prefix { $0 != "#" }.split(separator: ";").compactMap { Int($0) }
         #expect(size.count == 2 && size[0] <= 512 && size[1] <= 600, "\(scenario): \(size)")
-        #expect(result.peak_kb < 300_000, "\(scenario): \(result.peak_kb) kB at the peak")
+        #expect(result.peakKB < 300_000, "\(scenario): \(result.peakKB) kB at the peak")
     }
 
     /// A megabyte of junk while the browser starts: it opens, and `q` quits it at once.
@@ -98,7 +104,7 @@ struct HostileTerminalTests {
         #expect(result.status == 0)
         let echoed = result.outputText.contains("JUNKJUNK")
         #expect(result.left.isEmpty && !echoed)
-        let afterTyping = try #require(result.after_typing)
+        let afterTyping = try #require(result.afterTyping)
         #expect(afterTyping < 5, "q took \(afterTyping) s")
     }
 }

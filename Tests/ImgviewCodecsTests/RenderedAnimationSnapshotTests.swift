@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewCodecs
+import ImgviewFetching
 import ImgviewTestSupport
 import Testing
 
@@ -15,8 +16,8 @@ struct RenderedAnimationSnapshotTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
     static func response(for name: String, options: RenderOptions) async throws -> PreviewResponse {
-        let pipeline = PreviewPipeline(
-            configuration: .init(loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder()))
+        let pipeline = ImagePipeline(
+            configuration: .init(fetcher: ImageFetcher.localFiles, decoder: ImageDecoder()))
         return try await pipeline.preview(for: PreviewRequest(url: Fixtures.url(name), options: options))
     }
 
@@ -74,9 +75,9 @@ struct RenderedAnimationSnapshotTests {
     }
 
     @Test func anAnimationOverTheCostLimitIsCutShortWithAWarning() async throws {
-        let pipeline = PreviewPipeline(
+        let pipeline = ImagePipeline(
             configuration: .init(
-                loader: ImageService(configuration: .init(dataLoader: URLSessionDataLoader())), decoder: ImageDecoder(),
+                fetcher: ImageFetcher.localFiles, decoder: ImageDecoder(),
                 animationCostLimit: 1))
         let response = try await pipeline.preview(
             for: PreviewRequest(

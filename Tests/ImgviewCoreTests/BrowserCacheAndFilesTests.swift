@@ -8,7 +8,7 @@ import Testing
 @testable import ImgviewFetching
 @testable import ImgviewPipeline
 
-/// The browser over the real image service and disk cache: the cache panel scrolls and removes
+/// The browser over the real fetcher and disk cache: the cache panel scrolls and removes
 /// entries; local files are read where they are and never copied into the cache.
 @MainActor
 @Suite("Browser cache panel and local files")
@@ -16,8 +16,8 @@ struct BrowserCacheAndFilesTests {
     let view = SpyBrowserView()
 
     func makePresenter(images: [AppImage], cache: DiskCache) -> BrowserPresenter {
-        let service = ImageService(configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: cache))
-        let pipeline = PreviewPipeline(configuration: .init(loader: service, decoder: StubDecoder()))
+        let service = ImageFetcher(configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: cache))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: service, decoder: StubDecoder()))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),
             configuration: .init(pipeline: pipeline, diskCache: cache, saveFolder: cache.directory),

@@ -16,7 +16,7 @@ struct BrowserNavigationTests {
     let images = (0..<40).map { AppImage(name: "photo\($0 + 1)", url: URL(string: "http://example.test/\($0).png")!) }
 
     func makePresenter(images: [AppImage]? = nil, moreTabs: AsyncStream<[AppImage]>? = nil) -> BrowserPresenter {
-        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images ?? self.images, origin: .builtIn),
             configuration: .init(

@@ -9,7 +9,7 @@ import Testing
 @testable import ImgviewImaging
 @testable import ImgviewPipeline
 
-/// The presenter over the real pipeline, the real image service and a real server on loopback.
+/// The presenter over the real pipeline, the real fetcher and a real server on loopback.
 @MainActor
 @Suite("Browser over loopback")
 struct BrowserOverLoopbackTests {
@@ -31,9 +31,9 @@ struct BrowserOverLoopbackTests {
                     .data(stubImage(width: 30, height: 40, grey: UInt8(index * 40)), contentType: "image/png"), at: "/\(index).png")
                 images.append(AppImage(name: "fast\(index)", url: server.url(for: "/\(index).png")))
             }
-            let service = ImageService(
+            let service = ImageFetcher(
                 configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: try DiskCache(directory: folder)))
-            let pipeline = PreviewPipeline(configuration: .init(loader: service, decoder: TrailingBytesStubDecoder()))
+            let pipeline = ImagePipeline(configuration: .init(fetcher: service, decoder: TrailingBytesStubDecoder()))
             let view = SpyBrowserView()
             let presenter = BrowserPresenter(
                 catalog: Catalog(images: images, origin: .builtIn), configuration: .init(pipeline: pipeline, saveFolder: folder),
@@ -80,8 +80,8 @@ struct BrowserOverLoopbackTests {
 
 /// The stub decoder, reading only the stub header at the start of a longer body.
 struct TrailingBytesStubDecoder: ImageDecoding {
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        try StubDecoder().inspect(Self.header(of: bytes))
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try StubDecoder().inspect(Self.header(of: bytes), probe: probe)
     }
 
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -17,12 +17,12 @@ struct BrowserPixelPaneTests {
     let loader = HeldImageLoader()
     let view = SpyBrowserView()
     let images = (0..<3).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).png")!) }
-    let pipeline: PreviewPipeline
+    let pipeline: ImagePipeline
     let terminal = GraphicsTerminal(cell: CellPixelSize(width: 10, height: 20), synchronizedOutput: true)
     let size = TerminalSize(columns: 100, rows: 30)
 
     init() {
-        pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
     }
 
     func url(_ index: Int) -> URL { images[index].url }

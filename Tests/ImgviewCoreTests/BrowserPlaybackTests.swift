@@ -13,8 +13,8 @@ struct AnimatedStubDecoder: ImageDecoding {
     static let delays: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(300)]
     var loopCount = 2
 
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        var header = try StubDecoder().inspect(bytes)
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        var header = try StubDecoder().inspect(bytes, probe: probe)
         header.format = .gif
         header.animation = AnimationSummary(frameCount: 3, duration: .milliseconds(600), loopCount: loopCount)
         return header
@@ -44,8 +44,8 @@ struct BrowserPlaybackTests {
     let images = (0..<3).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).gif")!) }
 
     func makePresenter(loopCount: Int = 2) -> BrowserPresenter {
-        let pipeline = PreviewPipeline(
-            configuration: .init(loader: loader, decoder: AnimatedStubDecoder(loopCount: loopCount), scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(
+            configuration: .init(fetcher: loader, decoder: AnimatedStubDecoder(loopCount: loopCount), scheduler: WorkerPool(width: 1)))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),
             configuration: .init(

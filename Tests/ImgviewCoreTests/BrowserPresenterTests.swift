@@ -16,17 +16,17 @@ struct BrowserPresenterTests {
     let loader = HeldImageLoader()
     let view = SpyBrowserView()
     let images = (0..<6).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).png")!) }
-    let pipeline: PreviewPipeline
+    let pipeline: ImagePipeline
 
     init() {
-        pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
     }
 
     func url(_ index: Int) -> URL { images[index].url }
 
     func makePresenter(
         catalog: Catalog? = nil, paging: (any CatalogPaging)? = nil, saveFolder: URL = FileManager.default.temporaryDirectory,
-        size: TerminalSize = TerminalSize(columns: 100, rows: 30), pipeline: PreviewPipeline? = nil
+        size: TerminalSize = TerminalSize(columns: 100, rows: 30), pipeline: ImagePipeline? = nil
     ) -> BrowserPresenter {
         let presenter = BrowserPresenter(
             catalog: catalog ?? Catalog(images: images, origin: .builtIn),
@@ -68,7 +68,8 @@ struct BrowserPresenterTests {
         #expect(shown.facts.url == url(0))
         #expect(shown.facts.source == .network)
         #expect(shown.facts.width == 64 && shown.facts.height == 48)
-        #expect(shown.facts.fetchTime == .milliseconds(12))
+        // Measured by the pipeline, from the request to the bytes: at least the time the loader was held.
+        #expect(shown.facts.fetchTime > .zero)
         #expect(shown.facts.cacheState != .notCached)
         // The preview fits the pane: 100×30 leaves a preview box of 70×28, 68×26 inside.
         let area = BrowserLayout(size: TerminalSize(columns: 100, rows: 30)).previewArea
@@ -91,14 +92,13 @@ struct BrowserPresenterTests {
     }
 
     @Test func aDownloadShowsWhatHasArrivedUntilTheFinalPreview() async throws {
-        let pipeline = PreviewPipeline(
+        let pipeline = ImagePipeline(
             configuration: .init(
-                loader: loader, decoder: TrailingBytesStubDecoder(), scheduler: WorkerPool(width: 1),
+                fetcher: loader, decoder: TrailingBytesStubDecoder(), scheduler: WorkerPool(width: 1),
                 partialPreviews: PartialPreviewPolicy(minimumInterval: .zero, costFactor: 0)))
         let presenter = makePresenter(pipeline: pipeline)
         presenter.start()
         await loader.waitForRequest(url(0))
-        await pipeline.synchronize()
         let body = stubImage(width: 64, height: 48, grey: 200) + Data(count: 3000)
         loader.feed(url(0), body.prefix(1200), expected: Int64(body.count))
         try await eventually {
@@ -149,7 +149,6 @@ struct BrowserPresenterTests {
         try await eventually { loader.cancelledURLs == [url(0)] }
         let count = view.states.count
         try await eventually { !presenter.isWorking(on: url(0)) }
-        await pipeline.synchronize()
         #expect(view.states.count == count, "the cancelled answer changed nothing")
         // r tries again.
         presenter.handle(.reload)
@@ -165,7 +164,6 @@ struct BrowserPresenterTests {
         presenter.handle(.next)
         presenter.handle(.next)
         #expect(view.last?.selectedIndex == 2)
-        await pipeline.synchronize()
         await loader.waitForRequest(url(2))
         // Tab 0 is two away now: given up. Tab 1 is a neighbour: its request goes on, at low priority.
         try await eventually { loader.cancelledURLs == [url(0)] }
@@ -184,7 +182,7 @@ struct BrowserPresenterTests {
         // A loader that does not notice cancellation: the old request answers after the new one,
         // in the order the test releases them.
         let stubborn = StubbornLoader()
-        let pipeline = PreviewPipeline(configuration: .init(loader: stubborn, decoder: StubDecoder()))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: stubborn, decoder: StubDecoder()))
         let presenter = makePresenter(pipeline: pipeline)
         presenter.start()
         presenter.handle(.next)
@@ -205,7 +203,6 @@ struct BrowserPresenterTests {
         presenter.handle(.previous)
         presenter.handle(.jump(3))
         // Requests given up on the way are gone from the loader once the cancellations are carried out.
-        await pipeline.synchronize()
         await loader.waitForRequest(url(3))
         // Release everything still waiting, oldest first.
         for call in loader.pending { loader.release(call.request.url, with: .success(stubImage())) }
@@ -332,7 +329,6 @@ struct BrowserPresenterTests {
         presenter.start()
         presenter.handle(.jump(2))
         await loader.waitForRequest(url(2))
-        await pipeline.synchronize()
         // Tab 0's request was given up (two away); tab 1 was never selected, so nothing is asked for it yet.
         try await eventually { loader.pending.map(\.request.url) == [url(2)] }
         #expect(loader.pending.map(\.request.url) == [url(2)])
@@ -366,13 +362,11 @@ struct BrowserPresenterTests {
         loader.report(url(0), received: 250, expected: 1000)
         try await eventually { view.last?.phase.percent == 25 }
         presenter.handle(.next)
-        await pipeline.synchronize()
         #expect(loader.isWaiting(for: url(0)), "a neighbour's download goes on")
         #expect(loader.cancelledURLs.isEmpty)
         presenter.handle(.previous)
         // Back on it: its progress at once, and the same request, not a new one.
         #expect(view.last?.phase.percent == 25)
-        await pipeline.synchronize()
         #expect(loader.calls(for: url(0)).count == 1)
         loader.release(url(0), with: .success(stubImage()))
         try await eventually { view.shownURL == url(0) && view.isShowingPreview }
@@ -381,7 +375,7 @@ struct BrowserPresenterTests {
 
     @Test func theSelectedImageDecodesBeforeTheNeighbourItLeft() async throws {
         let scheduler = ManualScheduler()
-        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: scheduler))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: scheduler))
         let presenter = makePresenter(pipeline: pipeline)
         presenter.start()
         await loader.waitForRequest(url(0))
@@ -391,7 +385,6 @@ struct BrowserPresenterTests {
         await loader.waitForRequest(url(1))
         loader.release(url(1), with: .success(stubImage(grey: 2)))
         await scheduler.waitForWork(count: 2)
-        await pipeline.synchronize()
         // Tab 0 is a neighbour now: its work waits, lowered, behind the selected tab's.
         #expect(scheduler.queued == [.high, .low])
         try await scheduler.run(atLeast: .high) { view.shownURL == url(1) && view.isShowingPreview }
@@ -408,14 +401,13 @@ struct BrowserPresenterTests {
                     (image.url, stubImage(width: 100, height: 400, grey: UInt8(index)))
                 }))
         let decoder = RowCountingDecoder()
-        let pipeline = PreviewPipeline(configuration: .init(loader: instant, decoder: decoder, scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: instant, decoder: decoder, scheduler: WorkerPool(width: 1)))
         let presenter = makePresenter(catalog: Catalog(images: catalog, origin: .builtIn), pipeline: pipeline)
         decoder.pause(atRow: 10)
         presenter.start()
         await decoder.waitUntilPaused()
         // Ten presses of → while the first image decodes.
         for _ in 0..<10 { presenter.handle(.next) }
-        await pipeline.synchronize()
         decoder.resume()
         try await eventually { view.shownURL == catalog[10].url && view.isShowingPreview }
         // Decoded to the end: the last first; after it, at most its neighbours (prefetched once it is on screen).
@@ -460,10 +452,9 @@ struct BrowserPresenterTests {
         try await eventually { view.isShowingPreview }
         try Data("mine".utf8).write(to: folder.appendingPathComponent("0.png"))
         presenter.handle(.save)
-        // The bytes come through the pipeline again (from the image service's memory cache, in the app).
-        await loader.waitForRequest(url(0))
-        loader.release(url(0), with: .success(bytes))
+        // The bytes come through the pipeline again, from its memory: no second request.
         try await eventually { view.last?.notice != nil }
+        #expect(loader.calls(for: url(0)).count == 1)
         #expect(view.last?.notice?.text.hasSuffix("0-1.png") == true)
         #expect(try Data(contentsOf: folder.appendingPathComponent("0.png")) == Data("mine".utf8))
         #expect(try Data(contentsOf: folder.appendingPathComponent("0-1.png")) == bytes)
@@ -541,7 +532,10 @@ struct BrowserPresenterTests {
         #expect(BrowserCommand(key: .character("-")) == .zoomOut)
         #expect(BrowserCommand(key: .character("H")) == .pan(dx: -1, dy: 0))
         #expect(BrowserCommand(key: .shiftDown) == .pan(dx: 0, dy: 1))
-        #expect(BrowserCommand(key: .delete) == .remove)
+        #expect(BrowserCommand(key: .delete) == .trash)
+        #expect(BrowserCommand(key: .character("D")) == .trash)
+        #expect(BrowserCommand(key: .character("t")) == .toggleMark)
+        #expect(BrowserCommand(key: .control("x")) == .keyHandler)
         #expect(BrowserCommand(key: .character("q")) == .quit)
         #expect(BrowserCommand(key: .interrupt) == .quit)
         #expect(BrowserCommand(key: .escape) == .dismiss)
@@ -558,7 +552,7 @@ struct BrowserPresenterTests {
 
 /// A loader that answers each URL when the test releases it and ignores cancellation, as a
 /// server that answers out of order would.
-final class StubbornLoader: ImageLoading, Sendable {
+final class StubbornLoader: ImageFetching, Sendable {
     private struct State {
         var waiting: [URL: CheckedContinuation<Void, Never>] = [:]
         var released: Set<URL> = []
@@ -580,7 +574,7 @@ final class StubbornLoader: ImageLoading, Sendable {
         waiter?.resume()
     }
 
-    func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
+    func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
         // A continuation without a cancellation handler: cancelling the task changes nothing.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let released = state.withLock { state in
@@ -594,21 +588,21 @@ final class StubbornLoader: ImageLoading, Sendable {
         return makeResponse(url: request.url, bytes: stubImage(), source: .network)
     }
 
-    func discardCachedImage(for url: URL) async {}
+    func discard(_ url: URL) {}
 }
 
 /// A loader that answers at once from memory.
-final class InstantLoader: ImageLoading {
+final class InstantLoader: ImageFetching {
     let images: [URL: Data]
 
     init(images: [URL: Data]) {
         self.images = images
     }
 
-    func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
+    func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
         guard let bytes = images[request.url] else { throw ImagePipelineError.notFound(request.url, status: 404) }
         return makeResponse(url: request.url, bytes: bytes, source: .network)
     }
 
-    func discardCachedImage(for url: URL) async {}
+    func discard(_ url: URL) {}
 }

@@ -12,11 +12,17 @@ import Testing
 @MainActor
 final class SpyBrowserView: BrowserView {
     private(set) var states: [BrowserState] = []
+    /// What the presenter wrote to the terminal beside its frames (OSC 52), in order.
+    private(set) var written: [[UInt8]] = []
 
     var last: BrowserState? { states.last }
 
     func display(_ state: BrowserState) {
         states.append(state)
+    }
+
+    func write(_ sequence: [UInt8]) {
+        written.append(sequence)
     }
 
     /// The URL of the image the last state shows loaded, if any.
@@ -32,7 +38,7 @@ final class SpyBrowserView: BrowserView {
 }
 
 /// A loader whose requests wait until the test releases them, in any order.
-final class HeldImageLoader: ImageLoading {
+final class HeldImageLoader: ImageFetching {
     struct Call: Sendable {
         let id: Int
         let request: ImageRequest
@@ -42,12 +48,12 @@ final class HeldImageLoader: ImageLoading {
         var nextID = 0
         var calls: [Call] = []
         var waiting: [Int: CheckedContinuation<ImageResponse, any Error>] = [:]
-        var progress: [Int: ImageService.Progress] = [:]
+        var progress: [Int: TransferProgress] = [:]
         var cancelled: [URL] = []
         /// Outcomes handed out before their request arrived.
         var early: [Int: Result<ImageResponse, any Error>] = [:]
         var discarded: [URL] = []
-        var bodies: [Int: ImageService.BodyTap] = [:]
+        var bodies: [Int: BodyTap] = [:]
         /// How much of its body each waiting request has been fed.
         var fed: [Int: Int64] = [:]
         /// Tests waiting for a request for a URL to arrive.
@@ -64,7 +70,7 @@ final class HeldImageLoader: ImageLoading {
     /// URLs whose cached bytes the pipeline threw away as not an image.
     var discardedURLs: [URL] { state.withLock { $0.discarded } }
 
-    func discardCachedImage(for url: URL) async {
+    func discard(_ url: URL) {
         state.withLock { $0.discarded.append(url) }
     }
 
@@ -96,15 +102,11 @@ final class HeldImageLoader: ImageLoading {
 
     func calls(for url: URL) -> [Call] { calls.filter { $0.request.url == url } }
 
-    func image(for request: ImageRequest, progress: ImageService.Progress?) async throws -> ImageResponse {
-        try await image(for: request, progress: progress, body: nil)
-    }
-
-    func image(for request: ImageRequest, progress: ImageService.Progress?, body: ImageService.BodyTap?) async throws -> ImageResponse {
+    func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.calls.append(Call(id: state.nextID, request: request))
-            if let progress { state.progress[state.nextID] = progress }
+            state.progress[state.nextID] = progress
             if let body { state.bodies[state.nextID] = body }
             return state.nextID
         }
@@ -152,7 +154,7 @@ final class HeldImageLoader: ImageLoading {
     /// Feeds the waiting request for `url` the next part of its body, as a transfer would, with
     /// the progress it makes.
     func feed(_ url: URL, _ bytes: Data, expected: Int64? = nil) {
-        let (tap, offset, handler) = state.withLock { state -> (ImageService.BodyTap?, Int64, ImageService.Progress?) in
+        let (tap, offset, handler) = state.withLock { state -> (BodyTap?, Int64, TransferProgress?) in
             guard let call = state.calls.last(where: { $0.request.url == url && state.waiting[$0.id] != nil }) else {
                 return (nil, 0, nil)
             }
@@ -175,7 +177,7 @@ final class HeldImageLoader: ImageLoading {
     func isWaiting(for url: URL) -> Bool { pending.contains { $0.request.url == url } }
 }
 
-/// A response as the image service would deliver it, fresh for an hour.
+/// A response as the fetcher would deliver it, fresh for an hour.
 func makeResponse(url: URL, bytes: Data, source: ImageResponse.Source, fetchedAt: Date = Date()) -> ImageResponse {
     let entry = CacheEntry(
         url: url, finalURL: url, contentType: "image/png", format: .png, byteCount: Int64(bytes.count),
@@ -209,7 +211,7 @@ struct StubDecoder: ImageDecoding {
         Progressive()
     }
 
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         let (width, height, _) = try Self.parse(bytes)
         return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
     }

@@ -17,7 +17,7 @@ struct BrowserViewChangeTests {
     let images = (0..<3).map { AppImage(name: "image\($0)", url: URL(string: "http://example.test/\($0).png")!) }
 
     func started(width: Int = 300, height: Int = 400) async throws -> BrowserPresenter {
-        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),
             configuration: .init(pipeline: pipeline, saveFolder: FileManager.default.temporaryDirectory, neighbourhood: 0),
@@ -91,7 +91,7 @@ struct BrowserViewChangeTests {
     }
 
     @Test func zoomWaitsForTheImageToBeKnown() {
-        let pipeline = PreviewPipeline(configuration: .init(loader: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
         let presenter = BrowserPresenter(
             catalog: Catalog(images: images, origin: .builtIn),
             configuration: .init(pipeline: pipeline, saveFolder: FileManager.default.temporaryDirectory),

@@ -13,10 +13,10 @@ import Testing
 struct CacheCountersTests {
     let date = ManualDate()
 
-    func makeService(cache folder: URL, sizeLimit: Int64 = 1 << 30, offline: Bool = false) throws -> ImageService {
+    func makePipeline(cache folder: URL, sizeLimit: Int64 = 1 << 30, offline: Bool = false) throws -> ImagePipeline {
         let disk = try DiskCache(directory: folder, sizeLimit: sizeLimit, now: { [date] in date.now })
-        return ImageService(
-            configuration: .init(
+        return ImagePipeline.fetching(
+            .init(
                 dataLoader: CurlDataLoader(idleTimeout: 5), diskCache: disk, retry: RetryPolicy(maxRetries: 0),
                 isOffline: offline, now: { [date] in date.now }))
     }
@@ -25,7 +25,7 @@ struct CacheCountersTests {
         try await withLoopbackServer(body)
     }
 
-    @Test func hitsMissesRevalidationsAndEvictionsAddUpAcrossServices() async throws {
+    @Test func hitsMissesRevalidationsAndEvictionsAddUpAcrossProcesses() async throws {
         try await withServer { server, folder in
             server.publish(.data(fakePNG(size: 30_000, seed: 1), contentType: "image/png", cacheControl: "max-age=60"), at: "/a.png")
             server.publish(.data(fakePNG(size: 30_000, seed: 2), contentType: "image/png"), at: "/b.png")
@@ -33,46 +33,49 @@ struct CacheCountersTests {
             let a = server.url(for: "/a.png")
             let counters = { try DiskCache(directory: folder).counters() }
 
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a))
             #expect(try counters() == CacheCounters(misses: 1))
-            // Each service stands for a new process: its memory cache is empty, so the disk answers.
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a))
+            // Each pipeline stands for a new process: its memory cache is empty, so the disk answers.
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a))
             #expect(try counters() == CacheCounters(hits: 2, misses: 1))
             date.advance(by: 61)
-            #expect(try await makeService(cache: folder).image(for: ImageRequest(url: a)).source == .revalidated)
+            #expect(try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a)).source == .revalidated)
             #expect(try counters() == CacheCounters(hits: 2, misses: 1, revalidations: 1))
 
             // Not stored (no-store), a failure, an offline miss and a reload: misses, except the reload.
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/n.png")))
-            _ = try? await makeService(cache: folder).image(for: ImageRequest(url: server.url(for: "/missing.png")))
-            _ = try? await makeService(cache: folder, offline: true).image(for: ImageRequest(url: server.url(for: "/b.png")))
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: a, cachePolicy: .reload))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: server.url(for: "/n.png")))
+            _ = try? await makePipeline(cache: folder).bytes(for: ImageRequest(url: server.url(for: "/missing.png")))
+            _ = try? await makePipeline(cache: folder, offline: true).bytes(for: ImageRequest(url: server.url(for: "/b.png")))
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a, cachePolicy: .reload))
             #expect(try counters() == CacheCounters(hits: 2, misses: 4, revalidations: 1))
 
             // A limit that holds one image: storing b evicts a.
-            _ = try await makeService(cache: folder, sizeLimit: 40_000).image(for: ImageRequest(url: server.url(for: "/b.png")))
+            _ = try await makePipeline(cache: folder, sizeLimit: 40_000).bytes(for: ImageRequest(url: server.url(for: "/b.png")))
             #expect(try counters() == CacheCounters(hits: 2, misses: 5, revalidations: 1, evictions: 1))
         }
     }
 
-    @Test func aServiceRecordsPixelSizesAndFillsThemInForOldEntries() async throws {
+    @Test func aFetchRecordsPixelSizesAndFillsThemInForOldEntries() async throws {
         try await withServer { server, folder in
             let png = try Data(contentsOf: ImageDimensionsTests.file("Assets/images/03_chelsea_cat.png"))
             server.publish(.data(png, contentType: "image/png"), at: "/cat.png")
             let url = server.url(for: "/cat.png")
-            let first = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            let first = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             #expect(first.entry.dimensions == ImageDimensions(width: 451, height: 300))
             let disk = try DiskCache(directory: folder)
             #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
 
-            // An entry written before sizes were recorded gets its size on its next use.
+            #expect(disk.entry(for: url)?.probe?.format == .png)
+
+            // An entry written before the probe was kept gets it on its next use.
             var old = disk.entry(for: url)!
-            old.dimensions = nil
+            old.probe = nil
             try disk.renew(old)
-            #expect(disk.entry(for: url)?.dimensions == nil)
-            _ = try await makeService(cache: folder).image(for: ImageRequest(url: url))
+            #expect(disk.entry(for: url)?.dimensions == nil && disk.entry(for: url)?.probe == nil)
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
+            #expect(disk.entry(for: url)?.probe == first.probe)
         }
     }
 

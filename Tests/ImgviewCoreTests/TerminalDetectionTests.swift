@@ -144,7 +144,9 @@ struct TerminalDetectionTests {
         answers.append(("an open OSC", [(ms(2), Array("\u{1B}]11;rgb:0000/".utf8))]))
         answers.append(("an open APC", [(ms(2), Array("\u{1B}_Gi=31;".utf8) + [UInt8](repeating: 0x41, count: 100_000))]))
         answers.append(("NULs", [(ms(2), [0, 0, 0, 0] + Array("\u{1B}[?62c".utf8))]))
-        let trickled: [(at: Duration, bytes: [UInt8])] = Array("\u{1B}[?62;4c".utf8).enumerated().map { (ms(300 * ($0.offset + 1)), [$0.element]) }
+        let trickled: [(at: Duration, bytes: [UInt8])] = Array("\u{1B}[?62;4c".utf8).enumerated().map {
+            (ms(300 * ($0.offset + 1)), [$0.element])
+        }
         answers.append(("a reply a byte every 300 ms", trickled))
         let junk: [(at: Duration, bytes: [UInt8])] = (0..<256).map { (ms($0), [UInt8](repeating: UInt8(ascii: "j"), count: 4096)) }
         answers.append(("a megabyte of junk", junk))
@@ -165,7 +167,9 @@ struct TerminalDetectionTests {
 
     @Test func anAnswerUnderWayAtTheDeadlineIsWaitedForWhileItComes() {
         // A byte every 100 ms from 50 ms on: DA1 is still coming at the deadline, and is read whole.
-        let trickled = Array("\u{1B}[?62;4c".utf8).enumerated().map { (at: Duration.milliseconds(50 + 100 * $0.offset), bytes: [$0.element]) }
+        let trickled = Array("\u{1B}[?62;4c".utf8).enumerated().map {
+            (at: Duration.milliseconds(50 + 100 * $0.offset), bytes: [$0.element])
+        }
         let terminal = FakeTerminal(trickled)
         let outcome = terminal.run()
         #expect(outcome.status == .answered && !terminal.discarded && outcome.replies.deviceAttributes == [62, 4])
@@ -176,7 +180,8 @@ struct TerminalDetectionTests {
         #expect(given.status == .timedOut && stalled.discarded)
         #expect(given.elapsed == TerminalQuery.defaultTimeout + TerminalReplyReader.gap)
         // And one that trickles on for ever, at the grace's end.
-        let endless = FakeTerminal([(at: .milliseconds(1), bytes: Array("\u{1B}]11;".utf8))] + (1...100).map { (at: .milliseconds(100 * $0), bytes: [0x30]) })
+        let endless = FakeTerminal(
+            [(at: .milliseconds(1), bytes: Array("\u{1B}]11;".utf8))] + (1...100).map { (at: .milliseconds(100 * $0), bytes: [0x30]) })
         #expect(endless.run().elapsed == TerminalQuery.defaultTimeout + TerminalReplyReader.grace)
     }
 
@@ -188,7 +193,8 @@ struct TerminalDetectionTests {
         let kernel = Self.profile(Self.kittyAnswer, environment: ["TERM": "xterm-kitty"], kernel: (80, 24, 65535, 65535))
         #expect(kernel.cellPixels == CellPixelSize.largest)
         // And whatever the cell, a pixel preview stays within the limits.
-        let layout = GraphicsLayout.fitting(width: 512, height: 600, columns: 1000, rows: 1000, cell: CellPixelSize(width: 60000, height: 60000))
+        let layout = GraphicsLayout.fitting(
+            width: 512, height: 600, columns: 1000, rows: 1000, cell: CellPixelSize(width: 60000, height: 60000))
         #expect(layout.pixelWidth * layout.pixelHeight <= GraphicsLayout.largestPixelCount)
         #expect(layout.pixelWidth <= GraphicsLayout.largestSide && layout.pixelHeight <= GraphicsLayout.largestSide)
     }

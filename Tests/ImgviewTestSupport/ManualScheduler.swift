@@ -11,6 +11,7 @@ public final class ManualScheduler: WorkScheduling, Sendable {
         var queue: [WorkTicket] = []
         var next = 0
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var isLowPriorityHeld = false
     }
 
     private let state = Locked(State())
@@ -26,6 +27,15 @@ public final class ManualScheduler: WorkScheduling, Sendable {
         }
         for continuation in ready { continuation.resume() }
         return ticket
+    }
+
+    public func holdLowPriority(_ isHeld: Bool) {
+        state.withLock { $0.isLowPriorityHeld = isHeld }
+    }
+
+    /// Whether low-priority work is held back now (the pipeline has foreground work under way).
+    public var isLowPriorityHeld: Bool {
+        state.withLock { $0.isLowPriorityHeld }
     }
 
     /// The queued work's priorities, most urgent first (the order `runNext` takes them in).
@@ -45,11 +55,13 @@ public final class ManualScheduler: WorkScheduling, Sendable {
         }
     }
 
-    /// Runs the most urgent queued work if it is at least `priority`; false when there was none.
+    /// Runs the most urgent queued work if it is at least `priority` and not held back; false when
+    /// there was none.
     @discardableResult
     public func runNext(atLeast priority: WorkPriority = .low) -> Bool {
         let ticket = state.withLock { state -> WorkTicket? in
-            guard let first = Self.ordered(state.queue).first, (first.queuedPriority ?? .low) >= priority else { return nil }
+            let runnable = Self.ordered(state.queue).filter { !state.isLowPriorityHeld || ($0.queuedPriority ?? .low) > .low }
+            guard let first = runnable.first, (first.queuedPriority ?? .low) >= priority else { return nil }
             state.queue.removeAll { $0 === first }
             return first
         }

@@ -1,11 +1,17 @@
-import Foundation
 import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads entry metadata files quickly: `cache ls` and `cache stats` read ten thousand of them.
 ///
 /// `JSONDecoder` with ISO 8601 dates costs tens of microseconds per entry on Linux. This reader
 /// understands exactly what `CacheEntry` encodes to: one object whose values are strings,
-/// integers, `null` and the `dimensions` object, dates in the `2025-11-21T15:14:00Z` form, any
+/// integers, booleans, `null`, the `dimensions` and `animation` objects, dates in the `2025-11-21T15:14:00Z` form, any
 /// key order, unknown keys skipped. It requires the keys the synthesized decoder requires.
 /// Anything it does not understand yields nil, and the caller falls back to `JSONDecoder`,
 /// so the two never disagree about a valid file; they only differ in speed.
@@ -37,6 +43,10 @@ struct CacheEntryParser {
         var freshUntil: Date?
         var revalidations: Int?
         var dimensions: ImageDimensions??
+        var orientation: ImageOrientation??
+        var isAnimated: Bool??
+        var animation: AnimationSummary??
+        var hasColorProfile: Bool??
 
         guard consume(UInt8(ascii: "{")) else { return nil }
         var first = true
@@ -88,6 +98,18 @@ struct CacheEntryParser {
             case "dimensions":
                 guard dimensions == nil else { return nil }
                 if consumeLiteral("null") { dimensions = .some(nil) } else { dimensions = size() }
+            case "orientation":
+                guard orientation == nil else { return nil }
+                orientation = consumeLiteral("null") ? .some(nil) : integer().flatMap(ImageOrientation.init(rawValue:)).map { .some($0) }
+            case "isAnimated":
+                guard isAnimated == nil else { return nil }
+                isAnimated = consumeLiteral("null") ? .some(nil) : boolean().map { .some($0) }
+            case "hasColorProfile":
+                guard hasColorProfile == nil else { return nil }
+                hasColorProfile = consumeLiteral("null") ? .some(nil) : boolean().map { .some($0) }
+            case "animation":
+                guard animation == nil else { return nil }
+                if consumeLiteral("null") { animation = .some(nil) } else { animation = animationSummary() }
             default:
                 guard skipValue() else { return nil }
                 continue
@@ -107,7 +129,11 @@ struct CacheEntryParser {
             case "lastAccessedAt": parsed = lastAccessedAt != nil
             case "freshUntil": parsed = freshUntil != nil
             case "revalidations": parsed = revalidations != nil
-            default: parsed = dimensions != nil
+            case "dimensions": parsed = dimensions != nil
+            case "orientation": parsed = orientation != nil
+            case "isAnimated": parsed = isAnimated != nil
+            case "hasColorProfile": parsed = hasColorProfile != nil
+            default: parsed = animation != nil
             }
             guard parsed else { return nil }
         }
@@ -123,10 +149,42 @@ struct CacheEntryParser {
             etag: etag ?? nil, lastModified: lastModified ?? nil, fetchedAt: fetchedAt, lastAccessedAt: lastAccessedAt,
             freshUntil: freshUntil, dimensions: dimensions ?? nil)
         entry.revalidations = revalidations
+        entry.orientation = orientation ?? nil
+        entry.isAnimated = isAnimated ?? nil
+        entry.animation = animation ?? nil
+        entry.hasColorProfile = hasColorProfile ?? nil
         return entry
     }
 
     // MARK: Values
+
+    /// `{"frameCount": 24, "milliseconds": 2400, "loopCount": 0}` in any order.
+    private mutating func animationSummary() -> AnimationSummary?? {
+        guard consume(UInt8(ascii: "{")) else { return nil }
+        var values: [String: Int] = [:]
+        var first = true
+        while true {
+            skipSpace()
+            if consume(UInt8(ascii: "}")) { break }
+            if !first { guard consume(UInt8(ascii: ",")) else { return nil } }
+            first = false
+            guard let key = string(), consume(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            guard ["frameCount", "milliseconds", "loopCount"].contains(key), values[key] == nil, let value = integer() else { return nil }
+            values[key] = value
+        }
+        guard let frames = values["frameCount"], let milliseconds = values["milliseconds"], let loops = values["loopCount"] else {
+            return nil
+        }
+        return .some(AnimationSummary(frameCount: frames, duration: .milliseconds(milliseconds), loopCount: loops))
+    }
+
+    /// `true` or `false`.
+    private mutating func boolean() -> Bool? {
+        if consumeLiteral("true") { return true }
+        if consumeLiteral("false") { return false }
+        return nil
+    }
 
     /// `{"height": 1, "width": 2}` in any order.
     private mutating func size() -> ImageDimensions?? {
@@ -327,42 +385,8 @@ struct CacheEntryParser {
         return true
     }
 
-    /// `2025-11-21T15:14:00Z`, the form the encoder writes; other ISO 8601 forms go to JSONDecoder.
+    /// `2025-11-21T15:14:00Z`, the one form the encoder writes and JSONDecoder is given too.
     static func date(_ text: String) -> Date? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for position in range {
-                let byte = utf8[position]
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 60, day <= daysInMonth(month, of: year),
-            // Foundation reads dates before October 1582 in the Julian calendar; leave those to it.
-            year >= 1583
-        else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86400 + hour * 3600 + minute * 60 + second))
-    }
-
-    private static func daysInMonth(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        ISOTimestamp.date(from: text)
     }
 }

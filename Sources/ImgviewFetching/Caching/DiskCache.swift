@@ -1,8 +1,14 @@
 import Crypto
-import Foundation
+import Dispatch
 import ImgviewImaging
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -81,7 +87,7 @@ public final class DiskCache: Sendable {
                 if readOnly { return "its folders cannot be read" }
                 return access(path, W_OK) == 0 ? "cannot create its folders" : "\(TerminalText.sanitized(path)) is not writable"
             }
-            path = (path as NSString).deletingLastPathComponent
+            path = PathText.folder(of: path)
         }
         return "cannot create its folders"
     }
@@ -280,20 +286,20 @@ public final class DiskCache: Sendable {
     ///
     /// Nothing here waits for the disk or for a writer's exclusive lock to be free for long: the
     /// hit is one byte appended to `hits` under the shared lock (which only keeps it apart from
-    /// the moment a writer folds the hits into the counters file). `dimensions`, read by the
-    /// caller from the body it verified, fill in an entry stored without them.
-    public func recordHit(_ entry: CacheEntry, dimensions: ImageDimensions? = nil) {
+    /// the moment a writer folds the hits into the counters file). `probe`, read by the caller
+    /// from the body it verified, fills in an entry stored without one.
+    public func recordHit(_ entry: CacheEntry, probe: ImageProbe? = nil) {
         touch(entry)
         try? lock.withSharedLock {
             let file = try root.openRegular(Self.hitsName, flags: O_WRONLY | O_APPEND | O_CREAT)
             defer { try? file.close() }
             _ = try file.writeAll([UInt8(ascii: "h")])
         }
-        // Entries from before pixel sizes were recorded get theirs on first use. An image whose
-        // size cannot be read changes nothing, so its hits stay free of the exclusive lock.
-        guard entry.dimensions == nil, let dimensions, !isReadOnly else { return }
+        // Entries from before the probe was kept get theirs on first use. An image whose size
+        // cannot be read keeps what it has, so its hits stay free of the exclusive lock.
+        guard entry.probe == nil, let probe, probe.storedSize != nil, !isReadOnly else { return }
         var upgraded = entry
-        upgraded.dimensions = dimensions
+        upgraded.probe = probe
         upgraded.lastAccessedAt = now()
         try? lock.withExclusiveLock {
             guard self.entry(for: entry.url)?.sha256 == entry.sha256 else { return }
@@ -414,7 +420,7 @@ public final class DiskCache: Sendable {
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISOTimestamp.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
@@ -422,13 +428,7 @@ public final class DiskCache: Sendable {
     /// An entry from its metadata file's bytes: the fast parser, else `JSONDecoder` (see `CacheEntryParser`).
     static func decodeEntry(_ bytes: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
         if let entry = CacheEntryParser.parse(bytes) { return entry }
-        guard var entry = try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes)) else { return nil }
-        // Foundation also reads fractions of a second ("17:54:2.9Z"), which the cache never writes;
-        // dropping them keeps an entry the same when it is written back (found by the fuzzer).
-        for keyPath in [\CacheEntry.fetchedAt, \.lastAccessedAt, \.freshUntil] {
-            entry[keyPath: keyPath] = Date(timeIntervalSince1970: entry[keyPath: keyPath].timeIntervalSince1970.rounded(.down))
-        }
-        return entry
+        return try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes))
     }
 
     /// An entry from its metadata file: its bytes, and its modification time as the last use.
@@ -462,7 +462,7 @@ public final class DiskCache: Sendable {
 
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = ISOTimestamp.decodingStrategy
         return decoder
     }()
 }

@@ -1,6 +1,10 @@
-import Foundation
-import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
 ///
@@ -15,7 +19,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Progress is reported each time this many more bytes arrived (and at the end), not per chunk.
     static let progressStep: Int64 = 64 << 10
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     let file: TemporaryFile
     private let url: URL
     private let limit: Int64
@@ -26,8 +30,6 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private var sha256: String?
     private(set) var head: ResponseHead?
     private(set) var received: Int64 = 0
-    /// The body's first bytes (`ImageFormat.sniffLength` of them), to tell its format.
-    private(set) var prefix = Data()
     /// Whether the body is one to keep (a 2xx response); set once the head arrived.
     private var isKeeping = false
     /// The total to show in progress: Content-Length, unless the body is compressed.
@@ -77,7 +79,6 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
             offset = received
             received += Int64(chunk.count)
             guard received <= limit else { throw ImagePipelineError.tooLarge(url, limit: limit) }
-            if prefix.count < ImageFormat.sniffLength { prefix.append(contentsOf: chunk.prefix(ImageFormat.sniffLength - prefix.count)) }
             try append(chunk)
             guard received - reported >= Self.progressStep || received == expectedForProgress else { return nil }
             reported = received

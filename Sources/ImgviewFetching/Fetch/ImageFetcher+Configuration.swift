@@ -1,21 +1,24 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ImageFetcher {
-    /// Everything the service depends on, so a test swaps one line.
+    /// Everything the fetcher depends on, so a test swaps one line.
     public struct Configuration: Sendable {
-        /// The HTTP client, always given: Core imports no C, so it cannot pick the libcurl one itself,
-        /// and a silent URLSession default would be the slower client in every place that forgot.
+        /// The HTTP client, always given: the core imports no C, so it cannot pick the libcurl one
+        /// itself, and a silent URLSession default would be the slower client wherever one forgot.
         public var dataLoader: any DataLoading
         /// nil keeps nothing on disk.
         public var diskCache: DiskCache?
-        public var memoryCache: MemoryCache<URL, CachedImage>
         public var freshness: Freshness
         public var retry: RetryPolicy
         /// A body larger than this is refused.
         public var maxDownloadBytes: Int64
         /// One request, retries included, may take this long at most.
         public var overallTimeout: Duration
-        /// Bodies up to this size are delivered in memory (and kept in the memory cache); larger ones as files.
+        /// Bodies up to this size are delivered in memory (where the pipeline may keep them); larger ones as files.
         public var memoryItemLimit: Int
         /// Never touch the network; use what is cached, fresh or stale.
         public var isOffline: Bool
@@ -25,7 +28,6 @@ extension ImageFetcher {
         public init(
             dataLoader: any DataLoading,
             diskCache: DiskCache? = nil,
-            memoryCache: MemoryCache<URL, CachedImage> = MemoryCache(costLimit: 256 << 20, countLimit: 200),
             freshness: Freshness = Freshness(),
             retry: RetryPolicy = RetryPolicy(),
             maxDownloadBytes: Int64 = 512 << 20,
@@ -37,7 +39,6 @@ extension ImageFetcher {
         ) {
             self.dataLoader = dataLoader
             self.diskCache = diskCache
-            self.memoryCache = memoryCache
             self.freshness = freshness
             self.retry = retry
             self.maxDownloadBytes = maxDownloadBytes

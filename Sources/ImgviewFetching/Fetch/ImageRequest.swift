@@ -1,6 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
-/// What a consumer asks the `ImageService` for.
+/// What a consumer asks the pipeline (and its fetcher) for: an image's bytes.
 public struct ImageRequest: Sendable, Hashable {
     /// How the caches may be used.
     public enum CachePolicy: Sendable, Hashable {

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes iTerm2's inline image sequence (OSC 1337 `File=`), which also WezTerm, mlterm and
 /// Konsole read.

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes the kitty graphics protocol: images sent in chunks under an id, placed, and deleted.
 ///

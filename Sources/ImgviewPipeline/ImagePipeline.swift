@@ -1,0 +1,284 @@
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one road from a URL to a preview: fetch → header → decode → render.
+///
+/// Every consumer asks here — the browser, `show`, `info`, `get`, `demo`, prefetching — and never
+/// puts the stages together itself. Each stage is a table of the works under way (`StageTable`),
+/// shared by everyone who asks for the same thing, and keeps what it made in memory
+/// (`PipelineMemory`):
+/// - bytes by request, from the fetcher (disk cache, then the network); the only table of
+///   fetches under way, with their progress and bodies fanned out to whoever asked;
+/// - the header by URL and content hash;
+/// - decoded pixels by URL, content hash and decode size (`DecodePolicy` says which size);
+/// - the rendered preview by URL, content hash and render options.
+/// Headers, decodes and renders run on the configured `WorkScheduling` (a bounded pool of
+/// threads), most urgent first; a work nobody waits for any more is given up, and a decode stops
+/// between rows. Joining a work is synchronous, so what a consumer does takes effect in the order
+/// it does it.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+    let memory: PipelineMemory
+    let foreground: ForegroundTasks
+    let fetches = StageTable<ImageRequest, ImageResponse>()
+    private let headers = StageTable<ContentKey, ImageHeader>()
+    private let decodes = StageTable<DecodeKey, DecodedEntry>()
+    private let renders = StageTable<RenderKey, CachedPreview>()
+    /// Every fetch's task, until it has ended: cancelled ones still clean up after themselves.
+    let transfers = Locked<[UUID: SharedWork<ImageResponse>]>([:])
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        memory = PipelineMemory(configuration: configuration)
+        foreground = ForegroundTasks(scheduler: configuration.scheduler)
+    }
+
+    // MARK: Entry points
+
+    /// Starts making the preview for `request` and returns at once; the task can be moved up or
+    /// down in priority, or cancelled. `partial` receives pictures of the image while its bytes
+    /// arrive (on a worker thread), when the configuration's policy makes them.
+    public func previewTask(
+        for request: PreviewRequest, priority: WorkPriority = .high, progress: TransferProgress? = nil,
+        partial: (@Sendable (PartialPreview) -> Void)? = nil
+    ) -> PreviewTask {
+        let task = PreviewTask(request: request, priority: priority, pipeline: self, partial: partial)
+        task.start(progress: progress)
+        return task
+    }
+
+    /// The preview for `request`; cancelling the calling task gives it up.
+    public func preview(for request: PreviewRequest, progress: TransferProgress? = nil) async throws -> PreviewResponse {
+        let task = previewTask(for: request, progress: progress)
+        return try await withTaskCancellationHandler {
+            try await task.response
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// What the image at `request.url` is, from its header: the pixels are not decoded.
+    public func facts(for request: ImageRequest, progress: TransferProgress? = nil) async throws -> ImageFacts {
+        try await foreground.during {
+            let response = try await bytes(for: request, progress: progress)
+            let content = ContentKey(url: request.url, sha256: response.entry.sha256)
+            let waiter = WorkWaiter(priority: .high)
+            let header = try await withTaskCancellationHandler {
+                try await self.header(of: content, in: response, waiter: waiter)
+            } onCancel: {
+                waiter.cancel()
+            }
+            return ImageFacts(
+                url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
+                decodeTime: nil, cacheState: cacheStatus(isCached: response.isCached, entry: response.entry))
+        }
+    }
+
+    /// The image's bytes (for saving a copy); `body` sees them as they arrive when they come from
+    /// a transfer this request starts (one that joins a transfer under way sees only what is
+    /// still to come).
+    public func bytes(for request: ImageRequest, progress: TransferProgress? = nil, body: BodyTap? = nil) async throws -> ImageResponse {
+        try await foreground.during {
+            let started = ContinuousClock.now
+            if let remembered = remembered(request) { return remembered }
+            let waiter = WorkWaiter(priority: .high)
+            let response = try await withTaskCancellationHandler {
+                try await fetch(request, waiter: waiter, progress: progress, body: body)
+            } onCancel: {
+                waiter.cancel()
+            }
+            return response.withElapsed(started.duration(to: .now))
+        }
+    }
+
+    /// The preview for `request` if the pipeline has it in memory and may use it without asking
+    /// anyone: the bytes it was made from are still fresh (or the file unchanged, or offline).
+    ///
+    /// Synchronous, so that the browser draws a tab it has seen in the same turn as the key press.
+    public func cachedPreview(for request: PreviewRequest) -> PreviewResponse? {
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url) else { return nil }
+        let content = ContentKey(url: request.url, sha256: known.entry.sha256)
+        guard let header = memory.headers.value(for: content),
+            let cached = memory.previews.value(for: RenderKey(content: content, options: request.options))
+        else { return nil }
+        let facts = ImageFacts(
+            url: request.url, header: header, entry: known.entry, source: .memory, fetchTime: .zero, decodeTime: cached.decodeTime,
+            cacheState: cacheStatus(isCached: known.isCached, entry: known.entry))
+        return PreviewResponse(facts: facts, preview: cached.preview, warning: cached.warning)
+    }
+
+    /// The facts of the image at `request.url` if the pipeline knows them and may use them
+    /// without asking anyone (as for `cachedPreview`): what the browser shows while a preview renders.
+    public func cachedFacts(for request: ImageRequest) -> ImageFacts? {
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url),
+            let header = memory.headers.value(for: ContentKey(url: request.url, sha256: known.entry.sha256))
+        else { return nil }
+        return ImageFacts(
+            url: request.url, header: header, entry: known.entry, source: .memory, fetchTime: .zero, decodeTime: nil,
+            cacheState: cacheStatus(isCached: known.isCached, entry: known.entry))
+    }
+
+    /// Forgets what is known about `url`'s bytes, so the next request asks the fetcher again: for
+    /// a cache entry the user removed.
+    public func forget(_ url: URL) {
+        memory.images.removeValue(for: url)
+    }
+
+    /// How many fetches are under way.
+    public var activeFetches: Int { fetches.all.count }
+
+    /// Cancels every fetch and returns once each has cleaned up after itself.
+    ///
+    /// A waiter that cancels gets its answer at once, while its transfer winds down on its own; a
+    /// process about to exit (on Ctrl-C, say) calls this so no temporary file outlives it.
+    public func cancelAll() async {
+        for work in fetches.all { work.abandon() }
+        for work in transfers.withLock({ Array($0.values) }) { await work.settle() }
+    }
+
+    // MARK: Making a preview
+
+    /// Takes `task`'s place in the fetch its preview needs, unless memory already holds enough
+    /// to make the preview; called as the task is made.
+    func reserveFetch(for task: PreviewTask, progress: @escaping TransferProgress) -> SharedWork<ImageResponse>? {
+        let request = task.request
+        guard cachedPreview(for: request) == nil, inMemory(request) == nil, remembered(request.imageRequest) == nil,
+            let (work, isNew) = join(request.imageRequest, waiter: task.waiter, progress: progress)
+        else { return nil }
+        if isNew { startFetch(work, for: request.imageRequest) }
+        if let partial = task.partial, let partials = work.partials {
+            let waiter = task.waiter
+            partials.subscribe(task.id, options: request.options, priority: { waiter.priority }, handler: partial)
+        }
+        return work
+    }
+
+    /// Makes the preview for a task started with `previewTask`, from the fetch it reserved.
+    func run(_ task: PreviewTask, fetch reserved: SharedWork<ImageResponse>?) async throws -> PreviewResponse {
+        let request = task.request
+        let waiter = task.waiter
+        if let cached = cachedPreview(for: request) { return cached }
+        if let (facts, decoded) = inMemory(request) {
+            // A new size or mode of an image decoded before: render it again, no bytes needed.
+            let rendered = try await render(
+                RenderKey(content: ContentKey(url: request.url, sha256: facts.sha256), options: request.options), from: decoded,
+                waiter: waiter)
+            var shown = facts
+            shown.decodeTime = rendered.decodeTime
+            return PreviewResponse(facts: shown, preview: rendered.preview, warning: rendered.warning)
+        }
+        let started = ContinuousClock.now
+        let response: ImageResponse
+        if let reserved {
+            defer { reserved.partials?.unsubscribe(task.id) }
+            response = try await waiter.wait(for: reserved).withElapsed(started.duration(to: .now))
+        } else {
+            response = try await fetch(request.imageRequest, waiter: waiter).withElapsed(started.duration(to: .now))
+        }
+        let content = ContentKey(url: request.url, sha256: response.entry.sha256)
+        let header = try await header(of: content, in: response, waiter: waiter)
+        let key = RenderKey(content: content, options: request.options)
+        let rendered: CachedPreview
+        if let cached = memory.previews.value(for: key) {
+            rendered = cached
+        } else {
+            let decoded = try await decode(content, header: header, for: request.options, in: response, waiter: waiter)
+            rendered = try await render(key, from: decoded, waiter: waiter)
+        }
+        let facts = ImageFacts(
+            url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
+            decodeTime: rendered.decodeTime, cacheState: cacheStatus(isCached: response.isCached, entry: response.entry))
+        return PreviewResponse(facts: facts, preview: rendered.preview, warning: rendered.warning)
+    }
+
+    /// The facts and decoded pixels that `request`'s preview can be rendered from without
+    /// fetching: the bytes are usable (as for `cachedPreview`) and the pixels cover the box.
+    private func inMemory(_ request: PreviewRequest) -> (ImageFacts, DecodedEntry)? {
+        guard let facts = cachedFacts(for: request.imageRequest),
+            let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
+        else { return nil }
+        let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options)
+        return DecodePolicy.covers(decoded.image, minimum) ? (facts, decoded) : nil
+    }
+
+    private func cacheStatus(isCached: Bool, entry: CacheEntry) -> CacheStatus {
+        CacheStatus(isCached: isCached, entry: entry, now: configuration.now())
+    }
+
+    // MARK: Stages
+
+    private func header(of content: ContentKey, in response: ImageResponse, waiter: WorkWaiter) async throws -> ImageHeader {
+        if let header = memory.headers.value(for: content) { return header }
+        let decoder = configuration.decoder
+        return try await refusingBadImages(content.url) {
+            try await run(headers, content, waiter: waiter) { _ in
+                try decoder.inspect(try response.data(), probe: response.probe)
+            } stored: { [memory] header in
+                memory.headers.set(header, for: content, cost: 1)
+            }
+        }
+    }
+
+    private func decode(
+        _ content: ContentKey, header: ImageHeader, for options: RenderOptions, in response: ImageResponse, waiter: WorkWaiter
+    ) async throws -> DecodedEntry {
+        let minimum = DecodePolicy.minimumSize(of: header, for: options)
+        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum) { return cached }
+        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height)
+        let decoder = configuration.decoder
+        let maxPixelCount = configuration.maxPixelCount
+        return try await refusingBadImages(content.url) {
+            try await run(decodes, key, waiter: waiter) { cancellation in
+                let started = ContinuousClock.now
+                let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation)
+                let image = try decoder.decode(try response.data(), header: header, request: request)
+                return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
+            } stored: { [memory] entry in
+                memory.keepDecoded(entry, for: content)
+            }
+        }
+    }
+
+    private func render(_ key: RenderKey, from decoded: DecodedEntry, waiter: WorkWaiter) async throws -> CachedPreview {
+        let configuration = configuration
+        return try await run(renders, key, waiter: waiter) { cancellation in
+            if cancellation.isCancelled { throw CancellationError() }
+            let (preview, warning) = try RenderedPreview.rendering(
+                decoded.image, options: key.options, pngEncoder: configuration.pngEncoder,
+                animationCostLimit: configuration.animationCostLimit, cancellation: cancellation)
+            return CachedPreview(preview: preview, warning: warning, decodeTime: decoded.decodeTime)
+        } stored: { [memory] cached in
+            memory.previews.set(cached, for: key, cost: cached.preview.cost)
+        }
+    }
+
+    /// Joins (or starts on the scheduler) the work for `key` in `table` as `waiter`, and waits for it.
+    private func run<Key: Hashable & Sendable, Value: Sendable>(
+        _ table: StageTable<Key, Value>, _ key: Key, waiter: WorkWaiter,
+        _ body: @escaping @Sendable (CancellationFlag) throws -> Value, stored: @escaping @Sendable (Value) -> Void
+    ) async throws -> Value {
+        guard let (work, isNew) = waiter.join(table, key) else { throw CancellationError() }
+        if isNew { work.schedule(on: configuration.scheduler, body, stored: stored) }
+        return try await waiter.wait(for: work)
+    }
+
+    /// Runs `body`; bytes the decoder refuses (corrupt, truncated before any pixel, too large) are
+    /// dropped from memory and the disk cache on the way out, so the next attempt fetches them
+    /// again. A format imgview only recognises is good bytes, and stays.
+    private func refusingBadImages<T>(_ url: URL, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ImageDecodingError where error.condemnsTheBytes {
+            forget(url)
+            configuration.fetcher.discard(url)
+            throw error
+        }
+    }
+}

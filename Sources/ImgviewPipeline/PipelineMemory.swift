@@ -1,0 +1,100 @@
+import ImgviewFetching
+import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What the pipeline's stages made, each kept in a memory cache with a bound of its own.
+///
+/// Thread-safe, so the browser can look up a finished preview synchronously. Everything made from
+/// an image's bytes is keyed by their hash, and is used only while the bytes may be (`usable`).
+final class PipelineMemory: Sendable {
+    /// What each URL last delivered: its entry (hash, freshness), and its bytes when they are small.
+    let images: MemoryCache<URL, KnownImage>
+    let headers: MemoryCache<ContentKey, ImageHeader>
+    let decoded: MemoryCache<ContentKey, DecodedEntry>
+    let previews: MemoryCache<RenderKey, CachedPreview>
+    private let isOffline: Bool
+    private let now: @Sendable () -> Date
+
+    init(configuration: ImagePipeline.Configuration) {
+        images = MemoryCache(costLimit: configuration.bytesCostLimit, countLimit: 4096)
+        headers = MemoryCache(costLimit: Int.max, countLimit: 4096)
+        decoded = MemoryCache(costLimit: configuration.decodedCostLimit, countLimit: 64)
+        previews = MemoryCache(costLimit: configuration.previewCostLimit, countLimit: 256)
+        isOffline = configuration.isOffline
+        now = configuration.now
+    }
+
+    /// What is known about `url`'s bytes, if they, and what was made from them, may be used
+    /// without asking anyone: fresh, or offline, or a local file that has not changed since.
+    func usable(_ url: URL) -> KnownImage? {
+        guard let known = images.value(for: url) else { return nil }
+        if isOffline { return known }
+        if let stamp = known.fileStamp { return FileStamp(of: url) == stamp ? known : nil }
+        return known.entry.isFresh(at: now()) ? known : nil
+    }
+
+    /// Remembers what `response` delivered for its URL.
+    func remember(_ response: ImageResponse, fileStamp: FileStamp?) {
+        var data: Data?
+        if case .data(let bytes) = response.body { data = bytes }
+        let known = KnownImage(entry: response.entry, isCached: response.isCached, fileStamp: fileStamp, data: data)
+        images.set(known, for: response.request.url, cost: max(1, data?.count ?? 0))
+    }
+
+    /// Keeps `entry` as the decoded pixels of `content`, unless larger ones are kept already.
+    func keepDecoded(_ entry: DecodedEntry, for content: ContentKey) {
+        if let kept = decoded.value(for: content), kept.pixelCount >= entry.pixelCount { return }
+        decoded.set(entry, for: content, cost: entry.cost)
+    }
+}
+
+/// What the pipeline last learned about a URL's bytes.
+struct KnownImage: Sendable {
+    let entry: CacheEntry
+    let isCached: Bool
+    /// For a local file: who it was when it was read; what was made of it is used only while it still is.
+    let fileStamp: FileStamp?
+    /// The bytes, when they came in memory (small enough); nil when they are in a file.
+    let data: Data?
+}
+
+/// Decoded pixels and what decoding them cost.
+struct DecodedEntry: Sendable {
+    let image: DecodedImage
+    let decodeTime: Duration
+
+    var pixelCount: Int { image.pixels.width * image.pixels.height }
+    var cost: Int { image.pixelByteCount }
+}
+
+/// A rendered preview with what the facts pane shows about how it was made.
+struct CachedPreview: Sendable {
+    let preview: RenderedPreview
+    let warning: String?
+    let decodeTime: Duration
+}
+
+/// Which bytes: an image's URL and the hash of what it delivered.
+struct ContentKey: Hashable, Sendable {
+    let url: URL
+    let sha256: String
+}
+
+/// Which decode: the bytes, and the upright pixel size the decode must cover.
+struct DecodeKey: Hashable, Sendable {
+    let content: ContentKey
+    let width: Int
+    let height: Int
+}
+
+/// Which preview: the bytes, and the box, mode and colours it was rendered for.
+struct RenderKey: Hashable, Sendable {
+    let content: ContentKey
+    let options: RenderOptions
+}
