@@ -121,7 +121,7 @@ let package = Package(
         // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
         .executableTarget(
             name: "imgview-server",
-            dependencies: ["ImgviewServer", "ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ImgviewServer", "ImgviewSupport", "ImgviewProcess", .product(name: "SystemPackage", package: "swift-system")]),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
