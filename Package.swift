@@ -115,7 +115,11 @@ let package = Package(
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            // Only what a file imports is visible in it: TOMLKit imports all of Foundation, and
+            // without this a call such as `contains("://")` quietly takes Foundation's overload,
+            // which links Foundation and ICU into the static binary (DECISIONS.md, "The config file").
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The loopback server as a program of its own, which `serve` runs and `demo` starts beside
         // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.

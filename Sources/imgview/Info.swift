@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImgviewFetching
+import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport

@@ -3,6 +3,7 @@ import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
+import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
