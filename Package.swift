@@ -60,9 +60,11 @@ let package = Package(
             name: "ImgviewBrowser",
             dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline"]
         ),
-        // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
-        // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
+        // Image decoding (JPEG, PNG and APNG, GIF, WebP, AVIF; BMP, ICO and QOI in Swift): the only
+        // importer of CJPEG, CSPNG, CGIF, CWebP and CAVIF; no C type leaves it. (zlib: the CRCs of
+        // the PNG files it writes for each APNG frame.)
+        .target(
+            name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",

@@ -30,7 +30,9 @@ public struct ImageDecoder: ImageDecoding {
         case .webp: WebPDecoder()
         case .avif: AVIFDecoder()
         case .bmp: BMPDecoder()
-        case .tiff, .heic, .jxl, .svg, .ico, .qoi: nil
+        case .ico: ICODecoder()
+        case .qoi: QOIDecoder()
+        case .tiff, .heic, .jxl, .svg: nil
         }
     }
 

@@ -22,6 +22,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
+    /// QOI bytes straight to the QOI decoder (Swift).
+    case qoi
+    /// Icon and cursor bytes straight to the ICO decoder: the directory walk, bitmaps with masks, PNG pictures.
+    case ico
+    /// Animated PNG bytes straight to the PNG decoder: the chunk walk, frame files, composing, disposal.
+    case apng
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
 
@@ -36,6 +42,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: FormatFuzzing.run(bytes, with: WebPDecoder(), format: .webp)
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
+        case .qoi: FormatFuzzing.run(bytes, with: QOIDecoder(), format: .qoi)
+        case .ico: FormatFuzzing.run(bytes, with: ICODecoder(), format: .ico)
+        case .apng: FormatFuzzing.run(bytes, with: PNGDecoder(), format: .png)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }

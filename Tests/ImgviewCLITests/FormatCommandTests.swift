@@ -9,7 +9,9 @@ import Testing
 struct FormatCommandTests {
     static func fixture(_ name: String) -> String { Fixtures.path(name) }
 
-    @Test(arguments: ["q.gif", "q-alpha.webp", "q-10bit.avif", "q-24-topdown.bmp", "hopper.webp", "hopper.avif"])
+    @Test(arguments: [
+        "q.gif", "q-alpha.webp", "q-10bit.avif", "q-24-topdown.bmp", "hopper.webp", "hopper.avif", "q.qoi", "hopper.ico", "q.cur",
+    ])
     func showPreviewsEveryFormat(name: String) async throws {
         let result = try await ImgviewProcess.run(["show", Self.fixture(name), "--size", "16x6", "--mode", "ascii", "--colors", "none"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -17,7 +19,7 @@ struct FormatCommandTests {
         #expect(!result.stdout.isEmpty && result.stdout.hasSuffix("\n"))
     }
 
-    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif"])
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "anim.png"])
     func anAnimationIntoAPipeIsItsFirstFrame(name: String) async throws {
         let animated = try await ImgviewProcess.run(["show", Self.fixture(name), "--size", "16x6", "--mode", "blocks", "--colors", "256"])
         let still = try await ImgviewProcess.run(["show", Self.fixture("q.gif"), "--size", "16x6", "--mode", "blocks", "--colors", "256"])
@@ -50,11 +52,11 @@ struct FormatCommandTests {
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("format      TIFF (recognised; imgview cannot preview it)\n"))
         #expect(info.stdout.contains("size        16×12\n"))
-        let show = try await ImgviewProcess.run(["show", Self.fixture("q.ico")])
+        let show = try await ImgviewProcess.run(["show", Self.fixture("q.tif")])
         #expect(show.status == 7 && show.stdout.isEmpty)
         #expect(
-            show.stderr.contains("unsupported format: ICO images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF and BMP)")
-        )
+            show.stderr.contains(
+                "unsupported format: TIFF images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF, BMP, ICO and QOI)"))
 
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -97,12 +97,19 @@ public struct DecodedImage: Sendable, Equatable {
     public var warning: String?
     /// The frames of an animated image (at least two), `pixels` being the first; nil for a still.
     public var animation: Animation?
+    /// The colour space the file declares, for colour management to convert from; nil for sRGB
+    /// or a file that declares none. Set by the decoders that read it (see `EmbeddedColorProfile`).
+    public var colorProfile: EmbeddedColorProfile?
 
-    public init(header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil) {
+    public init(
+        header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil,
+        colorProfile: EmbeddedColorProfile? = nil
+    ) {
         self.header = header
         self.pixels = pixels
         self.warning = warning
         self.animation = animation
+        self.colorProfile = colorProfile
     }
 
     /// Bytes of pixels held: the first frame (`pixels`) and every other frame of an animation.

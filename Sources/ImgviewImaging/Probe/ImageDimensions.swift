@@ -79,7 +79,7 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
             turned = item?.quarterTurned ?? false
         case .tiff: stored = tiffSize(readAt)
         case .qoi: stored = (bigEndian32(prefix, 4), bigEndian32(prefix, 8))
-        case .ico: stored = iconSize(prefix)
+        case .ico: stored = IconDirectory.read(readAt)?.largest.map { ($0.width, $0.height) }
         case .jxl: stored = JPEGXLHeader.size(prefix)
         case .svg: stored = nil  // lengths with units, or only a viewBox: no pixel size to tell
         }
@@ -204,20 +204,6 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
         }
         guard let width, let height else { return nil }
         return (width, height)
-    }
-
-    /// The largest picture of an icon directory (a stored 0 means 256).
-    private static func iconSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        let count = littleEndian(bytes, 4, count: 2)
-        var best: (width: Int, height: Int)?
-        for index in 0..<count {
-            let entry = 6 + index * 16
-            guard entry + 16 <= bytes.count else { break }
-            let width = bytes[entry] == 0 ? 256 : Int(bytes[entry])
-            let height = bytes[entry + 1] == 0 ? 256 : Int(bytes[entry + 1])
-            if width * height > (best.map { $0.width * $0.height } ?? 0) { best = (width, height) }
-        }
-        return best
     }
 
     static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
