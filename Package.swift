@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // Opened on first use (no `link` line): the headers give the types, the library is found at run time.
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
@@ -64,7 +66,10 @@ let package = Package(
         // importer of CJPEG, CSPNG, CGIF, CWebP and CAVIF; no C type leaves it. (zlib: the CRCs of
         // the PNG files it writes for each APNG frame.)
         .target(
-            name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib"]),
+            name: "ImgviewCodecs",
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF",
+            ]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",

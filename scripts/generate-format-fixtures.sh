@@ -11,12 +11,12 @@
 #   dispose.*  frames drawn in part over the picture with each GIF disposal method
 #   hopper.*   01_grace_hopper.jpg from ../shared/testdata at 64x75, and hopper.png to compare with
 #   slideshow.* three testdata photographs at 48x36, 500 ms each: the animation snapshot tests
-#   with a list of sections (gif webp avif bmp recognised qoi ico apng photos), writes only those:
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff photos), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm
+scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data
 sections=("$@")
 wants() { [ ${#sections[@]} -eq 0 ] || [[ " ${sections[*]} " == *" $1 "* ]]; }
 
@@ -100,11 +100,6 @@ pixels = b"".join(bytes(row[x * 3:x * 3 + 3]) + b"\0" for row in rows for x in r
 info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 32, 0, len(pixels), 2835, 2835, 0, 0)
 open(f"{out}/q-32-padding.bmp", "wb").write(b"BM" + struct.pack("<IHHI", 54 + len(pixels), 0, 0, 54) + info + pixels)
 EOF
-fi
-
-# --- Formats imgview recognises but does not decode (their sizes are read from the header) -------
-if wants recognised; then
-im "$work/q.png" -compress none "$out/q.tif"
 fi
 
 # --- QOI ---------------------------------------------------------------------------------------
@@ -239,6 +234,33 @@ h.control(W, H, 0, 0, 5, NONE, SOURCE)
 h.frame(data(W, H, quadrants(GREEN, BLUE, RED)))
 h.write("hidden.png")
 PYTHON
+fi
+
+# --- TIFF --------------------------------------------------------------------------------------
+#   q.tif, q-lzw.tif, q-zip.tif  uncompressed, LZW and deflate strips (ImageMagick)
+#   q-jpeg.tif     JPEG-in-TIFF, YCbCr (tiffcp); q-tiled.tif: 16x16 deflate tiles
+#   q-alpha.tif    RGBA with unassociated alpha, the blue half transparent
+#   q-orient6.tif  the picture stored as it is, tagged "rotated 90 degrees clockwise to view"
+#   q-icc.tif      with an embedded ICC profile (colord's sRGB, so the colours stay true)
+#   pages.tif      three pages: the picture, then turned one step, then two (tiffcp)
+#   reduced.tif    pages.tif whose second directory is marked a reduced-resolution copy: two pages
+#   hopper.tif     the photograph, LZW
+if wants tiff; then
+im "$work/q.png" -compress none "$out/q.tif"
+im "$work/q.png" -compress lzw "$out/q-lzw.tif"
+im "$work/q.png" -compress zip "$out/q-zip.tif"
+tiffcp -c jpeg:90 "$out/q-lzw.tif" "$out/q-jpeg.tif"
+tiffcp -t -w 16 -l 16 -c zip "$out/q-lzw.tif" "$out/q-tiled.tif"
+im "$work/q-alpha.png" -compress lzw "$out/q-alpha.tif"
+cp "$out/q-lzw.tif" "$out/q-orient6.tif"
+tiffset -s Orientation 6 "$out/q-orient6.tif"
+im "$work/q.png" -profile /usr/share/color/icc/colord/sRGB.icc -compress lzw "$out/q-icc.tif"
+im "$work/f2.png" -compress lzw "$work/f2.tif"
+im "$work/f3.png" -compress lzw "$work/f3.tif"
+tiffcp "$out/q-lzw.tif" "$work/f2.tif" "$work/f3.tif" "$out/pages.tif"
+cp "$out/pages.tif" "$out/reduced.tif"
+tiffset -d 1 -s SubfileType 1 "$out/reduced.tif"
+im "$out/hopper.png" -compress lzw "$out/hopper.tif"
 fi
 
 # --- Photographs -------------------------------------------------------------------------------

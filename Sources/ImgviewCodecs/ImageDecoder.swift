@@ -32,7 +32,8 @@ public struct ImageDecoder: ImageDecoding {
         case .bmp: BMPDecoder()
         case .ico: ICODecoder()
         case .qoi: QOIDecoder()
-        case .tiff, .heic, .jxl, .svg: nil
+        case .tiff: TIFFDecoder()
+        case .heic, .jxl, .svg: nil
         }
     }
 

@@ -44,20 +44,23 @@ public struct DecodeRequest: Sendable, Equatable {
     public var animationLimits: AnimationLimits
     /// Set when nobody waits for the pixels any more; checked between rows or scans.
     public var cancellation: CancellationFlag
+    /// Which page of a file of several (`ImageHeader.pageCount`), from 0; past the last, the last.
+    public var page: Int
 
     public init(
         minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
-        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag()
+        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag(), page: Int = 0
     ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
         self.animationLimits = animationLimits
         self.cancellation = cancellation
+        self.page = max(0, page)
     }
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
-            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits
+            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits && lhs.page == rhs.page
     }
 }
 
@@ -70,15 +73,20 @@ public struct ImageHeader: Sendable, Equatable {
     public var orientation: ImageOrientation
     /// Frames, duration and loops of an animated image; nil for a still (one frame).
     public var animation: AnimationSummary?
+    /// Pages of a file that holds several pictures shown one at a time (a scanned document as
+    /// TIFF, a HEIF collection); 1 for every other image. Size and orientation are the first page's.
+    public var pageCount: Int
 
     public init(
-        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil
+        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil,
+        pageCount: Int = 1
     ) {
         self.format = format
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
         self.orientation = orientation
         self.animation = animation
+        self.pageCount = pageCount
     }
 
     /// The size as the user sees it, orientation applied.
@@ -100,6 +108,8 @@ public struct DecodedImage: Sendable, Equatable {
     /// The colour space the file declares, for colour management to convert from; nil for sRGB
     /// or a file that declares none. Set by the decoders that read it (see `EmbeddedColorProfile`).
     public var colorProfile: EmbeddedColorProfile?
+    /// Which page these pixels are (`DecodeRequest.page`); `header` then describes that page.
+    public var page = 0
 
     public init(
         header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil,

@@ -9,7 +9,7 @@ import ImgviewSupport
 ///
 /// The disk cache records it with each entry so that `cache ls` can show it without
 /// decoding anything. JPEG (SOFn), PNG (IHDR), GIF, BMP, WebP, AVIF and HEIC (the primary
-/// item's `ispe`), TIFF (IFD0), QOI, ICO and JPEG XL headers are understood; SVG has no pixel
+/// item's `ispe`), TIFF (its first page), QOI, ICO and JPEG XL headers are understood; SVG has no pixel
 /// size. EXIF orientation is applied for JPEG, PNG and TIFF, and `irot` for AVIF and HEIC, as `info` does. Every offset comes from the
 /// file, so every read is bounds-checked, and anything malformed means "unknown", never a crash.
 public struct ImageDimensions: Sendable, Equatable, Codable {
@@ -77,14 +77,17 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
             let item = ISOMediaHeader.primaryImageSize(prefix)
             stored = item.map { ($0.width, $0.height) }
             turned = item?.quarterTurned ?? false
-        case .tiff: stored = tiffSize(readAt)
+        case .tiff:
+            let page = TIFFDirectories.read(readAt)?.pages.first
+            stored = page.map { ($0.width, $0.height) }
+            turned = page?.orientation.swapsAxes ?? false
         case .qoi: stored = (bigEndian32(prefix, 4), bigEndian32(prefix, 8))
         case .ico: stored = IconDirectory.read(readAt)?.largest.map { ($0.width, $0.height) }
         case .jxl: stored = JPEGXLHeader.size(prefix)
         case .svg: stored = nil  // lengths with units, or only a viewBox: no pixel size to tell
         }
         guard let stored, stored.width > 0, stored.height > 0 else { return nil }
-        if [.jpeg, .png, .tiff].contains(format) { turned = ExifReader.orientation(in: prefix).swapsAxes }
+        if [.jpeg, .png].contains(format) { turned = ExifReader.orientation(in: prefix).swapsAxes }
         return turned
             ? ImageDimensions(width: stored.height, height: stored.width) : ImageDimensions(width: stored.width, height: stored.height)
     }
@@ -172,38 +175,6 @@ public struct ImageDimensions: Sendable, Equatable, Codable {
         default:
             return nil
         }
-    }
-
-    /// IFD0's ImageWidth (256) and ImageLength (257); the directory may sit anywhere in the file.
-    private static func tiffSize(_ readAt: (_ offset: Int, _ count: Int) -> [UInt8]) -> (width: Int, height: Int)? {
-        let header = readAt(0, 8)
-        guard header.count == 8, header[0] == header[1], header[0] == 0x49 || header[0] == 0x4D else { return nil }
-        let bigEndian = header[0] == 0x4D
-        func number(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
-            bigEndian ? (offset..<offset + count).reduce(0) { $0 << 8 | Int(bytes[$1]) } : littleEndian(bytes, offset, count: count)
-        }
-        guard number(header, 2, 2) == 42 else { return nil }  // BigTIFF (43) has another layout
-        let directory = number(header, 4, 4)
-        let countBytes = readAt(directory, 2)
-        guard directory >= 8, countBytes.count == 2 else { return nil }
-        let count = min(number(countBytes, 0, 2), 4096)
-        let entries = readAt(directory + 2, count * 12)
-        var width: Int?
-        var height: Int?
-        for index in 0..<(entries.count / 12) {
-            let entry = index * 12
-            let type = number(entries, entry + 2, 2)
-            // SHORT or LONG, one value, held in the entry itself.
-            guard type == 3 || type == 4, number(entries, entry + 4, 4) == 1 else { continue }
-            let value = type == 3 ? number(entries, entry + 8, 2) : number(entries, entry + 8, 4)
-            switch number(entries, entry, 2) {
-            case 256: width = value
-            case 257: height = value
-            default: break
-            }
-        }
-        guard let width, let height else { return nil }
-        return (width, height)
     }
 
     static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
