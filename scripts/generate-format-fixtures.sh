@@ -11,12 +11,12 @@
 #   dispose.*  frames drawn in part over the picture with each GIF disposal method
 #   hopper.*   01_grace_hopper.jpg from ../shared/testdata at 64x75, and hopper.png to compare with
 #   slideshow.* three testdata photographs at 48x36, 500 ms each: the animation snapshot tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff photos), writes only those:
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic photos), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data
+scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples
 sections=("$@")
 wants() { [ ${#sections[@]} -eq 0 ] || [[ " ${sections[*]} " == *" $1 "* ]]; }
 
@@ -261,6 +261,27 @@ tiffcp "$out/q-lzw.tif" "$work/f2.tif" "$work/f3.tif" "$out/pages.tif"
 cp "$out/pages.tif" "$out/reduced.tif"
 tiffset -d 1 -s SubfileType 1 "$out/reduced.tif"
 im "$out/hopper.png" -compress lzw "$out/hopper.tif"
+fi
+
+# --- HEIC --------------------------------------------------------------------------------------
+# heif-enc (libheif with x265) at quality 90, and 80 for the photograph:
+#   q-alpha.heic  the blue half transparent (an auxiliary alpha image)
+#   q-icc.heic    with colord's sRGB profile, which heif-enc copies from the PNG into `colr`
+#   pages.heic    two top-level images: the picture, then turned one step
+#   thumb.heic    the photograph with a 26x32 thumbnail (-t 32), as cameras and phones write them
+#   sequence.heic q.heic with a `moov` box after it, as a HEIF image sequence's still image has
+if wants heic; then
+heif() { heif-enc "$@" > /dev/null; }
+heif -q 90 "$work/q.png" -o "$out/q.heic"
+heif -q 90 "$work/q-alpha.png" -o "$out/q-alpha.heic"
+im "$work/q.png" -profile /usr/share/color/icc/colord/sRGB.icc PNG24:"$work/q-icc.png"  # heif-enc misreads palette PNGs with a profile
+heif -q 90 "$work/q-icc.png" -o "$out/q-icc.heic"
+im "$work/f2.png" PNG24:"$work/f2-truecolour.png"
+heif -q 90 "$work/q.png" "$work/f2-truecolour.png" -o "$out/pages.heic"
+heif -q 80 "$out/hopper.png" -o "$out/hopper.heic"
+heif -q 80 -t 32 "$out/hopper.png" -o "$out/thumb.heic"
+python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read() + b"\0\0\0\x10moov\0\0\0\x08free")' \
+  "$out/q.heic" "$out/sequence.heic"
 fi
 
 # --- Photographs -------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ public struct ImageDecoder: ImageDecoding {
         case .ico: ICODecoder()
         case .qoi: QOIDecoder()
         case .tiff: TIFFDecoder()
-        case .heic, .jxl, .svg: nil
+        case .heic: HEIFDecoder()
+        case .jxl, .svg: nil
         }
     }
 

@@ -19,6 +19,7 @@ struct BadFormatTests {
         "q.qoi", "q-alpha.qoi", "hopper.qoi", "q.ico", "q-png.ico", "q-4bit.ico", "q.cur", "hopper.ico",
         "anim.png", "dispose.png", "hidden.png",
         "q.tif", "q-lzw.tif", "q-jpeg.tif", "q-tiled.tif", "q-alpha.tif", "pages.tif", "hopper.tif",
+        "q.heic", "q-alpha.heic", "pages.heic", "thumb.heic", "sequence.heic",
     ]
 
     /// Decodes `bytes`; an error must be one of the ones a bad file gets, with a one-line message.

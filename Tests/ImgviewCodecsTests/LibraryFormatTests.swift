@@ -15,7 +15,7 @@ struct LibraryFormatTests {
         try decoder.decode(try Fixtures.data(name), request: request)
     }
 
-    @Test(arguments: ["q.tif", "q-lzw.tif", "q-zip.tif", "q-jpeg.tif", "q-tiled.tif", "q-icc.tif"])
+    @Test(arguments: ["q.tif", "q-lzw.tif", "q-zip.tif", "q-jpeg.tif", "q-tiled.tif", "q-icc.tif", "q.heic", "q-icc.heic"])
     func decodesEveryVariant(name: String) throws {
         let image = try decode(name)
         #expect(image.warning == nil)
@@ -23,20 +23,22 @@ struct LibraryFormatTests {
         QuadrantPicture.expect(image.pixels)
     }
 
-    @Test(arguments: ["q-alpha.tif"])
+    @Test(arguments: ["q-alpha.tif", "q-alpha.heic"])
     func composesTransparency(name: String) throws {
         QuadrantPicture.expect(try decode(name).pixels, transparentBottom: true)
     }
 
-    @Test(arguments: [("hopper.tif", 0.0)])
-    func photographsDecodeCloseToTheirOriginal(name: String, tolerance: Double) throws {
+    /// 64×75 covering 8×9: TIFF's rows go into a RowDownscaler as PNG's do, which just covers it
+    /// (an eighth); HEIC's decoded image is kept at twice the size, as `PixelReducer` keeps it (a quarter).
+    @Test(arguments: [("hopper.tif", 0.0, 8), ("hopper.heic", 4.0, 4)])
+    func photographsDecodeCloseToTheirOriginal(name: String, tolerance: Double, factor: Int) throws {
         let reference = try decode("hopper.png").pixels
         let image = try decode(name)
         #expect(image.warning == nil)
-        #expect(QuadrantPicture.meanDifference(image.pixels, reference) <= tolerance)
-        // Rows go into a RowDownscaler, as PNG's do: 64×75 just covering 8×9 is an eighth.
+        let difference = QuadrantPicture.meanDifference(image.pixels, reference)
+        #expect(difference <= tolerance, "mean difference \(difference)")
         let small = try decode(name, request: DecodeRequest(minimumSize: (8, 9)))
-        #expect(small.pixels.width == 8 && small.pixels.height == 10)
+        #expect(small.pixels.width == (64 + factor - 1) / factor && small.pixels.height == (75 + factor - 1) / factor)
     }
 
     @Test func tiffOrientationIsHonoured() throws {
@@ -51,14 +53,15 @@ struct LibraryFormatTests {
         #expect(ImageDimensions.read([UInt8](bytes)) == ImageDimensions(width: 12, height: 16), "the probe agrees")
     }
 
-    @Test func anEmbeddedICCProfileIsHandedOn() throws {
-        let image = try decode("q-icc.tif")
+    @Test(arguments: ["q-icc.tif", "q-icc.heic"])
+    func anEmbeddedICCProfileIsHandedOn(name: String) throws {
+        let image = try decode(name)
         guard case .icc(let profile) = image.colorProfile else {
             Issue.record("no profile: \(String(describing: image.colorProfile))")
             return
         }
         #expect(profile.count == 20420 && Array(profile[36..<40]) == Array("acsp".utf8))
-        #expect(try decode("q-lzw.tif").colorProfile == nil)
+        #expect(try decode(name.replacingOccurrences(of: "-icc", with: "")).colorProfile == nil)
     }
 
     /// pages.tif: the picture, then turned one step, then two; each page decoded on its own.
@@ -81,5 +84,42 @@ struct LibraryFormatTests {
         #expect(header.pageCount == 2)
         let second = try decoder.decode(bytes, header: header, request: DecodeRequest(page: 1))
         QuadrantPicture.expect(second.pixels, colours: QuadrantPicture.animationFrames[2])
+    }
+
+    // MARK: HEIC
+
+    /// thumb.heic is 64×75 with a 26×32 thumbnail: a box it covers gets the thumbnail, a larger one the image.
+    @Test func aHEICThumbnailServesTheBoxesItCovers() throws {
+        let bytes = try Fixtures.data("thumb.heic")
+        let header = try decoder.inspect(bytes)
+        #expect(header.uprightSize == (64, 75) && header.format == .heic)
+        let small = try decoder.decode(bytes, header: header, request: DecodeRequest(minimumSize: (20, 24)))
+        #expect(small.pixels.width == 26 && small.pixels.height == 32, "\(small.pixels.width)×\(small.pixels.height)")
+        #expect(small.header.uprightSize == (64, 75), "the header is the image's, not the thumbnail's")
+        let large = try decoder.decode(bytes, header: header, request: DecodeRequest(minimumSize: (30, 36)))
+        #expect(large.pixels.width == 64 && large.pixels.height == 75)
+        // The thumbnail is the picture: close to the full image reduced to its size.
+        let reference = try decode("hopper.png").pixels
+        let reduced = reference.bytes.withUnsafeBufferPointer { PixelReducer.reduce($0, width: 64, height: 75, factor: 2) }
+        let sameSize = PixelBuffer(
+            width: 26, height: 32, bytes: (0..<32).flatMap { y in Array(reduced.bytes[(y * 32 * 4)..<(y * 32 * 4 + 26 * 4)]) })
+        #expect(QuadrantPicture.meanDifference(small.pixels, sameSize) < 60, "roughly the same picture")
+    }
+
+    @Test func heicTopLevelImagesArePages() throws {
+        let bytes = try Fixtures.data("pages.heic")
+        let header = try decoder.inspect(bytes)
+        #expect(header.pageCount == 2)
+        for page in 0..<2 {
+            let image = try decoder.decode(bytes, header: header, request: DecodeRequest(page: page))
+            #expect(image.page == page)
+            QuadrantPicture.expect(image.pixels, colours: QuadrantPicture.animationFrames[page])
+        }
+    }
+
+    @Test func aHEIFSequenceShowsItsStillImageAndSaysWhy() throws {
+        let image = try decode("sequence.heic")
+        QuadrantPicture.expect(image.pixels)
+        #expect(image.warning == "HEIF image sequence: showing its still image (libheif 1.15 cannot play sequences)")
     }
 }
