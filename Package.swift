@@ -28,6 +28,7 @@ let package = Package(
         // Opened on first use (no `link` line): the headers give the types, the library is found at run time.
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
@@ -69,7 +70,7 @@ let package = Package(
         .target(
             name: "ImgviewCodecs",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF",
+                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL",
             ]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(

@@ -11,17 +11,17 @@
 #   dispose.*  frames drawn in part over the picture with each GIF disposal method
 #   hopper.*   01_grace_hopper.jpg from ../shared/testdata at 64x75, and hopper.png to compare with
 #   slideshow.* three testdata photographs at 48x36, 500 ms each: the animation snapshot tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic photos), writes only those:
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl photos), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples
+scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples libjxl-tools
 sections=("$@")
 wants() { [ ${#sections[@]} -eq 0 ] || [[ " ${sections[*]} " == *" $1 "* ]]; }
 
 out=Tests/ImgviewCodecsTests/Fixtures
-photos=../shared/testdata
+photos=${IMGVIEW_TESTDATA:-../shared/testdata}  # from a worktree elsewhere: IMGVIEW_TESTDATA=/path/to/shared/testdata
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # ImageMagick 6 writes a timestamp into PNG and nothing else varies between runs.
@@ -282,6 +282,34 @@ heif -q 80 "$out/hopper.png" -o "$out/hopper.heic"
 heif -q 80 -t 32 "$out/hopper.png" -o "$out/thumb.heic"
 python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read() + b"\0\0\0\x10moov\0\0\0\x08free")' \
   "$out/q.heic" "$out/sequence.heic"
+fi
+
+# --- JPEG XL -----------------------------------------------------------------------------------
+# cjxl (libjxl 0.7), from PNGs without gAMA/cHRM (cjxl would keep ImageMagick's gamma 0.45455 as
+# the colour space):
+#   q.jxl, q-alpha.jxl  lossless (modular); q-lossy.jxl: VarDCT at distance 1, in XYB
+#   q-orient6.jxl  orient6.jpg recompressed (its EXIF orientation 6 kept in the codestream)
+#   q-adobe.jxl    lossless, tagged with colord's Adobe RGB (1998) profile (values not converted)
+#   anim.jxl       anim.png, three frames of 100, 200 and 300 ms
+#   hopper.jxl     the photograph, VarDCT at distance 1
+#   cat.jxl        03_chelsea_cat.png at 319x212, VarDCT at distance 1: large enough for several
+#                  groups, so a cut file still has a picture to render
+if wants jxl; then
+jxl() { cjxl "$@" > /dev/null 2>&1; }
+plain() { im "$1" -define png:exclude-chunks=gAMA,cHRM,bKGD,tIME "PNG${3:-24}:$2"; }
+plain "$work/q-alpha.png" "$work/q-alpha-plain.png" 32
+plain "$out/hopper.png" "$work/hopper-plain.png"
+im "$work/q.png" -profile /usr/share/color/icc/colord/AdobeRGB1998.icc PNG24:"$work/q-adobe.png"
+jxl "$work/q.png" "$out/q.jxl" -d 0
+jxl "$work/q-alpha-plain.png" "$out/q-alpha.jxl" -d 0
+jxl "$work/q.png" "$out/q-lossy.jxl" -d 1
+jxl "$out/orient6.jpg" "$out/q-orient6.jxl"
+jxl "$work/q-adobe.png" "$out/q-adobe.jxl" -d 0
+jxl "$out/anim.png" "$out/anim.jxl" -d 0
+jxl "$work/hopper-plain.png" "$out/hopper.jxl" -d 1
+im "$photos/03_chelsea_cat.png" -resize 320x212 "$work/cat.png"
+plain "$work/cat.png" "$work/cat-plain.png"
+jxl "$work/cat-plain.png" "$out/cat.jxl" -d 1
 fi
 
 # --- Photographs -------------------------------------------------------------------------------

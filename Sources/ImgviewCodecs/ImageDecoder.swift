@@ -34,7 +34,8 @@ public struct ImageDecoder: ImageDecoding {
         case .qoi: QOIDecoder()
         case .tiff: TIFFDecoder()
         case .heic: HEIFDecoder()
-        case .jxl, .svg: nil
+        case .jxl: JXLDecoder()
+        case .svg: nil
         }
     }
 

@@ -20,6 +20,7 @@ struct BadFormatTests {
         "anim.png", "dispose.png", "hidden.png",
         "q.tif", "q-lzw.tif", "q-jpeg.tif", "q-tiled.tif", "q-alpha.tif", "pages.tif", "hopper.tif",
         "q.heic", "q-alpha.heic", "pages.heic", "thumb.heic", "sequence.heic",
+        "q.jxl", "q-lossy.jxl", "q-alpha.jxl", "anim.jxl", "hopper.jxl", "q-orient6.jxl",
     ]
 
     /// Decodes `bytes`; an error must be one of the ones a bad file gets, with a one-line message.

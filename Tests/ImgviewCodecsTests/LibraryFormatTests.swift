@@ -15,7 +15,10 @@ struct LibraryFormatTests {
         try decoder.decode(try Fixtures.data(name), request: request)
     }
 
-    @Test(arguments: ["q.tif", "q-lzw.tif", "q-zip.tif", "q-jpeg.tif", "q-tiled.tif", "q-icc.tif", "q.heic", "q-icc.heic"])
+    @Test(arguments: [
+        "q.tif", "q-lzw.tif", "q-zip.tif", "q-jpeg.tif", "q-tiled.tif", "q-icc.tif", "q.heic", "q-icc.heic", "q.jxl", "q-lossy.jxl",
+        "q-adobe.jxl",
+    ])
     func decodesEveryVariant(name: String) throws {
         let image = try decode(name)
         #expect(image.warning == nil)
@@ -23,14 +26,14 @@ struct LibraryFormatTests {
         QuadrantPicture.expect(image.pixels)
     }
 
-    @Test(arguments: ["q-alpha.tif", "q-alpha.heic"])
+    @Test(arguments: ["q-alpha.tif", "q-alpha.heic", "q-alpha.jxl"])
     func composesTransparency(name: String) throws {
         QuadrantPicture.expect(try decode(name).pixels, transparentBottom: true)
     }
 
     /// 64×75 covering 8×9: TIFF's rows go into a RowDownscaler as PNG's do, which just covers it
-    /// (an eighth); HEIC's decoded image is kept at twice the size, as `PixelReducer` keeps it (a quarter).
-    @Test(arguments: [("hopper.tif", 0.0, 8), ("hopper.heic", 4.0, 4)])
+    /// (an eighth); HEIC's and JPEG XL's decoded images are kept at twice the size, as `PixelReducer` keeps it (a quarter).
+    @Test(arguments: [("hopper.tif", 0.0, 8), ("hopper.heic", 4.0, 4), ("hopper.jxl", 4.0, 4)])
     func photographsDecodeCloseToTheirOriginal(name: String, tolerance: Double, factor: Int) throws {
         let reference = try decode("hopper.png").pixels
         let image = try decode(name)
@@ -121,5 +124,49 @@ struct LibraryFormatTests {
         let image = try decode("sequence.heic")
         QuadrantPicture.expect(image.pixels)
         #expect(image.warning == "HEIF image sequence: showing its still image (libheif 1.15 cannot play sequences)")
+    }
+
+    // MARK: JPEG XL
+
+    @Test func jxlAnimationsPlayWithTheirTiming() throws {
+        let header = try decoder.inspect(try Fixtures.data("anim.jxl"))
+        #expect(header.animation == AnimationSummary(frameCount: 3, duration: .milliseconds(600), loopCount: 0))
+        let image = try decode("anim.jxl")
+        let animation = try #require(image.animation)
+        #expect(animation.frames.map(\.delay) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
+        for (frame, colours) in zip(animation.frames, QuadrantPicture.animationFrames) {
+            QuadrantPicture.expect(frame.pixels, colours: colours)
+        }
+        let small = try #require(try decode("anim.jxl", request: DecodeRequest(minimumSize: (4, 3))).animation)
+        #expect(small.frames.allSatisfy { $0.pixels.width == 8 && $0.pixels.height == 6 })
+    }
+
+    @Test func jxlOrientationIsHonoured() throws {
+        // orient6.jpg recompressed: stored 12×16, shown turned a quarter clockwise as the upright picture.
+        let bytes = try Fixtures.data("q-orient6.jxl")
+        let header = try decoder.inspect(bytes)
+        #expect(header.orientation == .right && header.uprightSize == (16, 12))
+        QuadrantPicture.expect(try decoder.decode(bytes, header: header, request: DecodeRequest()).pixels)
+    }
+
+    /// A lossless image keeps its own colour space, which is handed on; a lossy one is converted to
+    /// sRGB by libjxl, and an sRGB one needs nothing.
+    @Test func jxlHandsOnAColourSpaceOnlyWhenItIsNotSRGB() throws {
+        guard case .icc(let profile) = try decode("q-adobe.jxl").colorProfile else {
+            Issue.record("no profile")
+            return
+        }
+        #expect(profile.count > 128 && Array(profile[36..<40]) == Array("acsp".utf8))
+        #expect(try decode("q.jxl").colorProfile == nil)
+        #expect(try decode("q-lossy.jxl").colorProfile == nil)
+    }
+
+    @Test func aJXLCutShortShowsWhatLibjxlRendered() throws {
+        let bytes = try Fixtures.data("cat.jxl")
+        let image = try decoder.decode(Data(bytes.prefix(bytes.count / 2)), request: DecodeRequest())
+        #expect(image.warning == "truncated JPEG XL; showing what could be decoded")
+        #expect(image.pixels.width == 319 && image.pixels.height == 212)
+        #expect(image.pixels.pixel(x: 10, y: 10).3 == 255, "the part that arrived is drawn")
+        #expect(throws: ImageDecodingError.truncated(.jxl)) { try decoder.decode(Data(bytes.prefix(20)), request: DecodeRequest()) }
     }
 }
