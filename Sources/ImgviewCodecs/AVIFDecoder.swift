@@ -14,7 +14,8 @@ public struct AVIFDecoder: ImageDecoding {
     /// The most pixels libavif 0.11 can be asked to decode (`AVIF_DEFAULT_IMAGE_SIZE_LIMIT`).
     static let libraryPixelLimit = 16384 * 16384
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    /// libavif's own parse: only it counts a sequence's frames and their durations.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         do {
             return try AVIFSession.with(bytes, sizeLimit: Self.libraryPixelLimit) { session throws(ImageDecodingError) in
                 try session.header()
@@ -22,7 +23,7 @@ public struct AVIFDecoder: ImageDecoding {
         } catch {
             // libavif refuses to parse a size past its own limit; the header still says what it is,
             // and `decode` refuses it with its numbers like any other image too large.
-            guard case .corrupt = error, let size = ImageDimensions.read([UInt8](bytes.prefix(1 << 20))),
+            guard case .corrupt = error, let size = probe.storedSize,
                 size.width.multipliedReportingOverflow(by: size.height).partialValue > Self.libraryPixelLimit
             else { throw error }
             return ImageHeader(format: .avif, storedWidth: size.width, storedHeight: size.height, orientation: .up)

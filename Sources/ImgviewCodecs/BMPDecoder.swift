@@ -13,9 +13,8 @@ import ImgviewSupport
 public struct BMPDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let bitmap = try BMPHeader.read(bytes)
-        return ImageHeader(format: .bmp, storedWidth: bitmap.width, storedHeight: bitmap.height, orientation: .up)
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

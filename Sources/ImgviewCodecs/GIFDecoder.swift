@@ -14,14 +14,9 @@ import ImgviewSupport
 public struct GIFDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let structure = try GIFStructure.read(bytes)
-        let animation =
-            structure.frameCount > 1
-            ? AnimationSummary(frameCount: structure.frameCount, duration: structure.duration, loopCount: structure.loopCount) : nil
-        return ImageHeader(
-            format: .gif, storedWidth: structure.canvasWidth, storedHeight: structure.canvasHeight, orientation: .up,
-            animation: animation)
+    /// The probe walked every block already: the canvas, the frames, their delays and the loop count.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -16,8 +16,13 @@ import ImgviewSupport
 public struct HEIFDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.header(page: 0) }
+    /// The probe's size and orientation (`ispe`, `irot`), and the pages only libheif can count
+    /// (top-level images: not thumbnails, alpha planes or grid tiles).
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        let library = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.header(page: 0) }
+        guard var header = ImageHeader(probe: probe) else { return library }
+        header.pageCount = library.pageCount
+        return header
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -11,9 +11,9 @@ import ImgviewImaging
 public struct ICODecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let picture = try Self.largestPicture(bytes)
-        return ImageHeader(format: .ico, storedWidth: picture.width, storedHeight: picture.height, orientation: .up)
+    /// The probe sized the largest picture by its own data, as `decode` picks it (`IconDirectory`).
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -1,19 +1,16 @@
 import Foundation
 import ImgviewImaging
 
-/// The decoder the application uses: sniffs the format from the bytes and hands them to the
-/// decoder for it. A format imgview recognises but cannot decode still gets a header when its
-/// size can be read (so `info` describes it); decoding it is an "unsupported format" error
-/// that names it.
+/// The decoder the application uses: hands the bytes to the decoder for the format their probe
+/// found. A format imgview recognises but cannot decode still gets a header when its size can be
+/// read (so `info` describes it); decoding it is an "unsupported format" error that names it.
 public struct ImageDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let format = try Self.format(of: bytes)
-        if let decoder = Self.decoder(for: format) { return try decoder.inspect(bytes) }
-        guard let size = ImageDimensions.read([UInt8](bytes)) else { throw .unsupportedFormat(format) }
-        // The size read is upright already.
-        return ImageHeader(format: format, storedWidth: size.width, storedHeight: size.height, orientation: .up)
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        if let decoder = Self.decoder(for: probe.format) { return try decoder.inspect(bytes, probe: probe) }
+        guard let header = ImageHeader(probe: probe) else { throw .unsupportedFormat(probe.format) }
+        return header
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
@@ -45,12 +42,5 @@ public struct ImageDecoder: ImageDecoding {
         case .png: PNGStreamDecoder(sizing: sizing)
         default: nil
         }
-    }
-
-    /// The sniffed format; names and content types are never trusted.
-    static func format(of bytes: Data) throws(ImageDecodingError) -> ImageFormat {
-        if bytes.isEmpty { throw .empty }
-        guard let format = ImageFormat.sniff(bytes) else { throw .notAnImage }
-        return format
     }
 }

@@ -70,59 +70,64 @@ struct JPEGDCDecoder {
     // MARK: Markers
 
     private mutating func run(cancellation: CancellationFlag) throws(ImageDecodingError) -> Result? {
-        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
-        position = 2
-        var sawFrame = false
-        while position + 1 < data.count {
-            guard data[position] == 0xFF else {
-                position += 1
-                continue
-            }
-            let marker = data[position + 1]
-            position += 2
-            switch marker {
-            case 0xFF:
-                position -= 1  // fill byte
-            case 0xD8, 0x01, 0xD0...0xD7:
-                break
-            case 0xD9:
-                return sawFrame ? finish() : nil
-            default:
-                guard let segment = readSegment() else { return sawFrame ? finishEarly() : nil }
-                switch marker {
-                case 0xC2:
-                    guard readFrame(segment) else { return nil }
-                    sawFrame = true
-                case 0xC0, 0xC1, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDC:
-                    return nil  // not progressive Huffman, or DNL: libjpeg's job
-                case 0xC4:
-                    guard readHuffmanTables(segment) else { return nil }
-                case 0xDB:
-                    guard readQuantTables(segment) else { return nil }
-                case 0xDD:
-                    guard segment.count >= 2 else { return nil }
-                    restartInterval = Int(segment[segment.startIndex]) << 8 | Int(segment[segment.startIndex + 1])
-                case 0xEE:
-                    let bytes = Array(segment)
-                    if bytes.count >= 12, Array(bytes[0..<5]) == Array("Adobe".utf8) { adobeTransform = Int(bytes[11]) }
-                case 0xDA:
-                    guard sawFrame, let decoded = try readScan(segment, cancellation: cancellation) else { return nil }
-                    if !decoded { return finishEarly() }
-                default:
-                    break  // APPn, COM and the like
-                }
-            }
+        guard data.count >= 4 else { return nil }
+        enum Stop {
+            /// Not a file this decoder handles: libjpeg decodes it.
+            case handOver
+            /// The data ended inside a DC scan: what decoded so far.
+            case early
+            case failed(ImageDecodingError)
         }
-        return sawFrame ? finishEarly() : nil
-    }
-
-    /// The segment after a marker (without its length), or nil when the data ends inside it.
-    private mutating func readSegment() -> Slice<UnsafeBufferPointer<UInt8>>? {
-        guard position + 2 <= data.count else { return nil }
-        let length = Int(data[position]) << 8 | Int(data[position + 1])
-        guard length >= 2, position + length <= data.count else { return nil }
-        defer { position += length }
-        return data[(position + 2)..<(position + length)]
+        var sawFrame = false
+        var stop: Stop?
+        let end = JPEGMarkers.walk(BufferBytes(data)) { segment in
+            let body = data[segment.payload]
+            switch segment.marker {
+            case 0xC2:
+                guard readFrame(body) else { stop = .handOver; return .stop }
+                sawFrame = true
+            case 0xC0, 0xC1, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDC:
+                stop = .handOver  // not progressive Huffman, or DNL: libjpeg's job
+                return .stop
+            case 0xC4:
+                guard readHuffmanTables(body) else { stop = .handOver; return .stop }
+            case 0xDB:
+                guard readQuantTables(body) else { stop = .handOver; return .stop }
+            case 0xDD:
+                guard body.count >= 2 else { stop = .handOver; return .stop }
+                restartInterval = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
+            case 0xEE:
+                let bytes = Array(body)
+                if bytes.count >= 12, Array(bytes[0..<5]) == Array("Adobe".utf8) { adobeTransform = Int(bytes[11]) }
+            case 0xDA:
+                position = segment.payload.upperBound
+                do throws(ImageDecodingError) {
+                    guard sawFrame, let decoded = try readScan(body, cancellation: cancellation) else {
+                        stop = .handOver
+                        return .stop
+                    }
+                    guard decoded else {
+                        stop = .early
+                        return .stop
+                    }
+                } catch {
+                    stop = .failed(error)
+                    return .stop
+                }
+                // The scan was read (or stepped over) to the marker that follows it.
+                return .resume(at: position)
+            default:
+                break  // APPn, COM and the like
+            }
+            return .next
+        }
+        switch (stop, end) {
+        case (.failed(let error), _): throw error
+        case (.handOver, _): return nil
+        case (.early, _): return finishEarly()
+        case (nil, .endOfImage): return sawFrame ? finish() : nil
+        case (nil, _): return sawFrame ? finishEarly() : nil
+        }
     }
 
     private mutating func readFrame(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
@@ -288,15 +293,12 @@ struct JPEGDCDecoder {
 
     /// Moves past an AC scan's entropy-coded data to the next marker; false when the data ends first.
     private mutating func skipEntropyData() -> Bool {
-        while position + 1 < data.count {
-            if data[position] == 0xFF {
-                let next = data[position + 1]
-                if next != 0x00, !(0xD0...0xD7).contains(next) { return true }
-            }
-            position += 1
+        guard let next = JPEGMarkers.nextMarker(afterScanDataAt: position, in: BufferBytes(data)) else {
+            position = data.count
+            return false
         }
-        position = data.count
-        return false
+        position = next
+        return true
     }
 
     // MARK: Output

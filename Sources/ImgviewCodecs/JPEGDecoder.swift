@@ -22,10 +22,10 @@ public struct JPEGDecoder: ImageDecoding {
         self.readsEveryScan = readsEveryScan
     }
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let frame = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in try session.readHeader() }
-        return ImageHeader(
-            format: .jpeg, storedWidth: frame.width, storedHeight: frame.height, orientation: ExifReader.orientation(in: bytes))
+    /// A probe read to the header that says the bytes ended there found no scan: nothing to show.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        if probe.completeness == .truncated { throw .truncated(.jpeg) }
+        return try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

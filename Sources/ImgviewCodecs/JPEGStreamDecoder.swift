@@ -61,7 +61,8 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
         if stage == .header {
             guard let frame = try session.readHeaderIfArrived() else { return nil }
             let header = ImageHeader(
-                format: .jpeg, storedWidth: frame.width, storedHeight: frame.height, orientation: ExifReader.orientation(in: prefix))
+                format: .jpeg, storedWidth: frame.width, storedHeight: frame.height,
+                orientation: ImageProbe.read(prefix)?.orientation ?? .up)
             request = sizing(header)
             guard frame.width.multipliedReportingOverflow(by: frame.height).partialValue <= request.maxPixelCount else {
                 throw .tooLarge(width: frame.width, height: frame.height, limit: request.maxPixelCount)

@@ -15,7 +15,8 @@ import ImgviewImaging
 public struct JXLDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    /// What only libjxl tells: the orientation, and the frames of an animation with their time.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         try JXLSession.with(bytes) { session throws(ImageDecodingError) in try session.header() }
     }
 

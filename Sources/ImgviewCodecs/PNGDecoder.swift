@@ -12,11 +12,8 @@ import ImgviewImaging
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let (width, height) = try withContext(bytes) { context throws(ImageDecodingError) in try storedSize(context) }
-        var header = ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: ExifReader.orientation(in: bytes))
-        header.animation = bytes.withUnsafeBytes { APNGStructure.read($0)?.summary }
-        return header
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
@@ -30,6 +27,7 @@ public struct PNGDecoder: ImageDecoding {
         }
         var still = try decodeStill(bytes, header: header, request: request)
         if let problem = animation?.problem {
+            still.header.animation = nil
             still.warning = "damaged APNG animation (\(problem)); showing its default image" + (still.warning.map { "; " + $0 } ?? "")
         }
         return still

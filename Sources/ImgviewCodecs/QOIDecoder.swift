@@ -12,9 +12,9 @@ import ImgviewSupport
 public struct QOIDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        let header = try QOIHeader.read(bytes)
-        return ImageHeader(format: .qoi, storedWidth: header.width, storedHeight: header.height, orientation: .up)
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        _ = try QOIHeader.read(bytes)  // channels and colour space, which the probe does not check
+        return try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -19,11 +19,14 @@ public struct TIFFDecoder: ImageDecoding {
     /// The most one band of RGBA rows handed to libtiff may take.
     static let bandBytes = 16 << 20
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    /// The probe's first page, and how many pages the directory chain holds.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         let (directories, page) = try Self.page(0, of: bytes)
-        return ImageHeader(
-            format: .tiff, storedWidth: page.width, storedHeight: page.height, orientation: page.orientation,
-            pageCount: directories.pages.count)
+        var header =
+            ImageHeader(probe: probe)
+            ?? ImageHeader(format: .tiff, storedWidth: page.width, storedHeight: page.height, orientation: page.orientation)
+        header.pageCount = directories.pages.count
+        return header
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -16,29 +16,9 @@ public struct WebPDecoder: ImageDecoding {
     /// libwebp's rows are fed this many bytes at a time, with a cancellation check between.
     static let feedStep = 64 << 10
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) in
-            let width = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH))
-            let height = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))
-            guard width > 0, height > 0 else { throw .corrupt(.webp, detail: "zero width or height") }
-            var animation: AnimationSummary?
-            if Self.isAnimated(demuxer) {
-                let frames = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
-                var duration = Duration.zero
-                var iterator = WebPIterator()
-                if WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
-                    repeat {
-                        duration += AnimationFrame.displayDelay(declared: .milliseconds(Int(iterator.duration)))
-                    } while WebPDemuxNextFrame(&iterator) != 0
-                    WebPDemuxReleaseIterator(&iterator)
-                }
-                if frames > 1 {
-                    animation = AnimationSummary(
-                        frameCount: frames, duration: duration, loopCount: Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT)))
-                }
-            }
-            return ImageHeader(format: .webp, storedWidth: width, storedHeight: height, orientation: .up, animation: animation)
-        }
+    /// The probe read the RIFF chunks already: the canvas, ANIM's loop count and each ANMF's delay.
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageHeader.from(probe)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -17,9 +17,17 @@ enum ImageFuzzing {
         let bytes = Data(raw)
         let format = ImageFormat.sniff(bytes)
         if let format { checkCompleteness(raw, format: format) }
-        let dimensions = ImageDimensions.read(raw)
-        if dimensions != nil { precondition(format != nil, "dimensions read from bytes with no image signature") }
-        _ = ExifReader.orientation(in: bytes)
+        let probe = ImageProbe.read(ArrayBytes(raw))
+        precondition((probe != nil) == (format != nil), "a probe of bytes with no image signature, or none of an image")
+        if let probe, let whole = ImageProbe.read(DataBytes(bytes), through: .whole) {
+            var header = whole
+            header.completeness = probe.completeness
+            // Read as far as the header or to the end, the probe says the same of what it is.
+            precondition(
+                header.format == probe.format && header.storedSize == probe.storedSize && header.orientation == probe.orientation
+                    && header.hasColorProfile == probe.hasColorProfile,
+                "the header probe and the whole probe disagree")
+        }
 
         guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
         let request = DecodeRequest(

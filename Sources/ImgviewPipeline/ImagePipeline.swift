@@ -214,7 +214,7 @@ public final class ImagePipeline: Sendable {
         let decoder = configuration.decoder
         return try await refusingBadImages(content.url) {
             try await run(headers, content, waiter: waiter) { _ in
-                try decoder.inspect(try response.data())
+                try decoder.inspect(try response.data(), probe: response.probe)
             } stored: { [memory] header in
                 memory.headers.set(header, for: content, cost: 1)
             }

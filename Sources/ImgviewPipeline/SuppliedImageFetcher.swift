@@ -24,13 +24,14 @@ public struct SuppliedImageFetcher: ImageFetching {
 
     public func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
         guard let data = supplied[request.url] else { return try await base.fetch(request, progress: progress, body: body) }
-        guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(request.url, contentType: nil) }
+        guard let probe = ImageProbe.read(data) else { throw ImagePipelineError.notAnImage(request.url, contentType: nil) }
         let now = Date()
         let entry = CacheEntry(
-            url: request.url, finalURL: request.url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
-            sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: nil, fetchedAt: now, lastAccessedAt: now,
-            freshUntil: now)
-        return ImageResponse(request: request, entry: entry, source: .standardInput, body: .data(data), elapsed: .zero, isCached: false)
+            url: request.url, finalURL: request.url, contentType: probe.format.mimeType, format: probe.format,
+            byteCount: Int64(data.count), sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: nil, fetchedAt: now,
+            lastAccessedAt: now, freshUntil: now, probe: probe)
+        return ImageResponse(
+            request: request, entry: entry, source: .standardInput, body: .data(data), elapsed: .zero, isCached: false, probe: probe)
     }
 
     public func discard(_ url: URL) {

@@ -80,8 +80,8 @@ struct BrowserOverLoopbackTests {
 
 /// The stub decoder, reading only the stub header at the start of a longer body.
 struct TrailingBytesStubDecoder: ImageDecoding {
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        try StubDecoder().inspect(Self.header(of: bytes))
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try StubDecoder().inspect(Self.header(of: bytes), probe: probe)
     }
 
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

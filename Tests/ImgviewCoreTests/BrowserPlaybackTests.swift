@@ -13,8 +13,8 @@ struct AnimatedStubDecoder: ImageDecoding {
     static let delays: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(300)]
     var loopCount = 2
 
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        var header = try StubDecoder().inspect(bytes)
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        var header = try StubDecoder().inspect(bytes, probe: probe)
         header.format = .gif
         header.animation = AnimationSummary(frameCount: 3, duration: .milliseconds(600), loopCount: loopCount)
         return header

@@ -205,7 +205,7 @@ struct StubDecoder: ImageDecoding {
         Progressive()
     }
 
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         let (width, height, _) = try Self.parse(bytes)
         return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: .up)
     }

@@ -66,13 +66,16 @@ struct CacheCountersTests {
             let disk = try DiskCache(directory: folder)
             #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
 
-            // An entry written before sizes were recorded gets its size on its next use.
+            #expect(disk.entry(for: url)?.probe?.format == .png)
+
+            // An entry written before the probe was kept gets it on its next use.
             var old = disk.entry(for: url)!
-            old.dimensions = nil
+            old.probe = nil
             try disk.renew(old)
-            #expect(disk.entry(for: url)?.dimensions == nil)
+            #expect(disk.entry(for: url)?.dimensions == nil && disk.entry(for: url)?.probe == nil)
             _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: url))
             #expect(disk.entry(for: url)?.dimensions == ImageDimensions(width: 451, height: 300))
+            #expect(disk.entry(for: url)?.probe == first.probe)
         }
     }
 

@@ -44,7 +44,8 @@ struct ImageDimensionsTests {
     }
 
     @Test func readsGIFBMPAndWebPHeaders() {
-        let gif: [UInt8] = Array("GIF89a".utf8) + [0x40, 0x01, 0xC8, 0x00, 0, 0, 0]
+        // The screen, then the first image's descriptor: a GIF without an image has no size to show.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [0x40, 0x01, 0xC8, 0x00, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 0x40, 0x01, 0xC8, 0x00, 0]
         #expect(ImageDimensions.read(gif) == ImageDimensions(width: 320, height: 200))
 
         var bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0]

@@ -94,10 +94,11 @@ struct ImageFormatTests {
 
     @Test func previewableFormatsAreTheOnesTheMessageNames() {
         let previewable = ImageFormat.allCases.filter(\.isPreviewable)
-        #expect(previewable == [.jpeg, .png, .gif, .webp, .avif, .bmp, .ico, .qoi])
-        let message = ImageDecodingError.unsupportedFormat(.heic).message
+        #expect(previewable == [.jpeg, .png, .gif, .webp, .avif, .bmp, .tiff, .heic, .jxl, .ico, .qoi])
+        let message = ImageDecodingError.unsupportedFormat(.svg).message
         #expect(
-            message == "unsupported format: HEIC images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF, BMP, ICO and QOI)"
+            message
+                == "unsupported format: SVG images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF, BMP, TIFF, HEIC, JPEG XL, ICO and QOI)"
         )
         #expect(!ImageDecodingError.unsupportedFormat(.tiff).condemnsTheBytes)
         #expect(ImageDecodingError.truncated(.gif).condemnsTheBytes)

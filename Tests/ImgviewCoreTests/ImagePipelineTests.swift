@@ -279,9 +279,9 @@ final class RowCountingDecoder: ImageDecoding {
         gate.signal()
     }
 
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         state.withLock { $0.counts.headers += 1 }
-        return try StubDecoder().inspect(bytes)
+        return try StubDecoder().inspect(bytes, probe: probe)
     }
 
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

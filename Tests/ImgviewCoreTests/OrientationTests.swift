@@ -22,36 +22,41 @@ struct OrientationTests {
             + u16(0x0112) + u16(type) + u32(1) + value + u32(0)
     }
 
+    /// What the probe reads of `bytes`' orientation.
+    func orientation(in bytes: [UInt8]) -> ImageOrientation {
+        ImageProbe.read(ArrayBytes(bytes))?.orientation ?? .up
+    }
+
     @Test(arguments: 1...8, [true, false])
     func readsEveryValueInBothByteOrders(value: Int, bigEndian: Bool) {
         let bytes = jpeg(tiff: tiff(orientation: UInt16(value), bigEndian: bigEndian))
-        #expect(ExifReader.orientation(in: bytes).rawValue == value)
+        #expect(orientation(in: bytes).rawValue == value)
     }
 
     @Test func acceptsALongValue() {
-        #expect(ExifReader.orientation(in: jpeg(tiff: tiff(orientation: 6, bigEndian: false, type: 4))) == .right)
+        #expect(orientation(in: jpeg(tiff: tiff(orientation: 6, bigEndian: false, type: 4))) == .right)
     }
 
     @Test func malformedExifMeansUpright() {
         let good = tiff(orientation: 6, bigEndian: true)
         // Every truncation of the TIFF block, and nonsense values, fall back to upright without trapping.
         for length in 0..<good.count {
-            _ = ExifReader.orientation(in: jpeg(tiff: Array(good.prefix(length))))
+            _ = orientation(in: jpeg(tiff: Array(good.prefix(length))))
         }
-        #expect(ExifReader.orientation(in: jpeg(tiff: Array(good.prefix(20)))) == .up)
-        #expect(ExifReader.orientation(in: jpeg(tiff: tiff(orientation: 9, bigEndian: true))) == .up)
+        #expect(orientation(in: jpeg(tiff: Array(good.prefix(20)))) == .up)
+        #expect(orientation(in: jpeg(tiff: tiff(orientation: 9, bigEndian: true))) == .up)
         var badOffset = good
         badOffset[7] = 0xF0  // IFD offset past the end
-        #expect(ExifReader.orientation(in: jpeg(tiff: badOffset)) == .up)
+        #expect(orientation(in: jpeg(tiff: badOffset)) == .up)
         // A segment length running past the end of the file.
-        #expect(ExifReader.orientation(in: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45]) == .up)
+        #expect(orientation(in: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45]) == .up)
     }
 
     @Test func readsPNGeXIfChunks() {
         let tiff = tiff(orientation: 8, bigEndian: true)
         let chunk = [0, 0, 0, UInt8(tiff.count)] + Array("eXIf".utf8) + tiff + [0, 0, 0, 0]
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk
-        #expect(ExifReader.orientation(in: png) == .left)
+        #expect(orientation(in: png) == .left)
     }
 
     @Test func turnsPixelsUpright() {

@@ -21,8 +21,8 @@ extension ImagePipeline {
 public struct RefusingDecoder: ImageDecoding {
     public init() {}
 
-    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
-        throw .unsupportedFormat(ImageFormat.sniff(bytes) ?? .png)
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        throw .unsupportedFormat(probe.format)
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

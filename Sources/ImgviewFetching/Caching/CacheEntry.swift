@@ -23,11 +23,18 @@ public struct CacheEntry: Sendable, Codable, Equatable {
     /// The upright pixel size from the body's header; nil when it could not be read, and in
     /// entries written before imgview recorded it (the key is optional in the JSON).
     public var dimensions: ImageDimensions?
+    /// What the rest of the body's probe said: how it is turned, whether it is animated (and its
+    /// frames when the structure says them) and whether it carries a colour profile. Nil in entries
+    /// written before imgview kept the probe; see `probe`.
+    public var orientation: ImageOrientation?
+    public var isAnimated: Bool?
+    public var animation: AnimationSummary?
+    public var hasColorProfile: Bool?
 
     public init(
         url: URL, finalURL: URL, contentType: String?, format: ImageFormat, byteCount: Int64, sha256: String,
         etag: String?, lastModified: String?, fetchedAt: Date, lastAccessedAt: Date, freshUntil: Date,
-        dimensions: ImageDimensions? = nil
+        dimensions: ImageDimensions? = nil, probe: ImageProbe? = nil
     ) {
         self.url = url
         self.finalURL = finalURL
@@ -41,6 +48,29 @@ public struct CacheEntry: Sendable, Codable, Equatable {
         self.lastAccessedAt = lastAccessedAt
         self.freshUntil = freshUntil
         self.dimensions = dimensions
+        if let probe { self.probe = probe }
+    }
+
+    /// The probe of the body, as it was made when the body arrived; nil for an entry written
+    /// before imgview kept the probe, whose body must be probed again.
+    ///
+    /// Kept as plain fields, so the entry file stays flat for its fast reader (`CacheEntryParser`).
+    public var probe: ImageProbe? {
+        get {
+            guard let orientation else { return nil }
+            let stored = dimensions.map { orientation.swapsAxes ? ImageDimensions(width: $0.height, height: $0.width) : $0 }
+            return ImageProbe(
+                format: format, storedSize: stored, orientation: orientation, isAnimated: isAnimated ?? false, animation: animation,
+                hasColorProfile: hasColorProfile ?? false)
+        }
+        set {
+            dimensions = newValue?.uprightSize
+            orientation = newValue?.orientation
+            isAnimated = newValue?.isAnimated
+            animation = newValue?.animation
+            hasColorProfile = newValue?.hasColorProfile
+            if let newValue { format = newValue.format }
+        }
     }
 
     public func isFresh(at now: Date) -> Bool { now < freshUntil }

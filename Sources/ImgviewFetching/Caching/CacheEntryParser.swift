@@ -5,7 +5,7 @@ import ImgviewImaging
 ///
 /// `JSONDecoder` with ISO 8601 dates costs tens of microseconds per entry on Linux. This reader
 /// understands exactly what `CacheEntry` encodes to: one object whose values are strings,
-/// integers, `null` and the `dimensions` object, dates in the `2025-11-21T15:14:00Z` form, any
+/// integers, booleans, `null`, the `dimensions` and `animation` objects, dates in the `2025-11-21T15:14:00Z` form, any
 /// key order, unknown keys skipped. It requires the keys the synthesized decoder requires.
 /// Anything it does not understand yields nil, and the caller falls back to `JSONDecoder`,
 /// so the two never disagree about a valid file; they only differ in speed.
@@ -37,6 +37,10 @@ struct CacheEntryParser {
         var freshUntil: Date?
         var revalidations: Int?
         var dimensions: ImageDimensions??
+        var orientation: ImageOrientation??
+        var isAnimated: Bool??
+        var animation: AnimationSummary??
+        var hasColorProfile: Bool??
 
         guard consume(UInt8(ascii: "{")) else { return nil }
         var first = true
@@ -88,6 +92,18 @@ struct CacheEntryParser {
             case "dimensions":
                 guard dimensions == nil else { return nil }
                 if consumeLiteral("null") { dimensions = .some(nil) } else { dimensions = size() }
+            case "orientation":
+                guard orientation == nil else { return nil }
+                orientation = consumeLiteral("null") ? .some(nil) : integer().flatMap(ImageOrientation.init(rawValue:)).map { .some($0) }
+            case "isAnimated":
+                guard isAnimated == nil else { return nil }
+                isAnimated = consumeLiteral("null") ? .some(nil) : boolean().map { .some($0) }
+            case "hasColorProfile":
+                guard hasColorProfile == nil else { return nil }
+                hasColorProfile = consumeLiteral("null") ? .some(nil) : boolean().map { .some($0) }
+            case "animation":
+                guard animation == nil else { return nil }
+                if consumeLiteral("null") { animation = .some(nil) } else { animation = animationSummary() }
             default:
                 guard skipValue() else { return nil }
                 continue
@@ -107,7 +123,11 @@ struct CacheEntryParser {
             case "lastAccessedAt": parsed = lastAccessedAt != nil
             case "freshUntil": parsed = freshUntil != nil
             case "revalidations": parsed = revalidations != nil
-            default: parsed = dimensions != nil
+            case "dimensions": parsed = dimensions != nil
+            case "orientation": parsed = orientation != nil
+            case "isAnimated": parsed = isAnimated != nil
+            case "hasColorProfile": parsed = hasColorProfile != nil
+            default: parsed = animation != nil
             }
             guard parsed else { return nil }
         }
@@ -123,10 +143,42 @@ struct CacheEntryParser {
             etag: etag ?? nil, lastModified: lastModified ?? nil, fetchedAt: fetchedAt, lastAccessedAt: lastAccessedAt,
             freshUntil: freshUntil, dimensions: dimensions ?? nil)
         entry.revalidations = revalidations
+        entry.orientation = orientation ?? nil
+        entry.isAnimated = isAnimated ?? nil
+        entry.animation = animation ?? nil
+        entry.hasColorProfile = hasColorProfile ?? nil
         return entry
     }
 
     // MARK: Values
+
+    /// `{"frameCount": 24, "milliseconds": 2400, "loopCount": 0}` in any order.
+    private mutating func animationSummary() -> AnimationSummary?? {
+        guard consume(UInt8(ascii: "{")) else { return nil }
+        var values: [String: Int] = [:]
+        var first = true
+        while true {
+            skipSpace()
+            if consume(UInt8(ascii: "}")) { break }
+            if !first { guard consume(UInt8(ascii: ",")) else { return nil } }
+            first = false
+            guard let key = string(), consume(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            guard ["frameCount", "milliseconds", "loopCount"].contains(key), values[key] == nil, let value = integer() else { return nil }
+            values[key] = value
+        }
+        guard let frames = values["frameCount"], let milliseconds = values["milliseconds"], let loops = values["loopCount"] else {
+            return nil
+        }
+        return .some(AnimationSummary(frameCount: frames, duration: .milliseconds(milliseconds), loopCount: loops))
+    }
+
+    /// `true` or `false`.
+    private mutating func boolean() -> Bool? {
+        if consumeLiteral("true") { return true }
+        if consumeLiteral("false") { return false }
+        return nil
+    }
 
     /// `{"height": 1, "width": 2}` in any order.
     private mutating func size() -> ImageDimensions?? {

@@ -280,20 +280,20 @@ public final class DiskCache: Sendable {
     ///
     /// Nothing here waits for the disk or for a writer's exclusive lock to be free for long: the
     /// hit is one byte appended to `hits` under the shared lock (which only keeps it apart from
-    /// the moment a writer folds the hits into the counters file). `dimensions`, read by the
-    /// caller from the body it verified, fill in an entry stored without them.
-    public func recordHit(_ entry: CacheEntry, dimensions: ImageDimensions? = nil) {
+    /// the moment a writer folds the hits into the counters file). `probe`, read by the caller
+    /// from the body it verified, fills in an entry stored without one.
+    public func recordHit(_ entry: CacheEntry, probe: ImageProbe? = nil) {
         touch(entry)
         try? lock.withSharedLock {
             let file = try root.openRegular(Self.hitsName, flags: O_WRONLY | O_APPEND | O_CREAT)
             defer { try? file.close() }
             _ = try file.writeAll([UInt8(ascii: "h")])
         }
-        // Entries from before pixel sizes were recorded get theirs on first use. An image whose
-        // size cannot be read changes nothing, so its hits stay free of the exclusive lock.
-        guard entry.dimensions == nil, let dimensions, !isReadOnly else { return }
+        // Entries from before the probe was kept get theirs on first use. An image whose size
+        // cannot be read keeps what it has, so its hits stay free of the exclusive lock.
+        guard entry.probe == nil, let probe, probe.storedSize != nil, !isReadOnly else { return }
         var upgraded = entry
-        upgraded.dimensions = dimensions
+        upgraded.probe = probe
         upgraded.lastAccessedAt = now()
         try? lock.withExclusiveLock {
             guard self.entry(for: entry.url)?.sha256 == entry.sha256 else { return }

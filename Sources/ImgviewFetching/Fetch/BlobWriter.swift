@@ -1,5 +1,4 @@
 import Foundation
-import ImgviewImaging
 import ImgviewSupport
 
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
@@ -26,8 +25,6 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private var sha256: String?
     private(set) var head: ResponseHead?
     private(set) var received: Int64 = 0
-    /// The body's first bytes (`ImageFormat.sniffLength` of them), to tell its format.
-    private(set) var prefix = Data()
     /// Whether the body is one to keep (a 2xx response); set once the head arrived.
     private var isKeeping = false
     /// The total to show in progress: Content-Length, unless the body is compressed.
@@ -77,7 +74,6 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
             offset = received
             received += Int64(chunk.count)
             guard received <= limit else { throw ImagePipelineError.tooLarge(url, limit: limit) }
-            if prefix.count < ImageFormat.sniffLength { prefix.append(contentsOf: chunk.prefix(ImageFormat.sniffLength - prefix.count)) }
             try append(chunk)
             guard received - reported >= Self.progressStep || received == expectedForProgress else { return nil }
             reported = received

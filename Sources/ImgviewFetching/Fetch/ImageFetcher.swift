@@ -36,8 +36,8 @@ public struct ImageFetcher: ImageFetching {
         if let disk = countingDisk, let entry = disk.entry(for: url) {
             if configuration.isOffline || entry.isFresh(at: configuration.now()) {
                 if let response = try? readVerified(entry, request: request, source: .disk) {
-                    // The body is verified already: the size comes from it, not from the blob read again.
-                    disk.recordHit(entry, dimensions: entry.dimensions == nil ? response.body.dimensions : nil)
+                    // The body is verified already: an entry older than the probe gets it from there.
+                    disk.recordHit(entry, probe: entry.probe == nil ? response.probe : nil)
                     return response
                 }
                 // The blob is gone or its bytes changed on disk: drop the entry and fetch again.
@@ -162,11 +162,13 @@ public struct ImageFetcher: ImageFetching {
         } catch {
             throw translate(error, url: url, writer: writer)
         }
-        guard let format = ImageFormat.sniff(writer.prefix) else {
+        // One look at the body: what it is and, when its length was not announced, whether it is
+        // whole (it ended when the connection closed, as a cut one does too).
+        let isLengthKnown = head.expectedLength != nil
+        guard let probe = ImageProbe.read(fileAt: file.url, through: isLengthKnown ? .header : .whole) else {
             throw ImagePipelineError.notAnImage(url, contentType: head[.contentType])
         }
-        // A body of unannounced length ended when the connection closed, as a cut one does too.
-        if head.expectedLength == nil, ImageCompleteness.verdict(fileAt: file.url, format: format) == .truncated {
+        if !isLengthKnown, probe.completeness == .truncated {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: nil)
         }
 
@@ -175,9 +177,9 @@ public struct ImageFetcher: ImageFetching {
         var freshUntil = now
         if case .store(let until) = verdict { freshUntil = until }
         let entry = CacheEntry(
-            url: url, finalURL: head.url, contentType: head[.contentType], format: format, byteCount: writer.received,
+            url: url, finalURL: head.url, contentType: head[.contentType], format: probe.format, byteCount: writer.received,
             sha256: writer.digest(), etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
-            lastAccessedAt: now, freshUntil: freshUntil, dimensions: ImageDimensions.read(fileAt: file.url))
+            lastAccessedAt: now, freshUntil: freshUntil, probe: probe)
 
         var isStored = false
         if case .store = verdict, let disk = configuration.diskCache {
@@ -194,7 +196,8 @@ public struct ImageFetcher: ImageFetching {
         } else {
             body = .file(file.url, owner: file)
         }
-        return ImageResponse(request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored)
+        return ImageResponse(
+            request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored, probe: probe)
     }
 
     /// A 304: the cached body is still good; renew its freshness and validators.
@@ -216,7 +219,7 @@ public struct ImageFetcher: ImageFetching {
             try? disk.remove(request.url)
             return try await fetchOnce(request, revalidating: nil, progress: progress, body: body)
         }
-        if renewed.dimensions == nil { renewed.dimensions = verified.body.dimensions }
+        if renewed.probe == nil { renewed.probe = verified.probe }
         try? disk.renew(renewed)
         return ImageResponse(request: request, entry: renewed, source: .revalidated, body: verified.body, elapsed: .zero, isCached: true)
     }
@@ -277,12 +280,13 @@ public struct ImageFetcher: ImageFetching {
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
         let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
-        guard let format = ImageFormat.sniff(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        guard let probe = ImageProbe.read(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: format.mimeType, format: format, byteCount: Int64(data.count),
+            url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: Int64(data.count),
             sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
-            lastAccessedAt: now, freshUntil: now)
-        return ImageResponse(request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false)
+            lastAccessedAt: now, freshUntil: now, probe: probe)
+        return ImageResponse(
+            request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false, probe: probe)
     }
 }

@@ -44,19 +44,28 @@ public struct ImageResponse: Sendable {
     public let elapsed: Duration
     /// Whether the disk cache holds the bytes now.
     public let isCached: Bool
+    /// What the bytes are: the entry's probe, made when they arrived (or, for an entry older than
+    /// the probe, read from the bytes now).
+    public let probe: ImageProbe
 
-    public init(request: ImageRequest, entry: CacheEntry, source: Source, body: Body, elapsed: Duration, isCached: Bool) {
+    /// - Parameter probe: the probe as it was made, when it was made just now (the entry keeps
+    ///   what lasts of it, not how complete the bytes were).
+    public init(
+        request: ImageRequest, entry: CacheEntry, source: Source, body: Body, elapsed: Duration, isCached: Bool,
+        probe: ImageProbe? = nil
+    ) {
         self.request = request
         self.entry = entry
         self.source = source
         self.body = body
         self.elapsed = elapsed
         self.isCached = isCached
+        self.probe = probe ?? entry.probe ?? body.probe(through: .header) ?? ImageProbe(format: entry.format)
     }
 
     /// The same response, delivered in `elapsed`.
     public func withElapsed(_ elapsed: Duration) -> ImageResponse {
-        ImageResponse(request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached)
+        ImageResponse(request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached, probe: probe)
     }
 
     /// The bytes, read from the file if they are not in memory.
@@ -99,12 +108,12 @@ public struct ImageResponse: Sendable {
 }
 
 extension ImageResponse.Body {
-    /// The image's pixel size from its header, nil when not understood.
-    var dimensions: ImageDimensions? {
+    /// The probe of the bytes, nil when they are not an image.
+    func probe(through depth: ImageProbe.Depth) -> ImageProbe? {
         switch self {
-        case .data(let data): ImageDimensions.read(data)
-        case .file(_, owner: .some(let file)): ImageDimensions.read(descriptor: file.descriptor)
-        case .file(let url, owner: nil): ImageDimensions.read(fileAt: url)
+        case .data(let data): ImageProbe.read(data, through: depth)
+        case .file(_, owner: .some(let file)): FileBytes(descriptor: file.fileDescriptor).flatMap { ImageProbe.read($0, through: depth) }
+        case .file(let url, owner: nil): ImageProbe.read(fileAt: url, through: depth)
         }
     }
 }

@@ -10,8 +10,9 @@ import ImgviewSupport
 /// `request.cancellation` is set.
 /// Decoding is synchronous, heavy work: the preview pipeline runs it on its worker threads.
 public protocol ImageDecoding: Sendable {
-    /// The format, stored size and orientation, read from the header only.
-    func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader
+    /// The header a decode works from: the probe's facts (read once, when the bytes arrived),
+    /// completed where only the format's library can tell (an AVIF sequence's frames).
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader
     /// The pixels, orientation applied; `header` is what `inspect` read from these same bytes.
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
     /// A decoder for an image of `format` whose bytes are still arriving; nil when the format
@@ -24,9 +25,23 @@ extension ImageDecoding {
         nil
     }
 
+    /// Probes `bytes`, then reads the header: for callers that hold only the bytes.
+    public func inspect(_ bytes: Data) throws(ImageDecodingError) -> ImageHeader {
+        try inspect(bytes, probe: ImageProbe.probing(bytes))
+    }
+
     /// Reads the header, then decodes: for callers that have not inspected the bytes yet.
     public func decode(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         try decode(bytes, header: inspect(bytes), request: request)
+    }
+}
+
+extension ImageProbe {
+    /// The probe of `bytes`, or why they are no image at all.
+    public static func probing(_ bytes: Data) throws(ImageDecodingError) -> ImageProbe {
+        if bytes.isEmpty { throw .empty }
+        guard let probe = read(bytes) else { throw .notAnImage }
+        return probe
     }
 }
 
@@ -87,6 +102,21 @@ public struct ImageHeader: Sendable, Equatable {
         self.orientation = orientation
         self.animation = animation
         self.pageCount = pageCount
+    }
+
+    /// The header the probe read; nil when it found no size.
+    public init?(probe: ImageProbe) {
+        guard let size = probe.storedSize else { return nil }
+        self.init(
+            format: probe.format, storedWidth: size.width, storedHeight: size.height, orientation: probe.orientation,
+            animation: probe.animation)
+    }
+
+    /// The header of `probe`, or the error a decoder of its format gives when the probe found no
+    /// size: the file was cut inside its header, or the header is not there.
+    public static func from(_ probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        if let header = ImageHeader(probe: probe) { return header }
+        throw probe.completeness == .truncated ? .truncated(probe.format) : .corrupt(probe.format, detail: "no usable image header")
     }
 
     /// The size as the user sees it, orientation applied.

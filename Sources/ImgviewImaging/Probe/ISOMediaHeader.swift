@@ -8,8 +8,10 @@ public enum ISOMediaHeader {
     struct ItemSize: Equatable {
         var width: Int
         var height: Int
-        /// An `irot` of 90° or 270°: the upright picture is the stored one on its side.
-        var quarterTurned: Bool
+        /// The `irot` angle, anticlockwise in quarter turns (0 to 3).
+        var quarterTurns: Int
+        /// A `colr` property (an ICC profile or an nclx description) goes with the item.
+        var hasColorDescription: Bool
     }
 
     /// A box: its four-character type, where it starts, and the range of its payload (after the header).
@@ -36,19 +38,23 @@ public enum ISOMediaHeader {
         let properties = boxes(in: bytes, container.payload)
         let associated = propertyBoxes.filter { $0.type == "ipma" }.flatMap { associations(bytes, $0, item: primary) }
         var size: ItemSize?
-        var turned = false
+        var turns = 0
+        var hasColor = false
         for index in associated where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             let payload = property.payload
             if property.type == "ispe", payload.count >= 12 {
                 size = ItemSize(
-                    width: ImageDimensions.bigEndian32(bytes, payload.lowerBound + 4),
-                    height: ImageDimensions.bigEndian32(bytes, payload.lowerBound + 8), quarterTurned: false)
+                    width: bigEndian32(bytes, payload.lowerBound + 4), height: bigEndian32(bytes, payload.lowerBound + 8),
+                    quarterTurns: 0, hasColorDescription: false)
             } else if property.type == "irot", payload.count >= 1 {
-                turned = bytes[payload.lowerBound] & 1 == 1
+                turns = Int(bytes[payload.lowerBound] & 3)
+            } else if property.type == "colr" {
+                hasColor = true
             }
         }
-        size?.quarterTurned = turned
+        size?.quarterTurns = turns
+        size?.hasColorDescription = hasColor
         return size
     }
 
@@ -105,7 +111,7 @@ public enum ISOMediaHeader {
         guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
             let iloc = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iloc" })
         else { return nil }
-        var reader = FieldReader(bytes: meta, position: iloc.payload.lowerBound, end: iloc.payload.upperBound)
+        var reader = FieldReader(bytes: ArrayBytes(meta), position: iloc.payload.lowerBound, end: iloc.payload.upperBound)
         guard let version = reader.read(1), reader.skip(3), let sizes = reader.read(1), let moreSizes = reader.read(1) else { return nil }
         let offsetSize = sizes >> 4
         let lengthSize = sizes & 0xF
@@ -141,15 +147,16 @@ public enum ISOMediaHeader {
 
     /// Big-endian fields of 0 to 8 bytes read one after another, within `end`.
     private struct FieldReader {
-        let bytes: [UInt8]
+        let bytes: ArrayBytes
         var position: Int
         let end: Int
 
         mutating func read(_ size: Int) -> Int? {
             guard size <= 8, position + size <= end else { return nil }
             // An 8-byte field past what an Int holds is no offset a file can have.
-            guard size < 8 || bytes[position] < 0x80 else { return nil }
-            let value = (position..<position + size).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+            guard size < 8 || (bytes.byte(at: position) ?? 0x80) < 0x80,
+                let value = size == 0 ? 0 : bytes.integer(at: position, size: size, bigEndian: true)
+            else { return nil }
             position += size
             return value
         }
@@ -167,7 +174,7 @@ public enum ISOMediaHeader {
         guard box.payload.count >= 6 else { return nil }
         if bytes[start] == 0 { return Int(bytes[start + 4]) << 8 | Int(bytes[start + 5]) }
         guard box.payload.count >= 8 else { return nil }
-        return ImageDimensions.bigEndian32(bytes, start + 4)
+        return bigEndian32(bytes, start + 4)
     }
 
     /// The 1-based property indices `ipma` associates with `item`.
@@ -176,13 +183,13 @@ public enum ISOMediaHeader {
         guard payload.count >= 8 else { return [] }
         let version = bytes[payload.lowerBound]
         let wideIndices = bytes[payload.lowerBound + 3] & 1 == 1
-        let entryCount = ImageDimensions.bigEndian32(bytes, payload.lowerBound + 4)
+        let entryCount = bigEndian32(bytes, payload.lowerBound + 4)
         var offset = payload.lowerBound + 8
         for _ in 0..<min(entryCount, 65536) {
             let idLength = version < 1 ? 2 : 4
             guard offset + idLength + 1 <= payload.upperBound else { return [] }
             let id =
-                idLength == 2 ? Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) : ImageDimensions.bigEndian32(bytes, offset)
+                idLength == 2 ? Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) : bigEndian32(bytes, offset)
             let count = Int(bytes[offset + idLength])
             offset += idLength + 1
             let indexLength = wideIndices ? 2 : 1
@@ -197,5 +204,9 @@ public enum ISOMediaHeader {
             offset += count * indexLength
         }
         return []
+    }
+
+    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
+        ArrayBytes(bytes).bigEndian32(at: offset) ?? 0
     }
 }

@@ -63,8 +63,8 @@ public struct IconDirectory: Sendable, Equatable {
             if data.starts(with: pngSignature) {
                 entry.isPNG = true
                 guard data.count >= 26, Array(data[12..<16]) == Array("IHDR".utf8) else { continue }
-                entry.width = ImageDimensions.bigEndian32(data, 16)
-                entry.height = ImageDimensions.bigEndian32(data, 20)
+                entry.width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+                entry.height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
                 // Depth × channels, from the bit depth and colour type.
                 let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(data[25])] ?? 1
                 entry.bitsPerPixel = Int(data[24]) * channels
@@ -90,6 +90,6 @@ public struct IconDirectory: Sendable, Equatable {
 
     private static func little(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
         guard offset + count <= bytes.count else { return 0 }
-        return ImageDimensions.littleEndian(bytes, offset, count: count)
+        return bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) }
     }
 }

@@ -23,8 +23,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// Whether imgview decodes the format into pixels; the others are recognised, kept and described only.
     public var isPreviewable: Bool {
         switch self {
-        case .jpeg, .png, .gif, .webp, .avif, .bmp, .ico, .qoi: true
-        case .tiff, .heic, .jxl, .svg: false
+        case .jpeg, .png, .gif, .webp, .avif, .bmp, .ico, .qoi, .tiff, .heic, .jxl: true
+        case .svg: false
         }
     }
 

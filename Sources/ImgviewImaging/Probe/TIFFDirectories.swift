@@ -13,6 +13,8 @@ public struct TIFFDirectories: Sendable, Equatable {
         public var orientation: ImageOrientation
         /// NewSubfileType's bits: 1 reduced resolution, 2 one page of several, 4 a mask.
         public var subfileType: Int
+        /// Whether it embeds an ICC profile (tag 34675).
+        public var hasColorProfile = false
 
         /// A picture of its own, not a reduced copy or a mask.
         public var isPage: Bool { subfileType & 0b101 == 0 }
@@ -73,6 +75,7 @@ public struct TIFFDirectories: Sendable, Equatable {
             }
             var directory = Directory(index: directories.count, width: 0, height: 0, orientation: .up, subfileType: 0)
             for entry in stride(from: 0, to: count * format.entrySize, by: format.entrySize) {
+                if format.number(entries, entry, 2) == 34675 { directory.hasColorProfile = true }
                 guard let value = format.inlineValue(entries, entry) else { continue }
                 switch format.number(entries, entry, 2) {
                 case 254: directory.subfileType = value
