@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
+        .systemLibrary(name: "CRSVG"),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
@@ -72,7 +74,7 @@ let package = Package(
         .target(
             name: "ImgviewCodecs",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL",
+                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
             ]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(

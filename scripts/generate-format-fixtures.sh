@@ -11,7 +11,7 @@
 #   dispose.*  frames drawn in part over the picture with each GIF disposal method
 #   hopper.*   01_grace_hopper.jpg from ../shared/testdata at 64x75, and hopper.png to compare with
 #   slideshow.* three testdata photographs at 48x36, 500 ms each: the animation snapshot tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl photos), writes only those:
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
@@ -310,6 +310,26 @@ jxl "$work/hopper-plain.png" "$out/hopper.jxl" -d 1
 im "$photos/03_chelsea_cat.png" -resize 320x212 "$work/cat.png"
 plain "$work/cat.png" "$work/cat-plain.png"
 jxl "$work/cat-plain.png" "$out/cat.jxl" -d 1
+fi
+
+# --- SVG ---------------------------------------------------------------------------------------
+# Written by hand: the picture as three rectangles at 16x12 (q.svg; q-alpha.svg without the blue
+# half), the same with only a viewBox of 32x24 (no size of its own), and a line of text.
+if wants svg; then
+rects='<rect width="8" height="6" fill="#f00"/><rect x="8" width="8" height="6" fill="#0f0"/>'
+cat > "$out/q.svg" <<SVG
+<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="16" height="12" viewBox="0 0 16 12">$rects<rect y="6" width="16" height="6" fill="#00f"/></svg>
+SVG
+cat > "$out/q-alpha.svg" <<SVG
+<svg xmlns="http://www.w3.org/2000/svg" width="16" height="12">$rects</svg>
+SVG
+cat > "$out/q-viewbox.svg" <<SVG
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 24"><g transform="scale(2)">$rects<rect y="6" width="16" height="6" fill="#00f"/></g></svg>
+SVG
+cat > "$out/text.svg" <<SVG
+<svg xmlns="http://www.w3.org/2000/svg" width="120" height="30"><rect width="120" height="30" fill="#fff"/><text x="4" y="22" font-family="DejaVu Sans" font-size="20" fill="#000">imgview</text></svg>
+SVG
 fi
 
 # --- Photographs -------------------------------------------------------------------------------

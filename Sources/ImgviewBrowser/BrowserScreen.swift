@@ -170,7 +170,7 @@ public struct BrowserScreen: Sendable {
             rows.append(("bytes", "\(ByteCount.format(received))\(total)"))
         case .loaded(let shown):
             let facts = shown.facts
-            rows.append(("format", "\(facts.format.displayName) \(facts.width)×\(facts.height)"))
+            rows.append(("format", "\(facts.format.displayName) \(facts.sizeText)"))
             rows.append(("bytes", ByteCount.format(facts.byteCount)))
             rows.append(("source", facts.source.displayName))
             rows.append(("fetched", Self.format(facts.fetchTime)))

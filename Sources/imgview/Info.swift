@@ -69,22 +69,21 @@ extension Imgview {
         private static func text(for info: ImageFacts) -> String {
             let sizeText =
                 info.orientation.swapsAxes
-                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
-            let rows = [
+                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : info.sizeText
+            let pages = info.pageCount > 1 ? [["pages", "\(info.pageCount), shown one at a time"]] : []
+            let rows =
                 [
-                    "format",
-                    info.format.isPreviewable
-                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
-                ],
-                ["size", sizeText],
-                ["frames", info.framesText],
-                ["bytes", String(info.byteCount)],
-                ["sha256", info.sha256],
-                ["orientation", info.orientation.exifDescription],
-                ["source", TerminalText.sanitized(info.location)],
-                ["origin", info.source.rawValue],
-                ["cache", info.cacheState.description],
-            ]
+                    ["format", info.format.displayName],
+                    ["size", sizeText],
+                    ["frames", info.framesText],
+                ] + pages + [
+                    ["bytes", String(info.byteCount)],
+                    ["sha256", info.sha256],
+                    ["orientation", info.orientation.exifDescription],
+                    ["source", TerminalText.sanitized(info.location)],
+                    ["origin", info.source.rawValue],
+                    ["cache", info.cacheState.description],
+                ]
             let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
                 value.map { [name, TerminalText.sanitized($0)] }
             }

@@ -87,11 +87,6 @@ struct FormatDecoderTests {
         }
     }
 
-    @Test func recognisedFormatsAreDescribedButNotDecoded() throws {
-        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>"#.utf8)
-        #expect(throws: ImageDecodingError.unsupportedFormat(.svg)) { try decoder.inspect(svg) }
-    }
-
     @Test func qoiDeclaringLinearChannelsHandsThatOn() throws {
         let linear = try decode("q-linear.qoi")
         #expect(linear.colorProfile == .linearSRGB)

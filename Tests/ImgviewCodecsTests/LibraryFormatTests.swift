@@ -169,4 +169,93 @@ struct LibraryFormatTests {
         #expect(image.pixels.pixel(x: 10, y: 10).3 == 255, "the part that arrived is drawn")
         #expect(throws: ImageDecodingError.truncated(.jxl)) { try decoder.decode(Data(bytes.prefix(20)), request: DecodeRequest()) }
     }
+
+    // MARK: SVG
+
+    /// An SVG is drawn at the size asked for, from its own size when none is: never scaled as pixels.
+    @Test func svgIsDrawnAtTheSizeAskedFor() throws {
+        let bytes = try Fixtures.data("q.svg")
+        let header = try decoder.inspect(bytes)
+        #expect(header.isScalable && header.naturalSize == ImageDimensions(width: 16, height: 12))
+        #expect(header.uprightSize == (8192, 6144), "its shape at the most it is drawn at")
+        QuadrantPicture.expect(try decoder.decode(bytes, header: header, request: DecodeRequest()).pixels)
+        let large = try decoder.decode(bytes, header: header, request: DecodeRequest(minimumSize: (160, 100))).pixels
+        #expect(large.width == 160 && large.height == 120)
+        // Sharp edges at 10×: the pixel beside the red and green halves' border is one or the other.
+        #expect(large.pixel(x: 79, y: 30) == (255, 0, 0, 255) && large.pixel(x: 80, y: 30) == (0, 255, 0, 255))
+        let capped = try decoder.decode(
+            bytes, header: header, request: DecodeRequest(minimumSize: (100_000, 75_000), maxPixelCount: 1_000_000))
+        #expect(capped.pixels.width * capped.pixels.height <= 1_001_000 && capped.pixels.width > 1000, "within the pixel limit")
+    }
+
+    @Test func anSVGWithOnlyAViewBoxHasItsShapeButNoSize() throws {
+        let bytes = try Fixtures.data("q-viewbox.svg")
+        let header = try decoder.inspect(bytes)
+        #expect(header.isScalable && header.naturalSize == nil && header.uprightSize == (8192, 6144))
+        let image = try decoder.decode(bytes, header: header, request: DecodeRequest(minimumSize: (16, 12)))
+        QuadrantPicture.expect(image.pixels)
+    }
+
+    @Test func svgTransparencyAndTextDraw() throws {
+        QuadrantPicture.expect(try decode("q-alpha.svg").pixels, transparentBottom: true)
+        let text = try decode("text.svg").pixels
+        #expect(text.width == 120 && text.height == 30)
+        let dark = stride(from: 0, to: text.bytes.count, by: 4).filter { text.bytes[$0] < 100 }.count
+        #expect(dark > 50, "the glyphs are drawn (\(dark) dark pixels)")
+    }
+
+    /// Hostile SVGs are refused before librsvg sees them, or by libxml2's own limits, with one line.
+    @Test func hostileSVGsAreRefusedWithOneLine() throws {
+        let rects = String(repeating: "<rect width=\"1\" height=\"1\"/>", count: 40_001)
+        let laughs = """
+            <?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\
+            <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">\
+            <!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">\
+            <!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>\
+            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&h;</text></svg>
+            """
+        let markup = """
+            <?xml version="1.0"?><!DOCTYPE svg [<!ENTITY r "<rect width='1' height='1'/>">]>\
+            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">&r;&r;</svg>
+            """
+        // A PNG declaring 100000×100000, embedded: librsvg would decode it whole.
+        let bomb = try Fixtures.data("bomb.png").base64EncodedString()
+        let embedded =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,\#(bomb)" width="10" height="10"/></svg>"#
+        let unreadable =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,AAAA" width="10" height="10"/></svg>"#
+        let cases: [(String, String)] = [
+            ("<svg xmlns=\"http://www.w3.org/2000/svg\">" + rects + "</svg>", "too complex: more than 40000 elements"),
+            (markup, "an entity that holds markup is not drawn"),
+            (embedded, "embedded images of more than 16 megapixels in all (one is 100000×100000)"),
+            (unreadable, "an embedded image whose size cannot be read"),
+        ]
+        for (text, reason) in cases {
+            #expect(throws: ImageDecodingError.corrupt(.svg, detail: reason)) {
+                try decoder.decode(Data(text.utf8), request: DecodeRequest())
+            }
+        }
+        // libxml2 stops the billion laughs itself.
+        do {
+            _ = try decoder.decode(Data(laughs.utf8), request: DecodeRequest())
+            Issue.record("the billion laughs was drawn")
+        } catch {
+            #expect(error.exitStatus == .badImage && !error.message.contains("\n"), "\(error.message)")
+        }
+    }
+
+    @Test func anSVGReadsNothingOutsideItself() throws {
+        // No base URI: a reference to a local file draws nothing, and is not an error.
+        let svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="12"><image href="file://\#(Fixtures.path("rgb.png"))" width="16" height="12"/></svg>"#
+        let image = try decoder.decode(Data(svg.utf8), request: DecodeRequest())
+        #expect(image.pixels.bytes.allSatisfy { $0 == 0 }, "nothing was loaded")
+    }
+
+    @Test func aCutSVGIsTruncated() throws {
+        let bytes = try Fixtures.data("q.svg")
+        #expect(throws: ImageDecodingError.truncated(.svg)) {
+            try decoder.decode(Data(bytes.prefix(bytes.count - 20)), request: DecodeRequest())
+        }
+    }
 }

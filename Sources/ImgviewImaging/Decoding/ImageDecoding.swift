@@ -91,6 +91,15 @@ public struct ImageHeader: Sendable, Equatable {
     /// Pages of a file that holds several pictures shown one at a time (a scanned document as
     /// TIFF, a HEIF collection); 1 for every other image. Size and orientation are the first page's.
     public var pageCount: Int
+    /// A vector image (SVG), drawn at whatever size is asked: its stored size is then only its
+    /// shape, at `scalableSide` pixels on its longer side, the most it is ever drawn at, so that
+    /// every stage sizes, fits and zooms it as an image that large; `naturalSize` is its own.
+    public var isScalable = false
+    /// A vector image's own size in CSS pixels, rounded, when it declares one (`info` shows it).
+    public var naturalSize: ImageDimensions?
+
+    /// The longer side of a vector image's stored size: the largest it is drawn at.
+    public static let scalableSide = 8192
 
     public init(
         format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil,

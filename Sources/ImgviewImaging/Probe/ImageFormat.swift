@@ -1,7 +1,6 @@
 /// An image file format, told from the file's first bytes, never from its name or content type.
 ///
-/// Every case is an image `get`, the cache and `serve` keep; `isPreviewable` says which ones
-/// imgview can also decode.
+/// Every case is an image `get`, the cache and `serve` keep, and one imgview decodes.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg
     case png
@@ -19,14 +18,6 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// How many leading bytes `sniff` may look at: an SVG's root element can follow an XML
     /// declaration, a comment and a DOCTYPE, and an ISO media file lists its brands after the first 16.
     public static let sniffLength = 1024
-
-    /// Whether imgview decodes the format into pixels; the others are recognised, kept and described only.
-    public var isPreviewable: Bool {
-        switch self {
-        case .jpeg, .png, .gif, .webp, .avif, .bmp, .ico, .qoi, .tiff, .heic, .jxl: true
-        case .svg: false
-        }
-    }
 
     /// The format whose signature `bytes` start with, or nil when they are not a known image.
     ///
