@@ -31,6 +31,9 @@ public enum BrowserCommand: Sendable, Equatable {
     case zoomFit
     /// Moves a zoomed view by a quarter of what shows, left (-1) or right (1), up (-1) or down (1).
     case pan(dx: Int, dy: Int)
+    /// `]` and `[`: the next or previous page of a file of several (a scanned TIFF, a HEIF collection).
+    case nextPage
+    case previousPage
     /// Space: pause or play the animation on screen.
     case togglePause
     /// Esc: closes a panel, or quits when none is open.
@@ -93,6 +96,8 @@ extension BrowserCommand {
         case .shiftRight, .character("L"): self = .pan(dx: 1, dy: 0)
         case .shiftUp, .character("K"): self = .pan(dx: 0, dy: -1)
         case .shiftDown, .character("J"): self = .pan(dx: 0, dy: 1)
+        case .character("]"): self = .nextPage
+        case .character("["): self = .previousPage
         case .character(" "): self = .togglePause
         case .escape: self = .dismiss
         case .character("q"), .interrupt: self = .quit

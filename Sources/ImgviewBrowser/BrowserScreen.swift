@@ -21,6 +21,7 @@ public struct BrowserScreen: Sendable {
         ("+ -", "zoom in / out around the centre"),
         ("H J K L", "pan a zoomed view (also Shift+arrows)"),
         ("0", "back to the whole image"),
+        ("[ ]", "previous / next page of a TIFF or HEIF of several"),
         ("r", "reload, bypassing the caches"),
         ("x", "stop loading"),
         ("d", "save the image to the working folder"),
@@ -177,6 +178,7 @@ public struct BrowserScreen: Sendable {
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
             if facts.animation != nil { rows.append(("frames", facts.framesShortText)) }
+            if facts.pageCount > 1 { rows.append(("page", "\(state.page + 1) of \(facts.pageCount)  [ ]")) }
             if let frames = shown.preview?.animation?.frames {
                 rows.append(("frame", "\(shown.frame + 1) of \(frames.count)\(state.isPaused ? " · paused" : "")"))
             }

@@ -200,7 +200,7 @@ public final class ImagePipeline: Sendable {
             let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
         else { return nil }
         let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options)
-        return DecodePolicy.covers(decoded.image, minimum) ? (facts, decoded) : nil
+        return DecodePolicy.covers(decoded.image, minimum, page: request.options.page) ? (facts, decoded) : nil
     }
 
     private func cacheStatus(isCached: Bool, entry: CacheEntry) -> CacheStatus {
@@ -225,14 +225,15 @@ public final class ImagePipeline: Sendable {
         _ content: ContentKey, header: ImageHeader, for options: RenderOptions, in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
         let minimum = DecodePolicy.minimumSize(of: header, for: options)
-        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum) { return cached }
-        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height)
+        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum, page: options.page) { return cached }
+        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height, page: options.page)
         let decoder = configuration.decoder
         let maxPixelCount = configuration.maxPixelCount
         return try await refusingBadImages(content.url) {
             try await run(decodes, key, waiter: waiter) { cancellation in
                 let started = ContinuousClock.now
-                let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation)
+                let request = DecodeRequest(
+                    minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page)
                 let image = try decoder.decode(try response.data(), header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in
