@@ -270,6 +270,7 @@ fi
 #   pages.heic    two top-level images: the picture, then turned one step
 #   thumb.heic    the photograph with a 26x32 thumbnail (-t 32), as cameras and phones write them
 #   sequence.heic q.heic with a `moov` box after it, as a HEIF image sequence's still image has
+#   cat.heic      03_chelsea_cat.png at 319x212, quality 50: large enough that a lying `ispe` shows
 if wants heic; then
 heif() { heif-enc "$@" > /dev/null; }
 heif -q 90 "$work/q.png" -o "$out/q.heic"
@@ -280,6 +281,8 @@ im "$work/f2.png" PNG24:"$work/f2-truecolour.png"
 heif -q 90 "$work/q.png" "$work/f2-truecolour.png" -o "$out/pages.heic"
 heif -q 80 "$out/hopper.png" -o "$out/hopper.heic"
 heif -q 80 -t 32 "$out/hopper.png" -o "$out/thumb.heic"
+im "$photos/03_chelsea_cat.png" -resize 320x212 PNG24:"$work/cat-truecolour.png"
+heif -q 50 "$work/cat-truecolour.png" -o "$out/cat.heic"
 python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read() + b"\0\0\0\x10moov\0\0\0\x08free")' \
   "$out/q.heic" "$out/sequence.heic"
 fi

@@ -19,7 +19,17 @@ public struct HEIFDecoder: ImageDecoding {
     /// The probe's size and orientation (`ispe`, `irot`), and the pages only libheif can count
     /// (top-level images: not thumbnails, alpha planes or grid tiles).
     public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
-        let library = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.header(page: 0) }
+        let library: ImageHeader
+        do {
+            library = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.header(page: 0) }
+        } catch {
+            // libheif refuses a side past its own limit; the header still says what it is, and
+            // `decode` refuses it with its numbers like any other image too large.
+            guard case .corrupt = error, let header = ImageHeader(probe: probe),
+                max(header.storedWidth, header.storedHeight) > Int(HEIFSession.maximumSide)
+            else { throw error }
+            return header
+        }
         guard var header = ImageHeader(probe: probe) else { return library }
         header.pageCount = library.pageCount
         return header
@@ -27,6 +37,19 @@ public struct HEIFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         if request.cancellation.isCancelled { throw .cancelled }
+        let (width, height) = header.uprightSize
+        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+        }
+        // libde265 allocates the picture the HEVC stream declares, whatever the container says.
+        if let meta = Self.metaBox(bytes),
+            let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
+        {
+            let (width, height) = (problem.codedWidth, problem.codedHeight)
+            guard let declared = problem.declared, width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount
+            else { throw .tooLarge(width: width, height: height, limit: request.maxPixelCount) }
+            throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+        }
         var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(request: request) }
         if request.page == 0 { image.header = header }
         if request.cancellation.isCancelled { throw .cancelled }
@@ -37,6 +60,16 @@ public struct HEIFDecoder: ImageDecoding {
         return image
     }
 
+    /// The top-level `meta` box, whole (within the probe's bound), nil when there is none.
+    static func metaBox(_ bytes: Data) -> [UInt8]? {
+        let head = [UInt8](bytes.prefix(64 << 10))
+        guard let meta = ISOMediaHeader.boxes(in: head, 0..<head.count).first(where: { $0.type == "meta" }),
+            meta.declaredEnd - meta.start <= 16 << 20  // as far as the probe reads a `meta` box
+        else { return nil }
+        let start = bytes.startIndex + meta.start
+        return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
+    }
+
     /// Whether a `moov` box (a track of frames) sits beside the still images.
     static func holdsASequence(_ bytes: Data) -> Bool {
         let head = [UInt8](bytes.prefix(64 << 10))
@@ -45,7 +78,7 @@ public struct HEIFDecoder: ImageDecoding {
 }
 
 /// One libheif context over a buffer, read, alive only inside `with`.
-private final class HEIFSession {
+final class HEIFSession {
     private let heif: imgview_heif
     private let context: OpaquePointer
     private let bytes: Data

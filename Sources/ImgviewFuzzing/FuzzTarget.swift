@@ -28,6 +28,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case ico
     /// Animated PNG bytes straight to the PNG decoder: the chunk walk, frame files, composing, disposal.
     case apng
+    /// TIFF bytes to the TIFF decoder: the Swift directory walk, then libtiff from memory, in bands.
+    case tiff
+    /// HEIF bytes to the HEIC decoder: the coded-size check, libheif and libde265 (not coverage-guided).
+    case heic
+    /// JPEG XL bytes to libjxl through the decoder (not coverage-guided).
+    case jxl
+    /// SVG text to the pre-scan, then librsvg, drawing at most 64×64 (only the scan is coverage-guided).
+    case svg
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
 
@@ -45,6 +53,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .qoi: FormatFuzzing.run(bytes, with: QOIDecoder(), format: .qoi)
         case .ico: FormatFuzzing.run(bytes, with: ICODecoder(), format: .ico)
         case .apng: FormatFuzzing.run(bytes, with: PNGDecoder(), format: .png)
+        case .tiff: FormatFuzzing.run(bytes, with: TIFFDecoder(), format: .tiff)
+        case .heic: FormatFuzzing.run(bytes, with: HEIFDecoder(), format: .heic)
+        case .jxl: FormatFuzzing.run(bytes, with: JXLDecoder(), format: .jxl)
+        // librsvg's filters cost time by the pixel, and nothing can stop it: small drawings only.
+        case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }
