@@ -253,6 +253,8 @@ final class HEIFSession {
     fileprivate func check(_ error: heif_error) throws(ImageDecodingError) {
         guard error.code != heif_error_Ok else { return }
         if error.code == heif_error_Invalid_input, error.subcode == heif_suberror_End_of_data { throw .truncated(.heic) }
+        // A file cut inside its boxes breaks whichever box comes first ("No 'ftyp' box", say).
+        if ImageCompleteness.verdict(DataBytes(bytes), format: .heic) == .truncated { throw .truncated(.heic) }
         if error.subcode == heif_suberror_No_meta_box, HEIFDecoder.holdsASequence(bytes) {
             throw .corrupt(.heic, detail: "an image sequence without a still image (libheif 1.15 cannot play sequences)")
         }
