@@ -46,8 +46,10 @@ public struct HEIFDecoder: ImageDecoding {
             let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
         {
             let (width, height) = (problem.codedWidth, problem.codedHeight)
-            guard let declared = problem.declared, width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount
-            else { throw .tooLarge(width: width, height: height, limit: request.maxPixelCount) }
+            // Said of the stream: the header's own size passed the limit check above.
+            guard let declared = problem.declared else {
+                throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
+            }
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
         var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(request: request) }

@@ -77,7 +77,8 @@ enum FormatFuzzing {
         } catch {
             TerminalSafety.requireSafe(error.message, "decode error")
             if case .tooLarge = error {
-                precondition(header.storedWidth * header.storedHeight > request.maxPixelCount, "a small image refused as too large")
+                let (pixels, overflow) = header.storedWidth.multipliedReportingOverflow(by: header.storedHeight)
+                precondition(overflow || pixels > request.maxPixelCount, "a small image refused as too large")
             }
             return nil
         }

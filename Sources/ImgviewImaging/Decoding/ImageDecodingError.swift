@@ -29,7 +29,7 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         case .unsupportedFormat(let format):
             "unsupported format: \(format.displayName) images cannot be previewed here"
         case .tooLarge(let width, let height, let limit):
-            "image too large: \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, the limit is \(Self.megapixels(limit))"
+            "image too large: \(width)×\(height) is \(Self.megapixels(width, by: height)) megapixels, the limit is \(Self.megapixels(limit))"
         case .corrupt(let format, let detail):
             "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
         case .truncated(let format):
@@ -51,6 +51,13 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         case .unsupportedFormat, .cancelled, .libraryMissing: false
         case .empty, .notAnImage, .tooLarge, .corrupt, .truncated: true
         }
+    }
+
+    /// The megapixels of `width × height`, which a hostile header may make past what an Int holds.
+    private static func megapixels(_ width: Int, by height: Int) -> String {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= Int.max - 50_000 else { return String(Int((Double(width) * Double(height) / 1_000_000).rounded())) }
+        return megapixels(count)
     }
 
     private static func megapixels(_ count: Int) -> String {
