@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The shape follows ../shared/STYLE.md: a core library with no C and no ncurses, one thin
@@ -7,11 +7,20 @@ let package = Package(
     name: "imgview",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "imgview", targets: ["imgview"])
+        .executable(name: "imgview", targets: ["imgview"]),
+        .executable(name: "imgview-server", targets: ["imgview-server"]),
+    ],
+    // URLSession: the second HTTP client (`IMGVIEW_HTTP=urlsession`). Off by default on Linux,
+    // where it would bring FoundationNetworking, ICU and a second libcurl into every command
+    // (DECISIONS.md, "A light binary"); CI builds with it on and runs the loader contract tests
+    // through both clients. `swift build --traits URLSession` turns it on.
+    traits: [
+        .trait(name: "URLSession", description: "Build the URLSession loader beside libcurl's (IMGVIEW_HTTP=urlsession)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -31,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
         .systemLibrary(name: "CRSVG"),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
         // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
@@ -103,10 +112,17 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewURLSession",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl",
+                .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The loopback server as a program of its own, which `serve` runs and `demo` starts beside
+        // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
+        .executableTarget(
+            name: "imgview-server",
+            dependencies: ["ImgviewServer", "ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
@@ -132,14 +148,16 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewURLSession", "ImgviewTestSupport",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "CTIFF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewTestSupport",
+                "ImgviewCodecs", "CAVIF", "CTIFF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewCurl", "ImgviewTestSupport",
             ],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.

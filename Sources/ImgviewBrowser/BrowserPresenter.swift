@@ -1,9 +1,14 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The browser's logic: which tab is selected, which previews are on their way, what the screen
 /// shows.
@@ -477,7 +482,7 @@ public final class BrowserPresenter {
                 let format = response.entry.format
                 var name = OutputNaming.fileName(for: image.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: format)
                 // A URL without an extension (…/images/hopper) still saves as a file other programs recognise.
-                if (name as NSString).pathExtension.isEmpty { name += "." + format.fileExtension }
+                if PathText.fileExtension(of: name).isEmpty { name += "." + format.fileExtension }
                 let fileName = name
                 result = await Task.detached { Result { try saver.save(try response.data(), preferredName: fileName) } }.value
             } catch {

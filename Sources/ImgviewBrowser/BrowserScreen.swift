@@ -1,7 +1,12 @@
-import Foundation
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Composes the browser's screen for a state: tab strip, preview and metadata boxes, status
 /// line, overlays, or the too-small message. Pure: the same state gives the same frame.
@@ -249,7 +254,7 @@ public struct BrowserScreen: Sendable {
     }
 
     private func drawHelp(into frame: inout ScreenFrame, layout: BrowserLayout) {
-        let lines = Self.helpLines.map { keys, meaning in keys.padding(toLength: 11, withPad: " ", startingAt: 0) + meaning }
+        let lines = Self.helpLines.map { keys, meaning in keys.padded(toLength: 11) + meaning }
         let modes = "preview modes here: " + Self.modeCycle(state)
         panel(title: "keys", lines: lines + ["", modes, "any key closes this panel"], into: &frame, layout: layout)
     }
@@ -261,10 +266,10 @@ public struct BrowserScreen: Sendable {
         ]
         let footer = ["", overview.rows.isEmpty ? "any key closes this panel" : "↑ ↓ PgUp PgDn select  Del removes  Esc closes"]
         let lines = overview.rows.map { row in
-            let name = TerminalText.sanitized(row.name ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0)
-            let bytes = ByteCount.format(row.byteCount).padding(toLength: 9, withPad: " ", startingAt: 0)
-            let format = row.format.displayName.padding(toLength: 5, withPad: " ", startingAt: 0)
-            let fresh = (row.isFresh ? "fresh" : "stale").padding(toLength: 6, withPad: " ", startingAt: 0)
+            let name = TerminalText.sanitized(row.name ?? "-").padded(toLength: 12)
+            let bytes = ByteCount.format(row.byteCount).padded(toLength: 9)
+            let format = row.format.displayName.padded(toLength: 5)
+            let fresh = (row.isFresh ? "fresh" : "stale").padded(toLength: 6)
             return name + " " + bytes + format + " " + fresh + TerminalText.sanitized(row.url.absoluteString)
         }
         guard !lines.isEmpty else {
@@ -349,8 +354,8 @@ public struct BrowserScreen: Sendable {
     public static func format(_ duration: Duration) -> String {
         let milliseconds = duration.seconds * 1000
         if milliseconds < 1 { return "<1 ms" }
-        if milliseconds < 100 { return String(format: "%.1f ms", milliseconds) }
-        if milliseconds < 1000 { return String(format: "%.0f ms", milliseconds) }
-        return String(format: "%.2f s", milliseconds / 1000)
+        if milliseconds < 100 { return String(printf: "%.1f ms", milliseconds) }
+        if milliseconds < 1000 { return String(printf: "%.0f ms", milliseconds) }
+        return String(printf: "%.2f s", milliseconds / 1000)
     }
 }

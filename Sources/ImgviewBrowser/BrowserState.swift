@@ -1,9 +1,14 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Everything the browser screen shows, as one value: the presenter changes it, a view draws it.
 public struct BrowserState: Sendable, Equatable {

@@ -1,6 +1,14 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Saves the browser's current image into a folder under a name that does not exist yet.
 ///

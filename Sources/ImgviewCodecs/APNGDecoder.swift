@@ -1,6 +1,11 @@
 import CZlib
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Plays an animated PNG: each frame's data becomes a small PNG of its own, which libspng decodes
 /// like any other, and the frames are composed on a full-size canvas by APNG's blending and

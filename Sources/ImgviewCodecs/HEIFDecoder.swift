@@ -1,7 +1,12 @@
 import CHEIF
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes HEIC and other HEIF stills with libheif (HEVC through libde265), opened on first use.
 ///

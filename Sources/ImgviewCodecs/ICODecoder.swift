@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes icons and cursors (ICO, CUR): the largest picture of the file, through the PNG and
 /// BMP decoders, since each picture is one or the other.

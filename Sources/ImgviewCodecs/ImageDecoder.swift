@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The decoder the application uses: hands the bytes to the decoder for the format their probe
 /// found. The decoders whose libraries are heavy (AVIF, TIFF, HEIC, JPEG XL, SVG) open them the

@@ -1,6 +1,11 @@
 import CJXL
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes JPEG XL with libjxl 0.7, opened on first use: stills and animations, lossy and
 /// lossless, with alpha and orientation.

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes QOI, the "Quite OK Image" format (qoiformat.org), written here: a 14-byte header and
 /// a stream of one- to five-byte operations, each giving one pixel or a run of them.

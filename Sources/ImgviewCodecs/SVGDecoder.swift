@@ -1,7 +1,12 @@
 import CRSVG
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Draws SVG with librsvg and cairo, opened on first use, at the size the preview asks for.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an SVG file asks of librsvg, counted in Swift before librsvg sees it: librsvg cannot be
 /// cancelled and has no budget of its own short of a million elements, which it reaches only

@@ -1,6 +1,11 @@
 import CTIFF
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes TIFF with libtiff, opened on first use: every photometric, bit depth, compression,
 /// strip and tile layout libtiff's RGBA interface reads, one page at a time.

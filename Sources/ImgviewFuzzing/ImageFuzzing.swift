@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Image bytes through everything that reads them before a user sees a preview.
 enum ImageFuzzing {

@@ -1,9 +1,14 @@
 import CNCurses
-import Foundation
 import ImgviewBrowser
 import ImgviewImaging
 import ImgviewSupport
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

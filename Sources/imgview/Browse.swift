@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewTerminal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview {
     /// `imgview` / `imgview browse [PATH|DIR|URL|NAME…]`: the ncurses browser over the catalog, or

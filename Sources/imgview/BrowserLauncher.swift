@@ -1,10 +1,15 @@
-import Foundation
 import ImgviewBrowser
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
 import ImgviewTerminal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Starts the ncurses browser over a catalog and a fetcher: the wiring shared by
 /// `imgview browse` and `imgview demo`.

@@ -1,8 +1,16 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview get`: downloads images through the caches, like `curl -O`.
@@ -73,8 +81,8 @@ extension Imgview {
             }
             let folder = URL(fileURLWithPath: outputDirectory ?? ".").standardizedFileURL
             if outputDirectory != nil {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                var isDirectory: Bool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
                     throw OutputError.notAFolder(folder.path)
                 }
             }

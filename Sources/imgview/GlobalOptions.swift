@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options every subcommand takes: where the catalog and the cache are, and whether to stay offline.
 struct GlobalOptions: ParsableArguments {

@@ -1,6 +1,14 @@
 import ArgumentParser
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
 @main
@@ -16,7 +24,7 @@ struct Imgview: AsyncParsableCommand {
             given with --catalog. Downloads go through a memory and a disk cache.
 
             EXIT CODES
-            \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+            \(ExitStatus.allCases.map { "  \(String($0.rawValue).padded(toLength: 4))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
         subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self],
@@ -49,13 +57,13 @@ struct Imgview: AsyncParsableCommand {
     static func exit(reporting error: any Error) -> Never {
         if let error = error as? any UserFacingError {
             StandardError.print("imgview: \(error.message)")
-            Foundation.exit(error.exitStatus.rawValue)
+            Glibc.exit(error.exitStatus.rawValue)
         }
         let code = exitCode(for: error)
         if code == .validationFailure {
             // ArgumentParser's usage errors exit 64; imgview documents 2, as GNU tools do.
             StandardError.print(fullMessage(for: error))
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
         self.exit(withError: error)
     }

@@ -1,9 +1,17 @@
 import ArgumentParser
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
 import ImgviewTerminal
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `--mode` choices (and `IMGVIEW_MODE`): a preview mode, or `auto` to ask the terminal.
 enum ModeChoice: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,14 @@
 import ArgumentParser
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RenderMode: ExpressibleByArgument {}
 

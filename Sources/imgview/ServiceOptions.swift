@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Network limits for commands that fetch, named after curl's options.
 struct ServiceOptions: ParsableArguments {

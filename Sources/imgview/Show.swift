@@ -1,8 +1,16 @@
 import ArgumentParser
-import Foundation
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview show`: prints a preview of each image to stdout.

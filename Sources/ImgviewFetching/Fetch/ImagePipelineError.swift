@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why the pipeline could not deliver an image; each case carries what the one-line message needs.
 public enum ImagePipelineError: Error, Sendable, Equatable {

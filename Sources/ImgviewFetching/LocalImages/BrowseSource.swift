@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +31,7 @@ public enum BrowseSource: Sendable, Equatable {
         var loaded: Catalog?
         let base = URL(fileURLWithPath: currentDirectory.path, isDirectory: true)
         for argument in arguments {
-            if let schemeEnd = argument.range(of: "://") {
+            if let schemeEnd = argument.firstRange(of: "://") {
                 let scheme = argument[..<schemeEnd.lowerBound].lowercased()
                 guard AppImage.allowedSchemes.contains(scheme), let url = URL(string: argument),
                     scheme == "file" || !(url.host ?? "").isEmpty

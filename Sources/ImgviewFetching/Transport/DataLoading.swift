@@ -1,5 +1,10 @@
-import Foundation
 import HTTPTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The status line and header fields of an HTTP response.
 public struct ResponseHead: Sendable, Equatable {
@@ -35,7 +40,7 @@ public struct ResponseHead: Sendable, Equatable {
     /// The body's length as it will be received: Content-Length, unless the body is compressed
     /// (loaders hand over the decoded bytes, whose count the server did not say).
     public var uncompressedLength: Int64? {
-        let encoding = fields[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased()
+        let encoding = fields[.contentEncoding]?.trimmingSpaces().lowercased()
         return encoding == nil || encoding == "identity" ? expectedLength : nil
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// When to try a transient failure again: exponential backoff, honouring the server's Retry-After.
 public struct RetryPolicy: Sendable {
@@ -26,7 +31,7 @@ public struct RetryPolicy: Sendable {
     public func delay(beforeRetry retry: Int, retryAfter: String?, now: Date) -> Duration? {
         guard retry < maxRetries else { return nil }
         if let retryAfter {
-            let trimmed = retryAfter.trimmingCharacters(in: .whitespaces)
+            let trimmed = retryAfter.trimmingSpaces()
             var wait: Duration?
             if let seconds = Int(trimmed) {
                 wait = .seconds(max(0, seconds))
