@@ -271,6 +271,6 @@ final class HEIFSession {
     /// libheif's message, which may end in a line break.
     private static func text(_ error: heif_error) -> String {
         let message = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
-        return TerminalText.sanitized(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        return TerminalText.sanitized(message.trimmingWhitespace())
     }
 }

@@ -116,7 +116,7 @@ private struct SVGDocument {
         if !drawn {
             // What was drawn before the error stays (librsvg draws element by element).
             let detail = renderError.map {
-                TerminalText.sanitized(String(cString: $0.pointee.message).trimmingCharacters(in: .whitespacesAndNewlines))
+                TerminalText.sanitized(String(cString: $0.pointee.message).trimmingWhitespace())
             }
             warning = "damaged SVG (\(detail ?? "cairo could not draw it")); showing what could be drawn"
         }
@@ -162,7 +162,7 @@ private struct SVGDocument {
     private static func failure(_ error: UnsafeMutablePointer<imgview_gerror>?, rsvg: imgview_rsvg) -> ImageDecodingError {
         guard let error else { return .corrupt(.svg, detail: "librsvg could not read it") }
         defer { rsvg.g_error_free(error) }
-        let message = String(cString: error.pointee.message).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = String(cString: error.pointee.message).trimmingWhitespace()
         if message.contains("Premature end of data") { return .truncated(.svg) }
         return .corrupt(.svg, detail: TerminalText.sanitized(message))
     }
