@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
         // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
         .systemLibrary(name: "CRSVG"),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -84,6 +85,7 @@ let package = Package(
             name: "ImgviewCodecs",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
+                "CLCMS",
             ]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(

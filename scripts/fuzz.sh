@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(image catalog http-metadata cache-entry terminal-replies gif webp avif bmp qoi ico apng tiff heic jxl svg); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(image catalog http-metadata cache-entry terminal-replies gif webp avif bmp qoi ico apng tiff heic jxl svg color-profile); fi
 
 scratch=.build-fuzz
 swift build -c release --product imgview-fuzz --scratch-path "$scratch" \

@@ -11,12 +11,15 @@
 #   dispose.*  frames drawn in part over the picture with each GIF disposal method
 #   hopper.*   01_grace_hopper.jpg from ../shared/testdata at 64x75, and hopper.png to compare with
 #   slideshow.* three testdata photographs at 48x36, 500 ms each: the animation snapshot tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos), writes only those:
+#   coffee*    04_coffee.png at 96x64 (sRGB), and converted to Display P3 (DisplayP3.icc, made with
+#              Little CMS: P3 primaries, D65, the sRGB curve) and to Adobe RGB (icc-profiles-free) with
+#              the profile embedded, as JPEG (jpgicc), PNG (iCCP), WebP and TIFF: colour management's tests
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos colour), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples libjxl-tools
+scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples libjxl-tools liblcms2-utils icc-profiles-free
 sections=("$@")
 wants() { [ ${#sections[@]} -eq 0 ] || [[ " ${sections[*]} " == *" $1 "* ]]; }
 
@@ -350,6 +353,18 @@ im -delay 50 "${slides[@]}" -loop 0 "$work/slideshow.gif"
 gifsicle -O2 "$work/slideshow.gif" > "$out/slideshow.gif"
 img2webp -loop 0 -lossy -q 80 -d 500 "${slides[@]}" -o "$out/slideshow.webp"
 avif --fps 2 "${slides[@]}" "$out/slideshow.avif"
+fi
+
+# --- Colour: one photograph in three colour spaces, each with its profile ---------------------
+if wants colour; then
+im "$photos/04_coffee.png" -resize 96x64^ -gravity center -extent 96x64 -strip "$out/coffee.png"
+im "$out/coffee.png" -quality 95 "$work/coffee.ppm"
+cjpeg -quality 95 "$work/coffee.ppm" > "$work/coffee.jpg"
+jpgicc -e -q 95 -o Tests/ImgviewCodecsTests/Fixtures/DisplayP3.icc "$work/coffee.jpg" "$out/coffee-p3.jpg"
+jpgicc -e -q 95 -o /usr/share/color/icc/compatibleWithAdobeRGB1998.icc "$work/coffee.jpg" "$out/coffee-adobe.jpg"
+im "$out/coffee.png" -profile /usr/share/color/icc/colord/sRGB.icc -profile "$out/DisplayP3.icc" "$out/coffee-p3.png"
+cwebp -quiet -q 95 -metadata icc "$out/coffee-p3.jpg" -o "$out/coffee-p3.webp"
+tificc -e -o /usr/share/color/icc/compatibleWithAdobeRGB1998.icc "$(im "$out/coffee.png" -type TrueColor "$work/coffee.tif" && echo "$work/coffee.tif")" "$out/coffee-adobe.tif"
 fi
 
 ls -l "$out" | awk '{ total += $5 } END { print "fixtures: " total " bytes" }'

@@ -183,6 +183,7 @@ public struct BrowserScreen: Sendable {
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
             if facts.animation != nil { rows.append(("frames", facts.framesShortText)) }
+            if let profile = facts.colorProfile { rows.append(("colour", profile.name)) }
             if facts.pageCount > 1 { rows.append(("page", "\(state.page + 1) of \(facts.pageCount)  [ ]")) }
             if let frames = shown.preview?.animation?.frames {
                 rows.append(("frame", "\(shown.frame + 1) of \(frames.count)\(state.isPaused ? " · paused" : "")"))

@@ -13,11 +13,21 @@ public struct ImageDecoder: ImageDecoding {
     public init() {}
 
     public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
-        try Self.decoder(for: probe.format).inspect(bytes, probe: probe)
+        var header = try Self.decoder(for: probe.format).inspect(bytes, probe: probe)
+        if header.colorProfile == nil {
+            header.colorProfile = ColorProfileLocator.profile(in: bytes, format: probe.format, header: header)
+        }
+        return header
     }
 
+    /// The image in sRGB: decoded by its format's decoder, then converted from the colour space
+    /// it declares (the decoder's finding, else the header's).
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        try Self.decoder(for: header.format).decode(bytes, header: header, request: request)
+        var image = try Self.decoder(for: header.format).decode(bytes, header: header, request: request)
+        // A TIFF's pages and a JPEG XL (whose lossy images libjxl converts itself) say their own.
+        if image.colorProfile == nil, header.format != .tiff, header.format != .jxl { image.colorProfile = header.colorProfile }
+        if let profile = image.colorProfile { ColorManagement.convert(&image, from: profile) }
+        return image
     }
 
     /// The decoder for a format.

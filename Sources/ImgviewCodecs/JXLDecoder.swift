@@ -80,18 +80,21 @@ private final class JXLSession {
     /// The size, orientation and frames, read without decoding pixels: frame headers are walked to
     /// count the frames and their time, as far as the data goes.
     func header() throws(ImageDecodingError) -> ImageHeader {
-        try subscribe([JXL_DEC_BASIC_INFO, JXL_DEC_FRAME])
+        try subscribe([JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME])
         // Otherwise libjxl reports the size turned upright and no orientation.
         _ = jxl.JxlDecoderSetKeepOrientation(decoder, 1)
         var info = JxlBasicInfo()
         var sawInfo = false
         var frames = 0
         var duration = Duration.zero
+        var declared: EmbeddedColorProfile?
         loop: while true {
             switch jxl.JxlDecoderProcessInput(decoder) {
             case JXL_DEC_BASIC_INFO:
                 guard jxl.JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw .corrupt(.jxl, detail: "no basic info") }
                 sawInfo = true
+            case JXL_DEC_COLOR_ENCODING:
+                declared = declaredProfile()
                 if info.have_animation == 0 { break loop }
             case JXL_DEC_FRAME:
                 var frame = JxlFrameHeader()
@@ -110,9 +113,43 @@ private final class JXLSession {
         guard info.xsize > 0, info.ysize > 0 else { throw .corrupt(.jxl, detail: "an image of \(info.xsize)×\(info.ysize) pixels") }
         let summary =
             frames > 1 ? AnimationSummary(frameCount: frames, duration: duration, loopCount: Int(info.animation.num_loops)) : nil
-        return ImageHeader(
+        var header = ImageHeader(
             format: .jxl, storedWidth: Int(info.xsize), storedHeight: Int(info.ysize), orientation: Self.orientation(info),
             animation: summary)
+        header.colorProfile = declared
+        return header
+    }
+
+    /// The colour space the file was encoded from, as `info` names it: code points when libjxl
+    /// can say it so, else its ICC profile; nil for sRGB. (Decoding converts from it: see `colorProfile`.)
+    private func declaredProfile() -> EmbeddedColorProfile? {
+        var original = JxlColorEncoding()
+        if jxl.JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &original) == JXL_DEC_SUCCESS {
+            let white = original.white_point
+            let primaries: Int? =
+                switch original.primaries {
+                case JXL_PRIMARIES_SRGB: 1
+                case JXL_PRIMARIES_2100: 9
+                case JXL_PRIMARIES_P3: white == JXL_WHITE_POINT_DCI ? 11 : 12
+                default: nil
+                }
+            let transfer = Int(original.transfer_function.rawValue)
+            if original.color_space == JXL_COLOR_SPACE_GRAY || (primaries == 1 && transfer == 13 && white == JXL_WHITE_POINT_D65) {
+                return nil
+            }
+            if let primaries, white == JXL_WHITE_POINT_D65 || white == JXL_WHITE_POINT_DCI, transfer != 65535 {
+                return .cicp(primaries: primaries, transfer: transfer, matrix: 0, fullRange: true)
+            }
+        }
+        var size = 0
+        guard jxl.JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &size) == JXL_DEC_SUCCESS, size > 0,
+            size <= 4 << 20
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard jxl.JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &bytes, size) == JXL_DEC_SUCCESS else {
+            return nil
+        }
+        return .icc(bytes)
     }
 
     func decode(header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -36,6 +36,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jxl
     /// SVG text to the pre-scan, then librsvg, drawing at most 64×64 (only the scan is coverage-guided).
     case svg
+    /// An ICC profile, or a JPEG, PNG, WebP, TIFF or HEIF that carries one: naming it, finding
+    /// it, converting pixels with it through Little CMS.
+    case colorProfile = "color-profile"
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
 
@@ -58,6 +61,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jxl: FormatFuzzing.run(bytes, with: JXLDecoder(), format: .jxl)
         // librsvg's filters cost time by the pixel, and nothing can stop it: small drawings only.
         case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
+        case .colorProfile: ColorProfileFuzzing.run(bytes)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         }
     }

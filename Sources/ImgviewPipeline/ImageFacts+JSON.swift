@@ -10,7 +10,8 @@ extension ImageFacts: Encodable {
     /// `imgview info --json`: stable keys, every one always present (null when unknown).
     enum CodingKeys: String, CodingKey {
         case format, previewable, width, height, storedWidth = "stored_width", storedHeight = "stored_height", orientation, frames,
-            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, bytes, sha256, source, origin, cacheState =
+            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, profile, bytes, sha256, source, origin,
+            cacheState =
             "cache_state",
             etag, lastModified = "last_modified"
     }
@@ -31,6 +32,7 @@ extension ImageFacts: Encodable {
         try container.encode(animation?.loopCount, forKey: .loopCount)
         try container.encode(pageCount, forKey: .pages)
         try container.encode(isScalable, forKey: .scalable)
+        try container.encode(colorProfile?.name, forKey: .profile)
         try container.encode(byteCount, forKey: .bytes)
         try container.encode(sha256, forKey: .sha256)
         try container.encode(TerminalText.sanitized(location), forKey: .source)

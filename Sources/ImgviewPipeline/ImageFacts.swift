@@ -28,6 +28,9 @@ public struct ImageFacts: Sendable, Equatable {
     /// at, and `naturalSize` is its own size, when it declares one.
     public var isScalable: Bool
     public var naturalSize: ImageDimensions?
+    /// The colour space the file declares before its pixels (ICC profile or code points); nil for
+    /// none, which means sRGB. Pixels are converted from it to sRGB when decoded.
+    public var colorProfile: EmbeddedColorProfile?
     public var byteCount: Int64
     public var sha256: String
     public var source: ImageResponse.Source
@@ -54,6 +57,7 @@ public struct ImageFacts: Sendable, Equatable {
         pageCount = header.pageCount
         isScalable = header.isScalable
         naturalSize = header.naturalSize
+        colorProfile = header.colorProfile
         byteCount = entry.byteCount
         sha256 = entry.sha256
         self.source = source
@@ -68,6 +72,11 @@ public struct ImageFacts: Sendable, Equatable {
     public var sizeText: String {
         guard isScalable else { return "\(width)×\(height)" }
         return naturalSize.map { "\($0.width)×\($0.height) (scalable)" } ?? "scalable (no size of its own)"
+    }
+
+    /// "Display P3", "Adobe RGB (1998)", "sRGB", an unknown profile's description, or "none".
+    public var colorProfileText: String {
+        colorProfile?.name ?? "none"
     }
 
     /// "24, 2.4 s a pass, plays forever", or "1 (still)", as `info` prints the frames.

@@ -82,6 +82,7 @@ extension Imgview {
                     ["size", sizeText],
                     ["frames", info.framesText],
                 ] + pages + [
+                    ["profile", TerminalText.sanitized(info.colorProfileText)],
                     ["bytes", String(info.byteCount)],
                     ["sha256", info.sha256],
                     ["orientation", info.orientation.exifDescription],

@@ -7,7 +7,7 @@ import Testing
 /// 100 MB at the defaults.
 @Suite("Codec libraries and hostile files on the command line")
 struct CodecLoadingCommandTests {
-    static let onDemand = ["libtiff.so.6", "libheif.so.1", "libjxl.so.0.7", "librsvg-2.so.2"]
+    static let onDemand = ["libtiff.so.6", "libheif.so.1", "libjxl.so.0.7", "librsvg-2.so.2", "liblcms2.so.2"]
 
     @Test func theBinaryLinksNoLibraryOpenedOnDemand() async throws {
         let result = try await ImgviewProcess.run(["-d", ImgviewProcess.binary.path], executable: URL(fileURLWithPath: "/usr/bin/readelf"))
@@ -29,8 +29,12 @@ struct CodecLoadingCommandTests {
         #expect(try await Self.librariesOpened(showing: "q.qoi").isEmpty)
         #expect(try await Self.librariesOpened(showing: "q-lzw.tif") == ["libtiff.so.6"])
         #expect(try await Self.librariesOpened(showing: "q.heic") == ["libheif.so.1"])
-        #expect(try await Self.librariesOpened(showing: "q.jxl") == ["libjxl.so.0.7"])
+        // libjxl links Little CMS itself.
+        #expect(try await Self.librariesOpened(showing: "q.jxl") == ["libjxl.so.0.7", "liblcms2.so.2"])
         #expect(try await Self.librariesOpened(showing: "q.svg") == ["librsvg-2.so.2"])
+        // Little CMS only for a colour space that is not sRGB: not for an untagged photo.
+        #expect(try await Self.librariesOpened(showing: "coffee-p3.jpg") == ["liblcms2.so.2"])
+        #expect(try await Self.librariesOpened(showing: "photo.jpg").isEmpty)
     }
 
     /// Every hostile file, and every new fixture cut at 60 %, through `show` at the default limits:

@@ -3,7 +3,7 @@
 ///
 /// Decoders read it where their format keeps it (an ICC profile, or code points) and attach it to
 /// the decoded image unconverted; nil means the file declares nothing, so sRGB.
-public enum EmbeddedColorProfile: Sendable, Equatable {
+public enum EmbeddedColorProfile: Sendable, Hashable {
     /// An ICC profile's bytes, unparsed.
     case icc([UInt8])
     /// Coding-independent code points (ITU-T H.273): colour primaries, transfer characteristics,

@@ -103,6 +103,11 @@ public struct ImageHeader: Sendable, Equatable {
     /// A vector image's own size in CSS pixels, rounded, when it declares one (`info` shows it).
     public var naturalSize: ImageDimensions?
 
+    /// The colour space the file declares, read at `inspect` where the format keeps it before its
+    /// pixels (JPEG APP2, PNG iCCP, WebP ICCP, TIFF's tag, HEIF's `colr`); nil for none (sRGB)
+    /// or a format whose decoder finds it only while decoding (`DecodedImage.colorProfile`).
+    public var colorProfile: EmbeddedColorProfile?
+
     /// The longer side of a vector image's stored size: the largest it is drawn at.
     public static let scalableSide = 8192
 

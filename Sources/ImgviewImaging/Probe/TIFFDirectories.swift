@@ -15,6 +15,8 @@ public struct TIFFDirectories: Sendable, Equatable {
         public var subfileType: Int
         /// Whether it embeds an ICC profile (tag 34675).
         public var hasColorProfile = false
+        /// Where its bytes are in the file, when the tag says so.
+        public var colorProfileLocation: Range<Int>? = nil
 
         /// A picture of its own, not a reduced copy or a mask.
         public var isPage: Bool { subfileType & 0b101 == 0 }
@@ -75,7 +77,10 @@ public struct TIFFDirectories: Sendable, Equatable {
             }
             var directory = Directory(index: directories.count, width: 0, height: 0, orientation: .up, subfileType: 0)
             for entry in stride(from: 0, to: count * format.entrySize, by: format.entrySize) {
-                if format.number(entries, entry, 2) == 34675 { directory.hasColorProfile = true }
+                if format.number(entries, entry, 2) == 34675 {
+                    directory.hasColorProfile = true
+                    directory.colorProfileLocation = format.outOfLineBytes(entries, entry)
+                }
                 guard let value = format.inlineValue(entries, entry) else { continue }
                 switch format.number(entries, entry, 2) {
                 case 254: directory.subfileType = value
@@ -109,6 +114,16 @@ public struct TIFFDirectories: Sendable, Equatable {
             let ordered = bigEndian ? Array(bytes[range]) : Array(bytes[range].reversed())
             guard count < 8 || ordered[0] < 0x80 else { return 0 }
             return ordered.reduce(0) { $0 << 8 | Int($1) }
+        }
+
+        /// Where an UNDEFINED or BYTE entry's values are kept, when they do not fit in the entry.
+        func outOfLineBytes(_ bytes: [UInt8], _ entry: Int) -> Range<Int>? {
+            let countField = big ? 8 : 4
+            let count = number(bytes, entry + 4, countField)
+            let offset = number(bytes, entry + 4 + countField, offsetSize)
+            let end = offset.addingReportingOverflow(count)
+            guard [1, 7].contains(number(bytes, entry + 2, 2)), count > countField, !end.overflow else { return nil }
+            return offset..<end.partialValue
         }
 
         /// A SHORT, LONG or LONG8 entry holding one value in the entry itself.
