@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -97,6 +98,9 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
+        .target(
+            name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
@@ -114,7 +118,7 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewConfig",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -130,7 +134,7 @@ let package = Package(
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewConfig",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -150,7 +154,7 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport", "ImgviewConfig",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -41,6 +41,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case colorProfile = "color-profile"
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
+    /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
+    case config
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -63,6 +65,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
         case .colorProfile: ColorProfileFuzzing.run(bytes)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .config: ConfigFuzzing.run(bytes)
         }
     }
 }
