@@ -17,11 +17,13 @@ enum ColorProfileLocator {
     /// The most an ICC profile may be: real ones are 0.5–60 KB (CMYK print profiles up to ~2 MB).
     static let maxProfileBytes = 4 << 20
 
-    static func profile(in bytes: Data, format: ImageFormat, header: ImageHeader) -> EmbeddedColorProfile? {
-        switch format {
-        case .jpeg: jpegProfile(bytes)
-        case .png: pngProfile(bytes)
-        case .webp: webpProfile(bytes)
+    static func profile(in bytes: Data, format: ImageFormat) -> EmbeddedColorProfile? {
+        // What comes before the pixels is read, not a photo's megabytes of image data.
+        let head = bytes.prefix(maxProfileBytes + (2 << 20))
+        return switch format {
+        case .jpeg: jpegProfile(head)
+        case .png: pngProfile(head)
+        case .webp: webpProfile(head)
         case .tiff: tiffProfile(bytes, page: 0)
         case .avif, .heic: ISOMediaHeader.primaryColorProfile(Array(bytes.prefix(1 << 20)))
         default: nil
@@ -99,12 +101,16 @@ enum ColorProfileLocator {
 
     /// TIFF: the ICC profile tag of `page` (counting only pages, not thumbnails or masks).
     static func tiffProfile(_ bytes: Data, page: Int) -> EmbeddedColorProfile? {
-        let data = Array(bytes)
-        guard let directories = TIFFDirectories.read(data), page < directories.pages.count,
+        let read = { (offset: Int, count: Int) -> [UInt8] in
+            guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
+            let start = bytes.startIndex + offset
+            return Array(bytes[start..<(start + min(count, bytes.count - offset))])
+        }
+        guard let directories = TIFFDirectories.read(read), page < directories.pages.count,
             let range = directories.pages[page].colorProfileLocation, range.count <= maxProfileBytes,
-            range.lowerBound >= 8, range.upperBound <= data.count
+            range.lowerBound >= 8, range.upperBound <= bytes.count
         else { return nil }
-        return .icc(Array(data[range]))
+        return .icc(read(range.lowerBound, range.count))
     }
 
     /// zlib data inflated, or nil when it is damaged or inflates past `maxProfileBytes`.

@@ -15,7 +15,7 @@ public struct ImageDecoder: ImageDecoding {
     public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
         var header = try Self.decoder(for: probe.format).inspect(bytes, probe: probe)
         if header.colorProfile == nil {
-            header.colorProfile = ColorProfileLocator.profile(in: bytes, format: probe.format, header: header)
+            header.colorProfile = ColorProfileLocator.profile(in: bytes, format: probe.format)
         }
         return header
     }

@@ -25,10 +25,11 @@ extension EmbeddedColorProfile {
         }
     }
 
-    /// Whether the profile is sRGB as stated: CICP sRGB (or unspecified) code points. An ICC
-    /// profile is compared by colour management itself, which tries it.
+    /// Whether the pixels are taken as they are without asking Little CMS: CICP with sRGB (or
+    /// unspecified) primaries and the sRGB, BT.709 or an unspecified curve, as browsers draw
+    /// video-tagged stills. An ICC profile is tried by colour management itself.
     public var isPlainSRGB: Bool {
         guard case .cicp(let primaries, let transfer, _, _) = self else { return false }
-        return (primaries == 1 || primaries == 2) && (transfer == 13 || transfer == 2)
+        return (primaries == 1 || primaries == 2) && [1, 2, 6, 13, 14, 15].contains(transfer)
     }
 }
