@@ -14,12 +14,14 @@
 #   coffee*    04_coffee.png at 96x64 (sRGB), and converted to Display P3 (DisplayP3.icc, made with
 #              Little CMS: P3 primaries, D65, the sRGB curve) and to Adobe RGB (icc-profiles-free) with
 #              the profile embedded, as JPEG (jpgicc), PNG (iCCP), WebP and TIFF: colour management's tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos colour), writes only those:
+#   camera-exif.jpg  photo.jpg with a camera's EXIF fields written by exiftool (make, model, lens,
+#              date taken, exposure, f-number, ISO, focal length, a GPS position): `info`'s tests
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos colour camera), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples libjxl-tools liblcms2-utils icc-profiles-free
+scripts/install-packages.sh imagemagick gifsicle webp libavif-bin python3 qoi apngasm libtiff-tools colord-data libheif-examples libjxl-tools liblcms2-utils icc-profiles-free libimage-exiftool-perl
 sections=("$@")
 wants() { [ ${#sections[@]} -eq 0 ] || [[ " ${sections[*]} " == *" $1 "* ]]; }
 
@@ -365,6 +367,14 @@ jpgicc -e -q 95 -o /usr/share/color/icc/compatibleWithAdobeRGB1998.icc "$work/co
 im "$out/coffee.png" -profile /usr/share/color/icc/colord/sRGB.icc -profile "$out/DisplayP3.icc" "$out/coffee-p3.png"
 cwebp -quiet -q 95 -metadata icc "$out/coffee-p3.jpg" -o "$out/coffee-p3.webp"
 tificc -e -o /usr/share/color/icc/compatibleWithAdobeRGB1998.icc "$(im "$out/coffee.png" -type TrueColor "$work/coffee.tif" && echo "$work/coffee.tif")" "$out/coffee-adobe.tif"
+fi
+
+# --- Camera: the EXIF fields info shows --------------------------------------------------------
+if wants camera; then
+cp "$out/photo.jpg" "$out/camera-exif.jpg"
+exiftool -q -overwrite_original -Make="Canon" -Model="Canon EOS 5D Mark IV" -LensModel="EF24-105mm f/4L IS USM" \
+  -DateTimeOriginal="2019:05:04 12:30:05" -ExposureTime=0.004 -FNumber=2.8 -ISO=400 -FocalLength=50 \
+  -GPSLatitude=48.8566 -GPSLatitudeRef=N -GPSLongitude=2.3522 -GPSLongitudeRef=E "$out/camera-exif.jpg"
 fi
 
 ls -l "$out" | awk '{ total += $5 } END { print "fixtures: " total " bytes" }'

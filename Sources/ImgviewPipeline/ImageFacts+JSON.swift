@@ -10,10 +10,15 @@ extension ImageFacts: Encodable {
     /// `imgview info --json`: stable keys, every one always present (null when unknown).
     enum CodingKeys: String, CodingKey {
         case format, previewable, width, height, storedWidth = "stored_width", storedHeight = "stored_height", orientation, frames,
-            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, profile, bytes, sha256, source, origin,
+            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, profile, damage, camera, bytes, sha256, source, origin,
             cacheState =
             "cache_state",
             etag, lastModified = "last_modified"
+    }
+
+    /// `"camera"`: every key always present; the exposure in seconds, the focal length in mm.
+    enum CameraKeys: String, CodingKey {
+        case make, model, lens, taken, exposure = "exposure_s", fNumber = "f_number", focalLength = "focal_length_mm", iso, gps
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -33,6 +38,21 @@ extension ImageFacts: Encodable {
         try container.encode(pageCount, forKey: .pages)
         try container.encode(isScalable, forKey: .scalable)
         try container.encode(colorProfile?.name, forKey: .profile)
+        try container.encode(damage, forKey: .damage)
+        if let camera {
+            var fields = container.nestedContainer(keyedBy: CameraKeys.self, forKey: .camera)
+            try fields.encode(camera.make.map(TerminalText.sanitized), forKey: .make)
+            try fields.encode(camera.model.map(TerminalText.sanitized), forKey: .model)
+            try fields.encode(camera.lens.map(TerminalText.sanitized), forKey: .lens)
+            try fields.encode(camera.takenText, forKey: .taken)
+            try fields.encode(camera.exposure.map { Double($0.numerator) / Double($0.denominator) }, forKey: .exposure)
+            try fields.encode(camera.fNumber, forKey: .fNumber)
+            try fields.encode(camera.focalLength, forKey: .focalLength)
+            try fields.encode(camera.iso, forKey: .iso)
+            try fields.encode(camera.hasLocation, forKey: .gps)
+        } else {
+            try container.encodeNil(forKey: .camera)
+        }
         try container.encode(byteCount, forKey: .bytes)
         try container.encode(sha256, forKey: .sha256)
         try container.encode(TerminalText.sanitized(location), forKey: .source)

@@ -31,6 +31,11 @@ public struct ImageFacts: Sendable, Equatable {
     /// The colour space the file declares before its pixels (ICC profile or code points); nil for
     /// none, which means sRGB. Pixels are converted from it to sRGB when decoded.
     public var colorProfile: EmbeddedColorProfile?
+    /// What is wrong with the file, when its structure says it is cut short (`info`); nil when
+    /// nothing was found.
+    public var damage: String?
+    /// The camera fields of a photo's EXIF (JPEG, PNG, TIFF), when it has any.
+    public var camera: ExifCamera?
     public var byteCount: Int64
     public var sha256: String
     public var source: ImageResponse.Source

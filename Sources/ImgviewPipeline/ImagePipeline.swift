@@ -75,10 +75,24 @@ public final class ImagePipeline: Sendable {
             } onCancel: {
                 waiter.cancel()
             }
-            return ImageFacts(
+            var facts = ImageFacts(
                 url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
                 decodeTime: nil, cacheState: cacheStatus(isCached: response.isCached, entry: response.entry))
+            facts.damage = Self.damage(of: response, format: header.format)
+            if [.jpeg, .png, .tiff].contains(header.format), let data = try? response.data() {
+                // A JPEG's EXIF is one APP1 segment of at most 64 KB near the start; a TIFF's may be anywhere.
+                facts.camera = ExifCamera.read(ArrayBytes(Array(header.format == .tiff ? data : data.prefix(1 << 18))))
+            }
+            return facts
         }
+    }
+
+    /// What is wrong with the bytes as a whole, found by walking the format's structure to its
+    /// end (segments, chunks, blocks, boxes; no pixels are decoded); nil when it ends where it
+    /// says, or the format does not say where it ends (TIFF, SVG, a bare JPEG XL codestream).
+    static func damage(of response: ImageResponse, format: ImageFormat) -> String? {
+        guard response.body.probe(through: .whole)?.completeness == .truncated else { return nil }
+        return "truncated: the file ends inside its \(format.displayName) structure, so only part of the image is there"
     }
 
     /// The image's bytes (for saving a copy); `body` sees them as they arrive when they come from
