@@ -34,7 +34,7 @@ public enum ColorManagement {
 
     private static let transforms = TransformCache()
 
-    /// The transforms made so far, by profile: making one takes about 4 ms, and the browser meets
+    /// The transforms made so far, by profile: making one costs more than converting a preview, and the browser meets
     /// the same camera's profile over and over. Bounded, as profiles come from files.
     private final class TransformCache: @unchecked Sendable {
         private let lock = ThreadLock()

@@ -39,8 +39,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An ICC profile, or a JPEG, PNG, WebP, TIFF or HEIF that carries one: naming it, finding
     /// it, converting pixels with it through Little CMS.
     case colorProfile = "color-profile"
-    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage,
+    /// arriving over time against the query's deadline.
     case terminalReplies = "terminal-replies"
+    /// Bytes reaching the browser as keys: typed keys, escape sequences, noise.
+    case browserKeys = "browser-keys"
     /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
     case config
 
@@ -65,6 +68,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
         case .colorProfile: ColorProfileFuzzing.run(bytes)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)
         }
     }
