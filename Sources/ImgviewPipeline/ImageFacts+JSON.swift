@@ -10,7 +10,8 @@ extension ImageFacts: Encodable {
     /// `imgview info --json`: stable keys, every one always present (null when unknown).
     enum CodingKeys: String, CodingKey {
         case format, previewable, width, height, storedWidth = "stored_width", storedHeight = "stored_height", orientation, frames,
-            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, profile, damage, camera, bytes, sha256, source, origin,
+            durationMilliseconds = "duration_ms", loopCount = "loop_count", pages, scalable, profile, damage, camera, bytes, sha256, source,
+            origin,
             cacheState =
             "cache_state",
             etag, lastModified = "last_modified"

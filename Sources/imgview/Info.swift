@@ -16,7 +16,8 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show images' format, pixel size, frames, colour profile, damage, byte count, SHA-256, orientation, camera and source.",
+            abstract:
+                "Show images' format, pixel size, frames, colour profile, damage, byte count, SHA-256, orientation, camera and source.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
                 Several images are described one after another, each under a line ==> IMAGE <== (with \

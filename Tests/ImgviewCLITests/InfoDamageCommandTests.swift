@@ -6,7 +6,8 @@ import Testing
 /// JSON and a warning on stderr, where it used to say nothing (issue 30).
 @Suite("info tells damage")
 struct InfoDamageCommandTests {
-    @Test(arguments: [("anim.gif", "GIF"), ("anim.webp", "WebP"), ("photo.jpg", "JPEG"), ("hopper.png", "PNG"), ("hopper.heic", "HEIC")])
+    /// (A HEIC cut this short is refused by libheif at its header: one line, exit 7, as before.)
+    @Test(arguments: [("anim.gif", "GIF"), ("anim.webp", "WebP"), ("photo.jpg", "JPEG"), ("hopper.png", "PNG"), ("slideshow.avif", "AVIF")])
     func aCutFileIsDescribedAndSaidToBeDamaged(name: String, format: String) async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -62,7 +62,10 @@ public struct ExifCamera: Sendable, Equatable {
 
     /// "2019-05-04 12:30:05", the camera's own clock (EXIF keeps no zone).
     public var takenText: String? {
-        taken.map { String($0.year) + "-" + Self.two($0.month) + "-" + Self.two($0.day) + " " + Self.two($0.hour) + ":" + Self.two($0.minute) + ":" + Self.two($0.second) }
+        taken.map {
+            String($0.year) + "-" + Self.two($0.month) + "-" + Self.two($0.day) + " " + Self.two($0.hour) + ":" + Self.two($0.minute) + ":"
+                + Self.two($0.second)
+        }
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
