@@ -39,23 +39,23 @@ public enum TerminalProbe {
 
     /// tmux's version, the terminal its client runs in, and whether it lets escape sequences through.
     static func tmuxFacts() -> TerminalDetector.TmuxFacts? {
-        guard let described = run(["display-message", "-p", "#{version}\t#{client_termtype}\t#{client_termname}"]) else { return nil }
+        guard let described = tmux(["display-message", "-p", "#{version}\t#{client_termtype}\t#{client_termname}"]) else { return nil }
         let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let passthrough = run(["show-options", "-gv", "allow-passthrough"]) ?? ""
+        let passthrough = tmux(["show-options", "-gv", "allow-passthrough"]) ?? ""
         let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
         let clientName = fields.count > 2 && !fields[2].isEmpty ? fields[2] : nil
         return TerminalDetector.TmuxFacts(
-            version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName,
+            version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName, clientVersion: clientType,
             allowsPassthrough: passthrough == "on" || passthrough == "all")
     }
 
     /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.
     public static func tmuxServerOption(_ name: String) -> String? {
-        run(["show-options", "-sv", name])
+        tmux(["show-options", "-sv", name])
     }
 
     /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
-    private static func run(_ arguments: [String]) -> String? {
+    static func tmux(_ arguments: [String]) -> String? {
         guard
             let process = try? ChildProcess(
                 path: "/usr/bin/env", arguments: ["tmux"] + arguments, standardInput: .null, standardOutput: .pipe, standardError: .null)

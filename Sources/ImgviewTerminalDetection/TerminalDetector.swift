@@ -8,11 +8,14 @@ public struct TerminalDetector: Sendable {
         public var version: String?
         /// The outer terminal's XTVERSION as tmux saw it (`#{client_termtype}`), else its TERM (`#{client_termname}`).
         public var clientTerminal: String?
+        /// The outer terminal's XTVERSION alone (`#{client_termtype}`): an answer, where the TERM is a name.
+        public var clientVersion: String?
         public var allowsPassthrough: Bool
 
-        public init(version: String?, clientTerminal: String?, allowsPassthrough: Bool) {
+        public init(version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool) {
             self.version = version
             self.clientTerminal = clientTerminal
+            self.clientVersion = clientVersion
             self.allowsPassthrough = allowsPassthrough
         }
     }
@@ -62,6 +65,7 @@ public struct TerminalDetector: Sendable {
         }
         let colors = colorMode(terminal: terminal)
         let (cell, cellSource) = cellPixels(replies: replies)
+        let (symbols, symbolsReason) = blockSymbols(replies: replies)
         let available = graphics.filter(\.isAvailable)
         let autoMode: PreviewMode
         let autoReason: String
@@ -82,7 +86,8 @@ public struct TerminalDetector: Sendable {
             multiplexer: multiplexer.map { mux in [mux.rawValue, tmux?.version].compactMap { $0 }.joined(separator: " ") },
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
-            colorRegisters: replies.colorRegisters, query: queryReport(), autoMode: autoMode, autoReason: autoReason, advice: advice,
+            colorRegisters: replies.colorRegisters, symbols: symbols, symbolsReason: symbolsReason, query: queryReport(),
+            autoMode: autoMode, autoReason: autoReason, advice: advice,
             unclaimedInput: replies.unclaimed)
     }
 

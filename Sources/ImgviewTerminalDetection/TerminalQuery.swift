@@ -6,10 +6,11 @@
 public enum TerminalQuery {
     /// XTVERSION, the kitty graphics query (a 1×1 image it must not keep), cell and text-area
     /// size in pixels, DECRQM 2026 (synchronized output), XTSMGRAPHICS (sixel colour
-    /// registers), the background colour (OSC 11), then DA1.
+    /// registers), the background colour (OSC 11), DA2 (the terminal's kind and version, for
+    /// terminals without XTVERSION), then DA1.
     public static let bytes: [UInt8] = Array(
         ("\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p"
-            + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[c").utf8)
+            + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[>c" + "\u{1B}[c").utf8)
 
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)

@@ -16,6 +16,8 @@ public struct TerminalReplies: Sendable, Equatable {
     public var colorRegisters: Int?
     /// OSC 11: the terminal's background colour.
     public var background: RGBColor?
+    /// DA2 (`CSI > 1 ; 4000 ; 26 c` → [1, 4000, 26]): the terminal's kind, version and options.
+    public var secondaryAttributes: [Int]?
     /// DA1's attributes (`CSI ? 62 ; 4 c` → [62, 4]): the end of the answer; 4 means sixel.
     public var deviceAttributes: [Int]?
     /// Bytes that were no answer: keys the user typed while the query was out.
@@ -32,6 +34,7 @@ public struct TerminalReplies: Sendable, Equatable {
         lhs.version == rhs.version && lhs.kittyGraphics == rhs.kittyGraphics && lhs.cellPixels == rhs.cellPixels
             && lhs.textAreaPixels?.width == rhs.textAreaPixels?.width && lhs.textAreaPixels?.height == rhs.textAreaPixels?.height
             && lhs.synchronizedOutputState == rhs.synchronizedOutputState && lhs.colorRegisters == rhs.colorRegisters
-            && lhs.background == rhs.background && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
+            && lhs.background == rhs.background && lhs.secondaryAttributes == rhs.secondaryAttributes
+            && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
     }
 }

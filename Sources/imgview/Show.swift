@@ -43,6 +43,13 @@ extension Imgview {
         var mode: ModeChoice?
 
         @Option(
+            name: .customLong("symbols"),
+            help: ArgumentHelp(
+                "The characters of a text preview: block (halves), quad (halves and quadrants), sextant, ascii, or auto (quad; sextant where the terminal answers that it draws them; the default, or IMGVIEW_SYMBOLS).",
+                valueName: "symbols"))
+        var symbolsOption: SymbolsChoice?
+
+        @Option(
             name: .customLong("colors"),
             help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM; the default).", valueName: "colors"))
         var colorsOption: ColorChoice?
@@ -103,11 +110,13 @@ extension Imgview {
             let arguments = ImageArguments(images, global: global, loader: loader)
             let environment = ProcessInfo.processInfo.environment
             let choice = try ModeChoice.resolved(mode, environment: environment)
+            let symbols = try SymbolsChoice.setting(symbolsOption, environment: environment).value
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: environment)
-            let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
+            let setup = PreviewSetup.forShow(choice, symbols: symbols, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
-                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
+                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, symbols: setup.symbols,
+                cellAspect: cellAspect,
                 background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
                 animates: isatty(STDOUT_FILENO) == 1)
             let pipeline = try network.makePipeline(
