@@ -2,6 +2,7 @@ import ArgumentParser
 import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
+import ImgviewTerminal
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -113,7 +114,8 @@ extension Imgview {
             let symbols = try SymbolsChoice.setting(symbolsOption, environment: environment).value
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: environment)
-            let setup = PreviewSetup.forShow(choice, symbols: symbols, box: box, colors: colorMode, background: background, environment: environment)
+            let setup = PreviewSetup.forShow(
+                choice, symbols: symbols, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, symbols: setup.symbols,
                 cellAspect: cellAspect,
@@ -140,12 +142,28 @@ extension Imgview {
                         animation: animation, loops: loops, duration: duration.map { .milliseconds(Int64(($0 * 1000).rounded())) })
                     try await player.play { StandardOutput.write($0) }
                 } else if let graphics = response.preview.graphics {
-                    // The image, then a new line below it, where the prompt (or the next image) comes back.
-                    StandardOutput.write(Data(graphics.bytes + [0x0A]))
+                    Self.draw(graphics, onTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
                 } else {
                     StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
                 }
             }
+        }
+
+        /// Writes a pixel preview. On a terminal its rows are reserved first and the cursor put
+        /// below them after, so the prompt comes under the image whatever the protocol did with the
+        /// cursor; inside tmux an image passed through is put at the pane cursor's place in the outer
+        /// terminal, which tmux does not do. Into a pipe: the image and a new line.
+        static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
+            guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
+            let reservation = RowReservation(rows: graphics.layout.rows)
+            guard graphics.bytes.starts(with: Array("\u{1B}Ptmux;".utf8)) else {
+                return StandardOutput.write(Data(reservation.surrounding(graphics.bytes)))
+            }
+            // The rows first: the cursor tmux reports must be at their top.
+            StandardOutput.write(reservation.start)
+            let cursor = TmuxPane.outerCursor(environment: environment)
+            let placed = cursor.map { TmuxPassthrough.positioned(graphics.bytes, row: $0.row, column: $0.column) } ?? graphics.bytes
+            StandardOutput.write(Data(placed + Array(reservation.end.utf8)))
         }
     }
 }

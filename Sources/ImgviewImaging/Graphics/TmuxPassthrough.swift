@@ -13,4 +13,44 @@ public enum TmuxPassthrough {
         output += [0x1B, UInt8(ascii: "\\")]
         return output
     }
+
+    /// `wrapped` (one or more passthrough packets, as `wrap` makes them) with each packet drawing at
+    /// cell (`row`, `column`) of the outer terminal (1-based): the cursor saved, moved and restored
+    /// inside the packet, since tmux moves the outer cursor home after every packet it passes on and
+    /// never moves it to the pane's cursor first. Bytes outside packets are kept as they are.
+    public static func positioned(_ wrapped: [UInt8], row: Int, column: Int) -> [UInt8] {
+        let prefix = Array("\u{1B}Ptmux;".utf8)
+        let moveTo = Array("\u{1B}\u{1B}7\u{1B}\u{1B}[\(row);\(column)H".utf8)
+        let restore = Array("\u{1B}\u{1B}8".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(wrapped.count + 32)
+        var index = 0
+        while index < wrapped.count {
+            guard wrapped[index...].starts(with: prefix) else {
+                output.append(wrapped[index])
+                index += 1
+                continue
+            }
+            output += prefix + moveTo
+            index += prefix.count
+            // The body: every ESC in it is doubled; a single ESC and `\` ends the packet.
+            while index < wrapped.count {
+                if wrapped[index] == 0x1B, index + 1 < wrapped.count {
+                    if wrapped[index + 1] == 0x1B {
+                        output += [0x1B, 0x1B]
+                        index += 2
+                        continue
+                    }
+                    if wrapped[index + 1] == UInt8(ascii: "\\") {
+                        output += restore + [0x1B, UInt8(ascii: "\\")]
+                        index += 2
+                        break
+                    }
+                }
+                output.append(wrapped[index])
+                index += 1
+            }
+        }
+        return output
+    }
 }

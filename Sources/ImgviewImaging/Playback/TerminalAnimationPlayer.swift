@@ -32,7 +32,6 @@ public struct TerminalAnimationPlayer: Sendable {
     enum Control {
         static let hideCursor = "\u{1B}[?25l"
         static let showCursor = "\u{1B}[?25h"
-        static let saveCursor = "\u{1B}7"
         static let restoreCursor = "\u{1B}8"
         static let reset = "\u{1B}[0m"
     }
@@ -43,10 +42,9 @@ public struct TerminalAnimationPlayer: Sendable {
         let timeline = AnimationTimeline(delays: animation.frames.map(\.delay), loopCount: loops ?? animation.loopCount)
         let rows = animation.frames.map { $0.graphics?.layout.rows ?? $0.grid.rows }.max() ?? 0
         let encoded = animation.frames.map(Self.bytes(of:))
-        write(Data((Control.hideCursor + String(repeating: "\n", count: rows) + "\u{1B}[\(rows)A" + Control.saveCursor).utf8))
-        defer {
-            write(Data((Control.reset + Control.restoreCursor + (rows > 0 ? "\u{1B}[\(rows)B" : "") + "\r" + Control.showCursor).utf8))
-        }
+        let reservation = RowReservation(rows: rows)
+        write(Data((Control.hideCursor + reservation.start).utf8))
+        defer { write(Data((Control.reset + reservation.end + Control.showCursor).utf8)) }
         let origin = clock.now
         var shown: Int?
         while true {
