@@ -7,16 +7,19 @@ extension TerminalDetector {
     func blockSymbols(replies: TerminalReplies) -> (BlockSymbols, String) {
         let answers: [(String, String)]
         if environment.multiplexer == .tmux {
-            // tmux answers XTVERSION and DA2 itself; its copy of its client's XTVERSION is the outer answer.
-            answers = tmux?.clientVersion.map { [($0, "tmux's client")] } ?? []
+            // tmux answers XTVERSION and DA2 itself: the outer terminal's answers came through
+            // passthrough, or tmux keeps a copy of its client's XTVERSION.
+            answers = [outer?.version.map { ($0, "XTVERSION through tmux") }, tmux?.clientVersion.map { ($0, "tmux's client") }].compactMap
+            { $0 }
         } else {
             answers = replies.version.map { [($0, "XTVERSION")] } ?? []
         }
         for (version, evidence) in answers {
             if let drawer = Self.sextantDrawer(version: version) { return (.sextant, "\(drawer) draws sextants itself (\(evidence))") }
         }
-        if environment.multiplexer == nil, let attributes = replies.secondaryAttributes, let drawer = Self.sextantDrawer(da2: attributes) {
-            return (.sextant, "\(drawer) draws sextants itself (DA2)")
+        let secondary = environment.multiplexer == nil ? replies.secondaryAttributes : outer?.secondaryAttributes
+        if let secondary, let drawer = Self.sextantDrawer(da2: secondary) {
+            return (.sextant, "\(drawer) draws sextants itself (DA2\(environment.multiplexer == nil ? "" : " through tmux"))")
         }
         return (.quad, "halves and quadrants: no answer names a terminal that draws sextants itself")
     }

@@ -11,12 +11,18 @@ public struct TerminalDetector: Sendable {
         /// The outer terminal's XTVERSION alone (`#{client_termtype}`): an answer, where the TERM is a name.
         public var clientVersion: String?
         public var allowsPassthrough: Bool
+        /// Whether the outer terminal's answers come back to this pane: passthrough on, and the pane
+        /// the active one of the current window of the session's one client.
+        public var answersReachPane: Bool
 
-        public init(version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool) {
+        public init(
+            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool, answersReachPane: Bool = false
+        ) {
             self.version = version
             self.clientTerminal = clientTerminal
             self.clientVersion = clientVersion
             self.allowsPassthrough = allowsPassthrough
+            self.answersReachPane = answersReachPane
         }
     }
 
@@ -27,16 +33,20 @@ public struct TerminalDetector: Sendable {
     /// The terminal's size in cells and pixels from TIOCGWINSZ (pixels 0 when it does not say).
     public var kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)?
     public var tmux: TmuxFacts?
+    /// Inside tmux, what the terminal outside it answered through passthrough (nil when not asked).
+    public var outer: TerminalReplies?
 
     public init(
         environment: TerminalEnvironment, query: TerminalQueryOutcome?, noQueryReason: String = "no terminal",
-        kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? = nil, tmux: TmuxFacts? = nil
+        kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? = nil, tmux: TmuxFacts? = nil,
+        outer: TerminalReplies? = nil
     ) {
         self.environment = environment
         self.query = query
         self.noQueryReason = noQueryReason
         self.kernelSize = kernelSize
         self.tmux = tmux
+        self.outer = outer
     }
 
     public func profile() -> TerminalProfile {
@@ -97,6 +107,9 @@ public struct TerminalDetector: Sendable {
         if environment.multiplexer == nil, let version = replies.version {
             return ((KnownTerminal(version: version), version), "XTVERSION")
         }
+        if environment.multiplexer == .tmux, let version = outer?.version {
+            return ((KnownTerminal(version: version), version), "XTVERSION through tmux")
+        }
         if environment.multiplexer == .tmux, let client = tmux?.clientTerminal, let known = KnownTerminal(version: client) {
             return ((known, client), "tmux's client")
         }
@@ -120,6 +133,9 @@ public struct TerminalDetector: Sendable {
             // tmux answers the query itself: only its sixel support (a build option) shows in DA1.
             if graphics == .sixel, replies.deviceAttributes?.contains(4) == true {
                 return result(true, "tmux itself draws sixel (DA1 lists 4)")
+            }
+            if graphics == .kitty, outer?.kittyGraphics == "OK" {
+                return result(true, "the terminal outside tmux answered the kitty graphics query, through tmux")
             }
             return named ? result(true, namedReason + ", through tmux") : result(false, "not known for the terminal outside tmux")
         }

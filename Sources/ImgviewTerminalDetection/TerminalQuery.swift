@@ -1,3 +1,5 @@
+import ImgviewImaging
+
 /// The one batched question imgview asks a terminal, sent once, read until DA1 or a deadline.
 ///
 /// Terminals answer in order, and every terminal answers DA1, so DA1 goes last and its answer
@@ -12,23 +14,38 @@ public enum TerminalQuery {
         ("\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p"
             + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[>c" + "\u{1B}[c").utf8)
 
+    /// The question inside tmux, which answers it itself: no kitty graphics query, since tmux takes
+    /// any APC for a pane title (its status line would show the query), and no DA2, which would be tmux's.
+    public static let tmuxBytes: [UInt8] = Array(
+        ("\u{1B}[>q" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p" + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[c").utf8)
+
+    /// The questions for the terminal outside tmux, passed through it (only when it lets them
+    /// through and this pane gets the answers: the active pane of the one client's current window):
+    /// XTVERSION, DA2 and the kitty graphics query, ended by DSR, whose answer `CSI 0 n` comes last.
+    /// Not DA1: tmux swallows the outer DA answers while it still waits for its own.
+    public static let outerBytes: [UInt8] = TmuxPassthrough.wrap(
+        Array(("\u{1B}[>q" + "\u{1B}[>c" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[5n").utf8))
+
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)
 
-    /// Sends the query on `channel` and gathers what comes back within `timeout`.
-    public static func run(on channel: any TerminalChannel, timeout: Duration = defaultTimeout) -> TerminalQueryOutcome {
+    /// Sends the query (`bytes`, or `tmuxBytes` inside tmux) on `channel` and gathers what comes back within `timeout`.
+    public static func run(
+        on channel: any TerminalChannel, bytes: [UInt8] = bytes, timeout: Duration = defaultTimeout,
+        isComplete: (TerminalReplies) -> Bool = \.isComplete
+    ) -> TerminalQueryOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + timeout
         guard channel.write(bytes) else { return TerminalQueryOutcome(replies: TerminalReplies(), elapsed: .zero, status: .notSent) }
         var parser = TerminalReplyParser()
-        while !parser.replies.isComplete {
+        while !isComplete(parser.replies) {
             let now = clock.now
             guard now < deadline else { break }
             let bytes = channel.read(before: deadline)
             if !bytes.isEmpty { parser.consume(bytes) }
         }
-        let complete = parser.replies.isComplete
+        let complete = isComplete(parser.replies)
         return TerminalQueryOutcome(replies: parser.finish(), elapsed: clock.now - start, status: complete ? .answered : .timedOut)
     }
 }

@@ -20,6 +20,8 @@ public struct TerminalReplies: Sendable, Equatable {
     public var secondaryAttributes: [Int]?
     /// DA1's attributes (`CSI ? 62 ; 4 c` → [62, 4]): the end of the answer; 4 means sixel.
     public var deviceAttributes: [Int]?
+    /// DSR's answer `CSI 0 n` arrived: the end of the questions passed through tmux.
+    public var statusReported = false
     /// Bytes that were no answer: keys the user typed while the query was out.
     public var unclaimed: [UInt8] = []
 
@@ -35,6 +37,7 @@ public struct TerminalReplies: Sendable, Equatable {
             && lhs.textAreaPixels?.width == rhs.textAreaPixels?.width && lhs.textAreaPixels?.height == rhs.textAreaPixels?.height
             && lhs.synchronizedOutputState == rhs.synchronizedOutputState && lhs.colorRegisters == rhs.colorRegisters
             && lhs.background == rhs.background && lhs.secondaryAttributes == rhs.secondaryAttributes
+            && lhs.statusReported == rhs.statusReported
             && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
     }
 }

@@ -129,6 +129,9 @@ public struct TerminalReplyParser: Sendable {
             guard values.count == fields.count, !values.isEmpty else { return false }
             replies.secondaryAttributes = values
             return true
+        case "n" where parameters == "0":
+            replies.statusReported = true
+            return true
         case "t":
             guard let values = numbers(parameters[...]), values.count == 3, values[1] > 0, values[2] > 0 else { return false }
             if values[0] == 6 {

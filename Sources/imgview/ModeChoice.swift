@@ -84,8 +84,13 @@ struct PreviewSetup {
             if mode == .blocks, symbols == .auto, profile == nil, onTerminal { profile = probe() }
             return PreviewSetup(mode: mode, graphics: nil, symbols: symbols.blockSymbols(profile: profile))
         }
-        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil { profile = probe() }
-        let cell = profile?.cellPixels ?? TerminalProbe.kernelCellPixels() ?? .fallback
+        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
+            profile = probe()
+        } else if profile == nil, onTerminal, TerminalEnvironment(environment).multiplexer == .tmux {
+            // Whether tmux passes pixels on (and so whether they must be wrapped) is tmux's to say; nothing is asked of the terminal.
+            profile = TerminalProbe.profile(environment: environment, askTerminal: false)
+        }
+        let cell = TerminalProbe.kernelCellPixels() ?? profile?.cellPixels ?? .fallback
         let options = GraphicsOptions(
             graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
             background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),

@@ -66,4 +66,40 @@ struct BlockSymbolsTerminalTests {
         #expect(Self.hasSextants(output), "show asked kitty and drew sextants")
         #expect(similarity.ssim >= 0.6, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
     }
+
+    @Test func insideTmuxKittyIsAskedThroughPassthroughAndThePaneTitleIsKept() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = "imgview-symbols-\(UUID().uuidString.prefix(8))"
+        let report = folder.appendingPathComponent("terminal.json")
+        let title = folder.appendingPathComponent("title.txt")
+        let marker = folder.appendingPathComponent("done")
+        let script = folder.appendingPathComponent("inside.sh")
+        let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
+        try """
+        tmux set -g allow-passthrough on
+        tmux select-pane -T kept
+        \(binary) terminal --json > \(TmuxSession.shellQuoted(report.path))
+        \(binary) show \(TmuxSession.shellQuoted(Self.photo.path)) --mode blocks --size 20x6 > /dev/null
+        tmux display -p -t "$TMUX_PANE" '#{pane_title}' > \(TmuxSession.shellQuoted(title.path))
+        touch \(TmuxSession.shellQuoted(marker.path))
+        sleep 60
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let session = try await EmulatorSession(.kitty, command: "tmux -L \(socket) -f /dev/null new-session 'sh \(script.path)'")
+        defer {
+            let killServer = Process()
+            killServer.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+            killServer.arguments = ["-L", socket, "kill-server"]
+            try? killServer.run()
+            killServer.waitUntilExit()
+            session.stop()
+        }
+        try await session.waitUntilDone(marker: marker, settle: .milliseconds(200))
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any] ?? [:]
+        #expect(object["terminal"] as? String == "kitty(0.26.5)" || (object["terminal"] as? String ?? "").hasPrefix("kitty("))
+        #expect(object["evidence"] as? String == "XTVERSION through tmux", "\(object)")
+        #expect((object["symbols"] as? [String: Any])?["set"] as? String == "sextant", "\(object)")
+        let kept = try String(contentsOf: title, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(kept == "kept", "tmux's pane title after imgview: \(kept)")
+    }
 }
