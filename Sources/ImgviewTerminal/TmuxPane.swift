@@ -26,16 +26,16 @@ public enum TmuxPane {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         while ContinuousClock.now < deadline {
-            let bytes = terminal.read(before: deadline)
+            let bytes = terminal.read(timeout: ContinuousClock.now.duration(to: deadline))
             if bytes.isEmpty { break }
             received += bytes
             let (reply, rest) = CursorPositionReply.find(in: received)
             if let reply {
-                TerminalProbe.giveBack(rest)
+                terminal.giveBack(rest)
                 return reply
             }
         }
-        TerminalProbe.giveBack(received)
+        terminal.giveBack(received)
         return nil
     }
 }

@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 
 /// The one batched question imgview asks a terminal, sent once, read until DA1 or a deadline.
 ///
@@ -10,43 +11,55 @@ public enum TerminalQuery {
     /// size in pixels, DECRQM 2026 (synchronized output), XTSMGRAPHICS (sixel colour
     /// registers), the background colour (OSC 11), DA2 (the terminal's kind and version, for
     /// terminals without XTVERSION), then DA1.
-    public static let bytes: [UInt8] = Array(
-        ("\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p"
-            + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[>c" + "\u{1B}[c").utf8)
+    public static let bytes: [UInt8] =
+        EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
+        + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + requestSecondaryDeviceAttributes
+        + EscapeSequence.requestDeviceAttributes
 
     /// The question inside tmux, which answers it itself: no kitty graphics query, since tmux takes
     /// any APC for a pane title (its status line would show the query), and no DA2, which would be tmux's.
-    public static let tmuxBytes: [UInt8] = Array(
-        ("\u{1B}[>q" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p" + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[c").utf8)
+    public static let tmuxBytes: [UInt8] =
+        EscapeSequence.requestVersion + EscapeSequence.requestCellSize + EscapeSequence.requestTextAreaSize
+        + EscapeSequence.requestMode(.synchronizedOutput) + EscapeSequence.requestSixelColorRegisters
+        + EscapeSequence.requestBackgroundColor + EscapeSequence.requestDeviceAttributes
 
     /// The questions for the terminal outside tmux, passed through it (only when it lets them
     /// through and this pane gets the answers: the active pane of the one client's current window):
     /// XTVERSION, DA2 and the kitty graphics query, ended by DSR, whose answer `CSI 0 n` comes last.
     /// Not DA1: tmux swallows the outer DA answers while it still waits for its own.
-    public static let outerBytes: [UInt8] = TmuxPassthrough.wrap(
-        Array(("\u{1B}[>q" + "\u{1B}[>c" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[5n").utf8))
+    public static let outerBytes: [UInt8] = TerminalRoute.tmuxPassthrough.wrap(
+        EscapeSequence.requestVersion + requestSecondaryDeviceAttributes + KittyGraphicsEncoder().query(id: kittyQueryID)
+            + ControlCode.csi + Array("5n".utf8))
+
+    /// DA2, `CSI > c`.
+    static let requestSecondaryDeviceAttributes: [UInt8] = ControlCode.csi + Array(">c".utf8)
+
+    /// The id of the kitty query's image, which its answer names.
+    static let kittyQueryID: UInt32 = 31
 
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)
 
-    /// Sends the query (`bytes`, or `tmuxBytes` inside tmux) on `channel` and gathers what comes back within `timeout`.
+    /// Sends the query on `channel` and gathers what comes back within `timeout` (see
+    /// `TerminalReplyReader`), then drops what is left of a broken or flooding answer in the
+    /// terminal's input and gives back, unechoed, the keys typed meanwhile. `clock` is the
+    /// system's in the program, one a test moves with the channel's replies.
     public static func run(
         on channel: any TerminalChannel, bytes: [UInt8] = bytes, timeout: Duration = defaultTimeout,
-        isComplete: (TerminalReplies) -> Bool = \.isComplete
+        clock: any PlaybackClock = SystemPlaybackClock()
     ) -> TerminalQueryOutcome {
-        let clock = ContinuousClock()
         let start = clock.now
-        let deadline = start + timeout
         guard channel.write(bytes) else { return TerminalQueryOutcome(replies: TerminalReplies(), elapsed: .zero, status: .notSent) }
-        var parser = TerminalReplyParser()
-        while !isComplete(parser.replies) {
-            let now = clock.now
-            guard now < deadline else { break }
-            let bytes = channel.read(before: deadline)
-            if !bytes.isEmpty { parser.consume(bytes) }
+        var reader = TerminalReplyReader(deadline: timeout)
+        while let wait = reader.wait(at: clock.now - start) {
+            let bytes = channel.read(timeout: wait)
+            reader.receive(bytes, at: clock.now - start)
         }
-        let complete = isComplete(parser.replies)
-        return TerminalQueryOutcome(replies: parser.finish(), elapsed: clock.now - start, status: complete ? .answered : .timedOut)
+        let outcome = reader.finish(elapsed: clock.now - start)
+        if outcome.discardsPendingInput { channel.discardInput() }
+        if !outcome.replies.unclaimed.isEmpty { channel.giveBack(outcome.replies.unclaimed) }
+        return outcome
     }
 }
 
@@ -54,8 +67,12 @@ public enum TerminalQuery {
 public protocol TerminalChannel: AnyObject {
     /// Writes all of `bytes`; false when the terminal cannot be written to.
     func write(_ bytes: [UInt8]) -> Bool
-    /// What arrived by `deadline`: returns as soon as anything did, empty once the deadline passed.
-    func read(before deadline: ContinuousClock.Instant) -> [UInt8]
+    /// What arrives within `timeout`: returns as soon as anything does, empty when nothing did.
+    func read(timeout: Duration) -> [UInt8]
+    /// Drops whatever the terminal sent that was not read: the rest of a broken answer or a flood.
+    func discardInput()
+    /// Puts `bytes` back as input for the next reader (keys typed during the query), unechoed.
+    func giveBack(_ bytes: [UInt8])
 }
 
 /// How the query went.
@@ -72,10 +89,14 @@ public struct TerminalQueryOutcome: Sendable, Equatable {
     public var replies: TerminalReplies
     public var elapsed: Duration
     public var status: Status
+    /// Whether something broken or unasked-for arrived (a fragment, noise, a flood), so that what
+    /// is still in the terminal's input is more of it and must be dropped, not left for the shell.
+    public var discardsPendingInput: Bool
 
-    public init(replies: TerminalReplies, elapsed: Duration, status: Status) {
+    public init(replies: TerminalReplies, elapsed: Duration, status: Status, discardsPendingInput: Bool = false) {
         self.replies = replies
         self.elapsed = elapsed
         self.status = status
+        self.discardsPendingInput = discardsPendingInput
     }
 }

@@ -22,13 +22,16 @@ public struct TerminalReplies: Sendable, Equatable {
     public var deviceAttributes: [Int]?
     /// DSR's answer `CSI 0 n` arrived: the end of the questions passed through tmux.
     public var statusReported = false
-    /// Bytes that were no answer: keys the user typed while the query was out.
+    /// Keys the user typed while the query was out (printable text and whole key sequences, at
+    /// most `TerminalReplyParser.longestTypeahead` bytes), given back to the terminal's input;
+    /// empty when noise came with them.
     public var unclaimed: [UInt8] = []
 
     public init() {}
 
-    /// Whether DA1 arrived, which every terminal sends last since it answers in order.
-    public var isComplete: Bool { deviceAttributes != nil }
+    /// Whether DA1 arrived, which every terminal sends last since it answers in order; or, for the
+    /// questions passed through tmux (which end with DSR instead), DSR's answer.
+    public var isComplete: Bool { deviceAttributes != nil || statusReported }
 
     public var hasSynchronizedOutput: Bool { synchronizedOutputState == 1 || synchronizedOutputState == 2 }
 

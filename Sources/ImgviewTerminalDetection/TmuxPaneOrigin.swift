@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// Where the tmux pane imgview runs in sits in the outer terminal: what turns a cell of the pane
 /// into the outer terminal's cell, for an image passed through to it (tmux does not place it).
 ///
@@ -43,13 +45,13 @@ public struct CursorPositionReply: Sendable, Equatable {
     public var column: Int
 
     /// The question.
-    public static let query: [UInt8] = Array("\u{1B}[6n".utf8)
+    public static let query: [UInt8] = ControlCode.csi + Array("6n".utf8)
 
     /// The first report in `bytes`, and the bytes around it (keys typed meanwhile); nil report while none is whole.
     public static func find(in bytes: [UInt8]) -> (reply: CursorPositionReply?, rest: [UInt8]) {
         var index = 0
         while index + 1 < bytes.count {
-            guard bytes[index] == 0x1B, bytes[index + 1] == UInt8(ascii: "[") else {
+            guard bytes[index...].starts(with: ControlCode.csi) else {
                 index += 1
                 continue
             }

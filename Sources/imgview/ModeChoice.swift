@@ -64,11 +64,7 @@ struct PreviewSetup {
         let onTerminal = isatty(STDOUT_FILENO) == 1
         var mode: PreviewMode
         var profile: TerminalProfile?
-        func probe() -> TerminalProfile {
-            let found = TerminalProbe.profile(environment: environment)
-            TerminalProbe.giveBack(found.unclaimedInput)
-            return found
-        }
+        func probe() -> TerminalProfile { TerminalProbe.profile(environment: environment) }
         switch choice ?? .auto {
         case .auto:
             guard onTerminal else { return PreviewSetup(mode: textMode, graphics: nil, symbols: symbols.blockSymbols(profile: nil)) }
@@ -115,7 +111,6 @@ struct BrowserModes {
         _ choice: ModeChoice?, symbols: SymbolsChoice = .auto, colors: ColorMode, environment: [String: String]
     ) -> BrowserModes {
         let profile = TerminalProbe.profile(environment: environment)
-        TerminalProbe.giveBack(profile.unclaimedInput)
         let text: [PreviewMode] = colors == .none || symbols == .ascii ? [.ascii, .blocks] : [.blocks, .ascii]
         let mode: PreviewMode
         switch choice ?? .auto {

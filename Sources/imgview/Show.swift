@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminal
 
@@ -103,7 +104,7 @@ extension Imgview {
 
         func run() async throws {
             let command = self
-            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+            try await ProcessSignals.cancellingOnTermination(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
         }
 
         private func work() async throws {
@@ -140,7 +141,10 @@ extension Imgview {
                 if let animation = response.preview.animation, isatty(STDOUT_FILENO) == 1 {
                     let player = TerminalAnimationPlayer(
                         animation: animation, loops: loops, duration: duration.map { .milliseconds(Int64(($0 * 1000).rounded())) })
-                    try await player.play { StandardOutput.write($0) }
+                    // The cursor is hidden while it plays: shown again should the process end abruptly.
+                    let restoration = ProcessSignals.restoring(TerminalRestoration(bytes: player.terminalRestoration))
+                    defer { restoration.end() }
+                    try await player.play(write: { StandardOutput.write($0) }, jobControl: ProcessSignals.jobControl)
                 } else if let graphics = response.preview.graphics {
                     Self.draw(graphics, onTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
                 } else {
@@ -156,14 +160,14 @@ extension Imgview {
         static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
             guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
             let reservation = RowReservation(rows: graphics.layout.rows)
-            guard graphics.bytes.starts(with: Array("\u{1B}Ptmux;".utf8)) else {
+            guard graphics.bytes.starts(with: ControlString.dcs.opening + Array("tmux;".utf8)) else {
                 return StandardOutput.write(Data(reservation.surrounding(graphics.bytes)))
             }
             // The rows first: the cursor tmux reports must be at their top.
-            StandardOutput.write(reservation.start)
+            StandardOutput.write(Data(reservation.start))
             let cursor = TmuxPane.outerCursor(environment: environment)
-            let placed = cursor.map { TmuxPassthrough.positioned(graphics.bytes, row: $0.row, column: $0.column) } ?? graphics.bytes
-            StandardOutput.write(Data(placed + Array(reservation.end.utf8)))
+            let placed = cursor.map { TmuxPlacement.positioned(graphics.bytes, row: $0.row, column: $0.column) } ?? graphics.bytes
+            StandardOutput.write(Data(placed + reservation.end))
         }
     }
 }

@@ -158,6 +158,6 @@ struct BlockSymbolsTests {
         let replies = TerminalDetectionTests.parse(Array("\u{1B}[>1;4000;26c\u{1B}[?62;c".utf8))
         #expect(replies.secondaryAttributes == [1, 4000, 26] && replies.deviceAttributes == [62] && replies.unclaimed.isEmpty)
         let odd = TerminalDetectionTests.parse(Array("\u{1B}[>c\u{1B}[?62;c".utf8))
-        #expect(odd.secondaryAttributes == nil && odd.unclaimed == Array("\u{1B}[>c".utf8))
+        #expect(odd.secondaryAttributes == nil && odd.deviceAttributes == [62])
     }
 }

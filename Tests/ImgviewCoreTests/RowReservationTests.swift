@@ -1,3 +1,4 @@
+import ImgviewSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -7,23 +8,23 @@ import Testing
 struct RowReservationTests {
     @Test func theRowsAreMadeFirstAndTheCursorEndsBelowThem() {
         let reservation = RowReservation(rows: 3)
-        #expect(reservation.start == "\n\n\n\u{1B}[3A\u{1B}7")
-        #expect(reservation.end == "\u{1B}8\u{1B}[3B\r")
+        #expect(reservation.start == Array("\n\n\n\u{1B}[3A\u{1B}7".utf8))
+        #expect(reservation.end == Array("\u{1B}8\u{1B}[3B\r".utf8))
         #expect(reservation.surrounding(Array("IMG".utf8)) == Array("\n\n\n\u{1B}[3A\u{1B}7IMG\u{1B}8\u{1B}[3B\r".utf8))
-        #expect(RowReservation(rows: 0).start == "\u{1B}7" && RowReservation(rows: 0).end == "\u{1B}8\r")
+        #expect(RowReservation(rows: 0).start == Array("\u{1B}7".utf8) && RowReservation(rows: 0).end == Array("\u{1B}8\r".utf8))
     }
 
     @Test func everyPassthroughPacketIsPutAtTheOuterCell() {
         // Two kitty chunks, each its own packet with its ESCs doubled, and a byte between them.
-        let first = TmuxPassthrough.wrap(Array("\u{1B}_Gm=1;AAAA\u{1B}\\".utf8))
-        let second = TmuxPassthrough.wrap(Array("\u{1B}_Gm=0;BBBB\u{1B}\\".utf8))
-        let placed = TmuxPassthrough.positioned(first + [0x0A] + second, row: 5, column: 12)
+        let first = TerminalRoute.tmuxPassthrough.wrap(Array("\u{1B}_Gm=1;AAAA\u{1B}\\".utf8))
+        let second = TerminalRoute.tmuxPassthrough.wrap(Array("\u{1B}_Gm=0;BBBB\u{1B}\\".utf8))
+        let placed = TmuxPlacement.positioned(first + [0x0A] + second, row: 5, column: 12)
         let packet = { (body: String) in
             "\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[5;12H\u{1B}\u{1B}_G\(body)\u{1B}\u{1B}\\\u{1B}\u{1B}8\u{1B}\\"
         }
         #expect(String(decoding: placed, as: UTF8.self) == packet("m=1;AAAA") + "\n" + packet("m=0;BBBB"))
         // Outside packets, nothing changes.
-        #expect(TmuxPassthrough.positioned(Array("plain\u{1B}[0m".utf8), row: 1, column: 1) == Array("plain\u{1B}[0m".utf8))
+        #expect(TmuxPlacement.positioned(Array("plain\u{1B}[0m".utf8), row: 1, column: 1) == Array("plain\u{1B}[0m".utf8))
     }
 
     @Test func thePaneOriginFollowsTmuxsArithmetic() {

@@ -1,3 +1,4 @@
+import ImgviewSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -13,7 +14,10 @@ struct TmuxQuestionTests {
         #expect(plain.hasSuffix("\u{1B}[c"), "tmux's DA1 ends its answers")
         // The outer questions: one passthrough packet, every ESC inside doubled, DSR last.
         let outer = TerminalQuery.outerBytes
-        #expect(outer == TmuxPassthrough.wrap(Array("\u{1B}[>q\u{1B}[>c\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[5n".utf8)))
+        #expect(
+            outer
+                == TerminalRoute.tmuxPassthrough.wrap(
+                    Array("\u{1B}[>q\u{1B}[>c\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[5n".utf8)))
         #expect(String(decoding: outer, as: UTF8.self).hasSuffix("\u{1B}\u{1B}[5n\u{1B}\\"))
     }
 
@@ -33,14 +37,16 @@ struct TmuxQuestionTests {
             written.append(bytes)
             return true
         }
-        func read(before deadline: ContinuousClock.Instant) -> [UInt8] {
+        func read(timeout: Duration) -> [UInt8] {
             answers.isEmpty ? [] : answers.removeFirst()
         }
+        func discardInput() {}
+        func giveBack(_ bytes: [UInt8]) {}
     }
 
     @Test func theOuterQueryWaitsForDSRNotDA1() {
         let terminal = ScriptedTerminal(answers: [Array("\u{1B}P>|XTerm(379)\u{1B}\\".utf8), Array("\u{1B}[?63;4c\u{1B}[0n".utf8)])
-        let outcome = TerminalQuery.run(on: terminal, bytes: TerminalQuery.outerBytes, timeout: .seconds(5)) { $0.statusReported }
+        let outcome = TerminalQuery.run(on: terminal, bytes: TerminalQuery.outerBytes, timeout: .seconds(5))
         #expect(outcome.status == .answered && outcome.replies.version == "XTerm(379)" && outcome.replies.statusReported)
         #expect(terminal.written == [TerminalQuery.outerBytes])
     }

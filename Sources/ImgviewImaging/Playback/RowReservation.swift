@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// Room for a preview of `rows` lines where a command's output goes, on a terminal that scrolls.
 ///
 /// The rows are made first (new lines, scrolling now rather than while drawing), the cursor is
@@ -13,17 +15,19 @@ public struct RowReservation: Sendable, Equatable {
     }
 
     /// New lines for the rows, back up to their top, the cursor saved there (DECSC).
-    public var start: String {
-        rows > 0 ? String(repeating: "\n", count: rows) + "\u{1B}[\(rows)A\u{1B}7" : "\u{1B}7"
+    public var start: [UInt8] {
+        rows > 0
+            ? [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + EscapeSequence.cursorUp(rows) + EscapeSequence.saveCursor
+            : EscapeSequence.saveCursor
     }
 
     /// The cursor back to the top (DECRC), then below the rows, at the start of the line.
-    public var end: String {
-        "\u{1B}8" + (rows > 0 ? "\u{1B}[\(rows)B" : "") + "\r"
+    public var end: [UInt8] {
+        EscapeSequence.restoreCursor + (rows > 0 ? EscapeSequence.cursorDown(rows) : []) + [UInt8(ascii: "\r")]
     }
 
     /// `bytes` drawn in the reserved rows.
     public func surrounding(_ bytes: [UInt8]) -> [UInt8] {
-        Array(start.utf8) + bytes + Array(end.utf8)
+        start + bytes + end
     }
 }
