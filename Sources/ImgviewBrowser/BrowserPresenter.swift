@@ -32,6 +32,8 @@ public final class BrowserPresenter {
         /// Where `d` saves images.
         public var saveFolder: URL
         public var cellAspect: Double
+        /// The block characters the blocks mode draws with.
+        public var symbols: BlockSymbols
         /// How many tabs on each side of the selected one are prefetched, and keep their downloads
         /// when the user moves away.
         public var neighbourhood: Int
@@ -55,7 +57,8 @@ public final class BrowserPresenter {
 
         public init(
             pipeline: ImagePipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
-            moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
+            moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, symbols: BlockSymbols = .quad,
+            neighbourhood: Int = 1,
             now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock(),
             graphics: GraphicsTerminal = GraphicsTerminal(), keymap: Keymap = .standard,
             ordering: ImageOrdering = ImageOrdering(order: .name),
@@ -69,6 +72,7 @@ public final class BrowserPresenter {
             self.moreTabs = moreTabs
             self.saveFolder = saveFolder
             self.cellAspect = cellAspect
+            self.symbols = symbols
             self.neighbourhood = neighbourhood
             self.now = now
             self.clock = clock
@@ -625,7 +629,8 @@ public final class BrowserPresenter {
         let graphics = state.mode.graphics.map { configuration.graphics.paneOptions($0, columns: area.width, rows: area.height) }
         return RenderOptions(
             columns: area.width, rows: area.height, mode: state.mode.text ?? .blocks, colors: state.colors,
-            cellAspect: configuration.cellAspect, viewport: viewport ?? state.viewport, graphics: graphics, page: page ?? state.page)
+            symbols: configuration.symbols, cellAspect: configuration.cellAspect, viewport: viewport ?? state.viewport, graphics: graphics,
+            page: page ?? state.page)
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {

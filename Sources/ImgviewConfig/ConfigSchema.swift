@@ -40,11 +40,13 @@ public struct ConfigSetting: Sendable {
 /// Every setting of the config file, and the check of a file's values against them.
 public enum ConfigSchema {
     public static let modes = ["auto", "kitty", "iterm", "sixel", "blocks", "ascii"]
+    public static let symbols = ["auto", "block", "quad", "sextant", "ascii"]
     public static let colorChoices = ["auto", "none", "16", "256", "full"]
     public static let orders = ["name", "date", "mtime", "size", "shuffle"]
 
     public static let settings: [ConfigSetting] = [
         ConfigSetting("mode", .choice(modes), environment: "IMGVIEW_MODE", default: "auto", commands: "browse, show, demo"),
+        ConfigSetting("symbols", .choice(symbols), environment: "IMGVIEW_SYMBOLS", default: "auto", commands: "browse, show"),
         ConfigSetting("colors", .choice(colorChoices), default: "auto", commands: "show, demo"),
         ConfigSetting("cell-aspect", .number(0.2...5), default: "2", commands: "browse, show"),
         ConfigSetting("background", .color, default: "#000000", commands: "show"),

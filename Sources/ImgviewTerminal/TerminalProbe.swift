@@ -23,7 +23,7 @@ public enum TerminalProbe {
         timeout: Duration = TerminalQuery.defaultTimeout
     ) -> TerminalProfile {
         let variables = TerminalEnvironment(environment)
-        let tmux = variables.multiplexer == .tmux ? tmuxFacts() : nil
+        let tmux = variables.multiplexer == .tmux ? tmuxFacts(pane: environment["TMUX_PANE"]) : nil
         guard askTerminal else {
             return TerminalDetector(environment: variables, query: nil, noQueryReason: "output is not a terminal", tmux: tmux).profile()
         }
@@ -33,29 +33,42 @@ public enum TerminalProbe {
         } catch {
             return TerminalDetector(environment: variables, query: nil, noQueryReason: error.rawValue, tmux: tmux).profile()
         }
-        let outcome = TerminalQuery.run(on: terminal, timeout: timeout)
-        return TerminalDetector(environment: variables, query: outcome, kernelSize: terminal.kernelSize, tmux: tmux).profile()
+        let question = variables.multiplexer == .tmux ? TerminalQuery.tmuxBytes : TerminalQuery.bytes
+        let outcome = TerminalQuery.run(on: terminal, bytes: question, timeout: timeout)
+        // The outer terminal, through tmux, after tmux's own answers are in (they come first, in order).
+        var outer: TerminalReplies?
+        if tmux?.answersReachPane == true, outcome.status == .answered {
+            outer = TerminalQuery.run(on: terminal, bytes: TerminalQuery.outerBytes, timeout: timeout).replies
+        }
+        return TerminalDetector(environment: variables, query: outcome, kernelSize: terminal.kernelSize, tmux: tmux, outer: outer)
+            .profile()
     }
 
-    /// tmux's version, the terminal its client runs in, and whether it lets escape sequences through.
-    static func tmuxFacts() -> TerminalDetector.TmuxFacts? {
-        guard let described = run(["display-message", "-p", "#{version}\t#{client_termtype}\t#{client_termname}"]) else { return nil }
+    /// tmux's version, the terminal its client runs in, and whether it lets escape sequences through,
+    /// for the pane imgview runs in (`-t $TMUX_PANE`: without it tmux answers for its current pane).
+    static func tmuxFacts(pane: String?) -> TerminalDetector.TmuxFacts? {
+        let format =
+            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}"
+        guard let described = tmux(["display-message", "-p"] + (pane.map { ["-t", $0] } ?? []) + [format]) else { return nil }
         let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let passthrough = run(["show-options", "-gv", "allow-passthrough"]) ?? ""
         let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
         let clientName = fields.count > 2 && !fields[2].isEmpty ? fields[2] : nil
+        // The pane's own value, its window's or the global one, as tmux resolves it: `1` on 3.3, `on` or `all` later.
+        let passthrough = fields.count > 3 && ["1", "on", "all"].contains(fields[3])
+        // The outer terminal answers into the active pane of its current window, once per client.
+        let answersReachPane = passthrough && fields.count > 6 && fields[4] == "1" && fields[5] == "1" && fields[6] == "1"
         return TerminalDetector.TmuxFacts(
-            version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName,
-            allowsPassthrough: passthrough == "on" || passthrough == "all")
+            version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName, clientVersion: clientType,
+            allowsPassthrough: passthrough, answersReachPane: answersReachPane)
     }
 
     /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.
     public static func tmuxServerOption(_ name: String) -> String? {
-        run(["show-options", "-sv", name])
+        tmux(["show-options", "-sv", name])
     }
 
     /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
-    private static func run(_ arguments: [String]) -> String? {
+    static func tmux(_ arguments: [String]) -> String? {
         guard
             let process = try? ChildProcess(
                 path: "/usr/bin/env", arguments: ["tmux"] + arguments, standardInput: .null, standardOutput: .pipe, standardError: .null)

@@ -8,12 +8,21 @@ public struct TerminalDetector: Sendable {
         public var version: String?
         /// The outer terminal's XTVERSION as tmux saw it (`#{client_termtype}`), else its TERM (`#{client_termname}`).
         public var clientTerminal: String?
+        /// The outer terminal's XTVERSION alone (`#{client_termtype}`): an answer, where the TERM is a name.
+        public var clientVersion: String?
         public var allowsPassthrough: Bool
+        /// Whether the outer terminal's answers come back to this pane: passthrough on, and the pane
+        /// the active one of the current window of the session's one client.
+        public var answersReachPane: Bool
 
-        public init(version: String?, clientTerminal: String?, allowsPassthrough: Bool) {
+        public init(
+            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool, answersReachPane: Bool = false
+        ) {
             self.version = version
             self.clientTerminal = clientTerminal
+            self.clientVersion = clientVersion
             self.allowsPassthrough = allowsPassthrough
+            self.answersReachPane = answersReachPane
         }
     }
 
@@ -24,16 +33,20 @@ public struct TerminalDetector: Sendable {
     /// The terminal's size in cells and pixels from TIOCGWINSZ (pixels 0 when it does not say).
     public var kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)?
     public var tmux: TmuxFacts?
+    /// Inside tmux, what the terminal outside it answered through passthrough (nil when not asked).
+    public var outer: TerminalReplies?
 
     public init(
         environment: TerminalEnvironment, query: TerminalQueryOutcome?, noQueryReason: String = "no terminal",
-        kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? = nil, tmux: TmuxFacts? = nil
+        kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? = nil, tmux: TmuxFacts? = nil,
+        outer: TerminalReplies? = nil
     ) {
         self.environment = environment
         self.query = query
         self.noQueryReason = noQueryReason
         self.kernelSize = kernelSize
         self.tmux = tmux
+        self.outer = outer
     }
 
     public func profile() -> TerminalProfile {
@@ -62,6 +75,7 @@ public struct TerminalDetector: Sendable {
         }
         let colors = colorMode(terminal: terminal)
         let (cell, cellSource) = cellPixels(replies: replies)
+        let (symbols, symbolsReason) = blockSymbols(replies: replies)
         let available = graphics.filter(\.isAvailable)
         let autoMode: PreviewMode
         let autoReason: String
@@ -82,7 +96,8 @@ public struct TerminalDetector: Sendable {
             multiplexer: multiplexer.map { mux in [mux.rawValue, tmux?.version].compactMap { $0 }.joined(separator: " ") },
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
-            colorRegisters: replies.colorRegisters, query: queryReport(), autoMode: autoMode, autoReason: autoReason, advice: advice)
+            colorRegisters: replies.colorRegisters, symbols: symbols, symbolsReason: symbolsReason, query: queryReport(),
+            autoMode: autoMode, autoReason: autoReason, advice: advice)
     }
 
     /// The terminal being drawn on: the query's XTVERSION, then tmux's view of its client, then
@@ -90,6 +105,9 @@ public struct TerminalDetector: Sendable {
     private func identify(replies: TerminalReplies) -> ((known: KnownTerminal?, name: String)?, String?) {
         if environment.multiplexer == nil, let version = replies.version {
             return ((KnownTerminal(version: version), version), "XTVERSION")
+        }
+        if environment.multiplexer == .tmux, let version = outer?.version {
+            return ((KnownTerminal(version: version), version), "XTVERSION through tmux")
         }
         if environment.multiplexer == .tmux, let client = tmux?.clientTerminal, let known = KnownTerminal(version: client) {
             return ((known, client), "tmux's client")
@@ -114,6 +132,9 @@ public struct TerminalDetector: Sendable {
             // tmux answers the query itself: only its sixel support (a build option) shows in DA1.
             if graphics == .sixel, replies.deviceAttributes?.contains(4) == true {
                 return result(true, "tmux itself draws sixel (DA1 lists 4)")
+            }
+            if graphics == .kitty, outer?.kittyGraphics == "OK" {
+                return result(true, "the terminal outside tmux answered the kitty graphics query, through tmux")
             }
             return named ? result(true, namedReason + ", through tmux") : result(false, "not known for the terminal outside tmux")
         }

@@ -12,6 +12,7 @@ extension TerminalProfile {
         for support in graphics {
             lines.append((support.graphics.rawValue, (support.isAvailable ? "yes: " : "no: ") + TerminalText.sanitized(support.reason)))
         }
+        lines.append(("symbols", "\(symbols.rawValue): \(TerminalText.sanitized(symbolsReason))"))
         lines.append(("colours", "\(colors.rawValue) (\(TerminalText.sanitized(colorsReason)))"))
         lines.append(("cell", "\(cellPixels.width)x\(cellPixels.height) px (\(cellPixelsSource))"))
         lines.append(("background", background.map(Self.hex) ?? "unknown"))
@@ -44,6 +45,7 @@ extension TerminalProfile {
             "\"auto\": {\"mode\": \(string(autoMode.rawValue)), \"reason\": \(string(autoReason))}",
             "\"modes\": [\(availableModes.map { string($0.rawValue) }.joined(separator: ", "))]",
             "\"graphics\": {\(graphicsObject)}",
+            "\"symbols\": {\"set\": \(string(symbols.rawValue)), \"reason\": \(string(symbolsReason))}",
             "\"colors\": {\"mode\": \(string(colors.rawValue)), \"reason\": \(string(colorsReason))}",
             "\"cell_pixels\": {\"width\": \(cellPixels.width), \"height\": \(cellPixels.height), \"source\": \(string(cellPixelsSource))}",
             "\"background\": \(string(background.map(Self.hex)))",

@@ -33,6 +33,9 @@ public struct TerminalProfile: Sendable, Equatable {
     public var synchronizedOutput: Bool
     public var background: RGBColor?
     public var colorRegisters: Int?
+    /// The block characters `auto` draws with (halves and quadrants, or sextants too), and why.
+    public var symbols: BlockSymbols
+    public var symbolsReason: String
     public var query: Query
     /// The mode `auto` picks, and why.
     public var autoMode: PreviewMode

@@ -9,11 +9,31 @@ import ImgviewSupport
 public enum TerminalQuery {
     /// XTVERSION, the kitty graphics query (a 1×1 image it must not keep), cell and text-area
     /// size in pixels, DECRQM 2026 (synchronized output), XTSMGRAPHICS (sixel colour
-    /// registers), the background colour (OSC 11), then DA1.
+    /// registers), the background colour (OSC 11), DA2 (the terminal's kind and version, for
+    /// terminals without XTVERSION), then DA1.
     public static let bytes: [UInt8] =
         EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
         + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
-        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + EscapeSequence.requestDeviceAttributes
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + requestSecondaryDeviceAttributes
+        + EscapeSequence.requestDeviceAttributes
+
+    /// The question inside tmux, which answers it itself: no kitty graphics query, since tmux takes
+    /// any APC for a pane title (its status line would show the query), and no DA2, which would be tmux's.
+    public static let tmuxBytes: [UInt8] =
+        EscapeSequence.requestVersion + EscapeSequence.requestCellSize + EscapeSequence.requestTextAreaSize
+        + EscapeSequence.requestMode(.synchronizedOutput) + EscapeSequence.requestSixelColorRegisters
+        + EscapeSequence.requestBackgroundColor + EscapeSequence.requestDeviceAttributes
+
+    /// The questions for the terminal outside tmux, passed through it (only when it lets them
+    /// through and this pane gets the answers: the active pane of the one client's current window):
+    /// XTVERSION, DA2 and the kitty graphics query, ended by DSR, whose answer `CSI 0 n` comes last.
+    /// Not DA1: tmux swallows the outer DA answers while it still waits for its own.
+    public static let outerBytes: [UInt8] = TerminalRoute.tmuxPassthrough.wrap(
+        EscapeSequence.requestVersion + requestSecondaryDeviceAttributes + KittyGraphicsEncoder().query(id: kittyQueryID)
+            + ControlCode.csi + Array("5n".utf8))
+
+    /// DA2, `CSI > c`.
+    static let requestSecondaryDeviceAttributes: [UInt8] = ControlCode.csi + Array(">c".utf8)
 
     /// The id of the kitty query's image, which its answer names.
     static let kittyQueryID: UInt32 = 31
@@ -26,7 +46,8 @@ public enum TerminalQuery {
     /// terminal's input and gives back, unechoed, the keys typed meanwhile. `clock` is the
     /// system's in the program, one a test moves with the channel's replies.
     public static func run(
-        on channel: any TerminalChannel, timeout: Duration = defaultTimeout, clock: any PlaybackClock = SystemPlaybackClock()
+        on channel: any TerminalChannel, bytes: [UInt8] = bytes, timeout: Duration = defaultTimeout,
+        clock: any PlaybackClock = SystemPlaybackClock()
     ) -> TerminalQueryOutcome {
         let start = clock.now
         guard channel.write(bytes) else { return TerminalQueryOutcome(replies: TerminalReplies(), elapsed: .zero, status: .notSent) }

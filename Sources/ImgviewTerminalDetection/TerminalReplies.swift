@@ -16,8 +16,12 @@ public struct TerminalReplies: Sendable, Equatable {
     public var colorRegisters: Int?
     /// OSC 11: the terminal's background colour.
     public var background: RGBColor?
+    /// DA2 (`CSI > 1 ; 4000 ; 26 c` → [1, 4000, 26]): the terminal's kind, version and options.
+    public var secondaryAttributes: [Int]?
     /// DA1's attributes (`CSI ? 62 ; 4 c` → [62, 4]): the end of the answer; 4 means sixel.
     public var deviceAttributes: [Int]?
+    /// DSR's answer `CSI 0 n` arrived: the end of the questions passed through tmux.
+    public var statusReported = false
     /// Keys the user typed while the query was out (printable text and whole key sequences, at
     /// most `TerminalReplyParser.longestTypeahead` bytes), given back to the terminal's input;
     /// empty when noise came with them.
@@ -25,8 +29,9 @@ public struct TerminalReplies: Sendable, Equatable {
 
     public init() {}
 
-    /// Whether DA1 arrived, which every terminal sends last since it answers in order.
-    public var isComplete: Bool { deviceAttributes != nil }
+    /// Whether DA1 arrived, which every terminal sends last since it answers in order; or, for the
+    /// questions passed through tmux (which end with DSR instead), DSR's answer.
+    public var isComplete: Bool { deviceAttributes != nil || statusReported }
 
     public var hasSynchronizedOutput: Bool { synchronizedOutputState == 1 || synchronizedOutputState == 2 }
 
@@ -34,6 +39,8 @@ public struct TerminalReplies: Sendable, Equatable {
         lhs.version == rhs.version && lhs.kittyGraphics == rhs.kittyGraphics && lhs.cellPixels == rhs.cellPixels
             && lhs.textAreaPixels?.width == rhs.textAreaPixels?.width && lhs.textAreaPixels?.height == rhs.textAreaPixels?.height
             && lhs.synchronizedOutputState == rhs.synchronizedOutputState && lhs.colorRegisters == rhs.colorRegisters
-            && lhs.background == rhs.background && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
+            && lhs.background == rhs.background && lhs.secondaryAttributes == rhs.secondaryAttributes
+            && lhs.statusReported == rhs.statusReported
+            && lhs.deviceAttributes == rhs.deviceAttributes && lhs.unclaimed == rhs.unclaimed
     }
 }

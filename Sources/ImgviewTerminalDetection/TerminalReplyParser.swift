@@ -258,6 +258,15 @@ public struct TerminalReplyParser: Sendable {
             guard !fields.isEmpty, let values = numbers(Substring(fields.joined(separator: ";"))) else { return false }
             replies.deviceAttributes = values
             return true
+        case "c" where parameters.hasPrefix(">"):
+            let fields = parameters.dropFirst().split(separator: ";")
+            let values = fields.compactMap { Int($0) }
+            guard values.count == fields.count, !values.isEmpty else { return false }
+            replies.secondaryAttributes = values
+            return true
+        case "n" where parameters == "0":
+            replies.statusReported = true
+            return true
         case "t":
             guard let values = numbers(parameters[...]), values.count == 3, values[1] > 0, values[2] > 0 else { return false }
             if values[0] == 6 {

@@ -57,6 +57,13 @@ extension Imgview {
         var mode: ModeChoice?
 
         @Option(
+            name: .customLong("symbols"),
+            help: ArgumentHelp(
+                "The characters of the blocks mode: block (halves), quad (halves and quadrants), sextant, ascii, or auto (quad; sextant where the terminal answers that it draws them; the default, or IMGVIEW_SYMBOLS).",
+                valueName: "symbols"))
+        var symbolsOption: SymbolsChoice?
+
+        @Option(
             name: .customLong("cell-aspect"), help: ArgumentHelp("A cell's height divided by its width (default: 2).", valueName: "ratio"))
         var cellAspectOption: Double?
 
@@ -114,13 +121,14 @@ extension Imgview {
         func run() async throws {
             // A usage error first, as a bad --mode is; then say so before doing any work that needs the network.
             let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
+            let symbols = try SymbolsChoice.setting(symbolsOption, environment: ProcessInfo.processInfo.environment).value
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             // One client for the catalog and the images: one multi handle, connections shared.
             let loader = try network.makeLoader()
             let (catalog, moreTabs) = try await tabs(loader: loader)
             let fetcher = try network.makeFetcher(global: global, loader: loader)
             try await BrowserLauncher.run(
-                catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, cellAspect: cellAspect,
+                catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, symbols: symbols, cellAspect: cellAspect,
                 maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting)
         }
 

@@ -22,7 +22,9 @@ enum BrowserLauncher {
     /// has succeeded, so those errors print as plain lines.
     @MainActor
     static func run(
-        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
+        catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?,
+        symbols: SymbolsChoice = .auto,
+        cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow()
     ) async throws {
@@ -30,7 +32,8 @@ enum BrowserLauncher {
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
         // colours to what the environment says, never take them all away, so whether there are
         // any (blocks or ASCII first) is known before.
-        let detected = BrowserModes.detect(mode, colors: ColorMode.detect(environment: environment), environment: environment)
+        let detected = BrowserModes.detect(
+            mode, symbols: symbols, colors: ColorMode.detect(environment: environment), environment: environment)
         let terminal = try CursesTerminal(environment: environment, graphics: detected.graphics)
         let colors = ColorMode.detect(environment: environment, terminfo: terminal.colorMode)
         let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, maxPixelCount: maxPixelCount, offline: offline)
@@ -38,7 +41,8 @@ enum BrowserLauncher {
             pipeline: pipeline, diskCache: fetcher.configuration.diskCache,
             catalogPaging: CatalogLoader(loader: fetcher.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
-            graphics: detected.graphics, keymap: Settings.shared.keymap, ordering: ordering, slideshow: slideshow,
+            symbols: detected.symbols, graphics: detected.graphics, keymap: Settings.shared.keymap, ordering: ordering,
+            slideshow: slideshow,
             actions: actions(environment: environment, passthrough: detected.graphics.passthrough))
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,

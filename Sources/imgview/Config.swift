@@ -66,6 +66,8 @@ extension Imgview {
                 switch setting.name {
                 case "mode":
                     add("mode", try ModeChoice.setting(nil, environment: environment)) { $0?.rawValue ?? "auto" }
+                case "symbols":
+                    add("symbols", try SymbolsChoice.setting(nil, environment: environment)) { $0.rawValue }
                 case "catalog":
                     add("catalog", global.catalogSetting) { source in
                         switch source {

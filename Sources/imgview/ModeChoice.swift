@@ -45,38 +45,48 @@ struct ModeError: UserFacingError {
     var exitStatus: ExitStatus { .usage }
 }
 
-/// How `show` draws: the mode chosen, and what the terminal said that pixels need.
+/// How `show` draws: the mode chosen, the block characters, and what the terminal said that pixels need.
 struct PreviewSetup {
     var mode: PreviewMode
     var graphics: GraphicsOptions?
+    var symbols: BlockSymbols = .quad
 
     /// Resolves `choice` (nil: `auto`) for output to stdout. `auto` asks the terminal only when
     /// stdout is one, and otherwise takes blocks, or ASCII without colours;
     /// an explicit pixel mode is obeyed into a pipe too, with the cell size the kernel reports
     /// (or the usual 10×20 pixels), and asks the terminal only when the kernel does not say.
+    /// Blocks on a terminal with `symbols` auto ask it too: sextants only where it answers that it draws them.
     static func forShow(
-        _ choice: ModeChoice?, box: CellBox, colors: ColorMode, background: RGBColor?, environment: [String: String]
+        _ choice: ModeChoice?, symbols: SymbolsChoice = .auto, box: CellBox, colors: ColorMode, background: RGBColor?,
+        environment: [String: String]
     ) -> PreviewSetup {
-        let textMode: PreviewMode = colors == .none ? .ascii : .blocks
+        let textMode: PreviewMode = symbols.applied(to: colors == .none ? .ascii : .blocks)
         let onTerminal = isatty(STDOUT_FILENO) == 1
-        let mode: PreviewMode
+        var mode: PreviewMode
         var profile: TerminalProfile?
+        func probe() -> TerminalProfile { TerminalProbe.profile(environment: environment) }
         switch choice ?? .auto {
         case .auto:
-            guard onTerminal else { return PreviewSetup(mode: textMode, graphics: nil) }
-            profile = TerminalProbe.profile(environment: environment)
+            guard onTerminal else { return PreviewSetup(mode: textMode, graphics: nil, symbols: symbols.blockSymbols(profile: nil)) }
+            profile = probe()
             mode = profile!.autoMode == .blocks || profile!.autoMode == .ascii ? textMode : profile!.autoMode
         case .kitty: mode = .kitty
         case .iterm: mode = .iterm
         case .sixel: mode = .sixel
-        case .blocks: mode = .blocks
+        case .blocks: mode = symbols.applied(to: .blocks)
         case .ascii: mode = .ascii
         }
-        guard let graphics = mode.graphics else { return PreviewSetup(mode: mode, graphics: nil) }
-        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
-            profile = TerminalProbe.profile(environment: environment)
+        guard let graphics = mode.graphics else {
+            if mode == .blocks, symbols == .auto, profile == nil, onTerminal { profile = probe() }
+            return PreviewSetup(mode: mode, graphics: nil, symbols: symbols.blockSymbols(profile: profile))
         }
-        let cell = profile?.cellPixels ?? TerminalProbe.kernelCellPixels() ?? .fallback
+        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
+            profile = probe()
+        } else if profile == nil, onTerminal, TerminalEnvironment(environment).multiplexer == .tmux {
+            // Whether tmux passes pixels on (and so whether they must be wrapped) is tmux's to say; nothing is asked of the terminal.
+            profile = TerminalProbe.profile(environment: environment, askTerminal: false)
+        }
+        let cell = TerminalProbe.kernelCellPixels() ?? profile?.cellPixels ?? .fallback
         let options = GraphicsOptions(
             graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
             background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),
@@ -85,31 +95,35 @@ struct PreviewSetup {
     }
 }
 
-/// How the browser draws its pane: the mode it starts in, the modes `m` cycles through, and what
-/// the terminal said pixels need.
+/// How the browser draws its pane: the mode it starts in, the modes `m` cycles through, the block
+/// characters, and what the terminal said pixels need.
 struct BrowserModes {
     var mode: PreviewMode
     var modes: [PreviewMode]
+    var symbols: BlockSymbols
     var graphics: GraphicsTerminal
 
     /// Asks the terminal once (the browser always has one), before ncurses takes it: `auto`
     /// starts in the best pixel mode found, else blocks, or ASCII without colours; an explicit
     /// mode is obeyed even when the terminal did not offer it. `m` cycles through the pixel
     /// modes found and the two text modes, and the explicit one.
-    static func detect(_ choice: ModeChoice?, colors: ColorMode, environment: [String: String]) -> BrowserModes {
+    static func detect(
+        _ choice: ModeChoice?, symbols: SymbolsChoice = .auto, colors: ColorMode, environment: [String: String]
+    ) -> BrowserModes {
         let profile = TerminalProbe.profile(environment: environment)
-        let text: [PreviewMode] = colors == .none ? [.ascii, .blocks] : [.blocks, .ascii]
+        let text: [PreviewMode] = colors == .none || symbols == .ascii ? [.ascii, .blocks] : [.blocks, .ascii]
         let mode: PreviewMode
         switch choice ?? .auto {
         case .auto: mode = profile.autoMode.graphics == nil ? text[0] : profile.autoMode
         case .kitty: mode = .kitty
         case .iterm: mode = .iterm
         case .sixel: mode = .sixel
-        case .blocks: mode = .blocks
+        case .blocks: mode = symbols.applied(to: .blocks)
         case .ascii: mode = .ascii
         }
         var modes = profile.availableGraphics.map(PreviewMode.init) + text
         if !modes.contains(mode) { modes.insert(mode, at: 0) }
-        return BrowserModes(mode: mode, modes: modes, graphics: GraphicsTerminal(profile: profile))
+        return BrowserModes(
+            mode: mode, modes: modes, symbols: symbols.blockSymbols(profile: profile), graphics: GraphicsTerminal(profile: profile))
     }
 }

@@ -3,6 +3,7 @@ import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
+import ImgviewTerminal
 import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
@@ -43,6 +44,13 @@ extension Imgview {
 
         @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
         var mode: ModeChoice?
+
+        @Option(
+            name: .customLong("symbols"),
+            help: ArgumentHelp(
+                "The characters of a text preview: block (halves), quad (halves and quadrants), sextant, ascii, or auto (quad; sextant where the terminal answers that it draws them; the default, or IMGVIEW_SYMBOLS).",
+                valueName: "symbols"))
+        var symbolsOption: SymbolsChoice?
 
         @Option(
             name: .customLong("colors"),
@@ -111,11 +119,14 @@ extension Imgview {
             let arguments = ImageArguments(images, global: global, loader: loader)
             let environment = ProcessInfo.processInfo.environment
             let choice = try ModeChoice.resolved(mode, environment: environment)
+            let symbols = try SymbolsChoice.setting(symbolsOption, environment: environment).value
             let box = size ?? CellBox.terminalOrDefault()
             let colorMode = colors.resolved(environment: environment)
-            let setup = PreviewSetup.forShow(choice, box: box, colors: colorMode, background: background, environment: environment)
+            let setup = PreviewSetup.forShow(
+                choice, symbols: symbols, box: box, colors: colorMode, background: background, environment: environment)
             let options = RenderOptions(
-                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
+                columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, symbols: setup.symbols,
+                cellAspect: cellAspect,
                 background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
                 animates: isatty(STDOUT_FILENO) == 1, page: page - 1)
             let pipeline = try network.makePipeline(
@@ -142,12 +153,28 @@ extension Imgview {
                     defer { restoration.end() }
                     try await player.play(write: { StandardOutput.write($0) }, jobControl: ProcessSignals.jobControl)
                 } else if let graphics = response.preview.graphics {
-                    // The image, then a new line below it, where the prompt (or the next image) comes back.
-                    StandardOutput.write(Data(graphics.bytes + [0x0A]))
+                    Self.draw(graphics, onTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
                 } else {
                     StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
                 }
             }
+        }
+
+        /// Writes a pixel preview. On a terminal its rows are reserved first and the cursor put
+        /// below them after, so the prompt comes under the image whatever the protocol did with the
+        /// cursor; inside tmux an image passed through is put at the pane cursor's place in the outer
+        /// terminal, which tmux does not do. Into a pipe: the image and a new line.
+        static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
+            guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
+            let reservation = RowReservation(rows: graphics.layout.rows)
+            guard graphics.bytes.starts(with: ControlString.dcs.opening + Array("tmux;".utf8)) else {
+                return StandardOutput.write(Data(reservation.surrounding(graphics.bytes)))
+            }
+            // The rows first: the cursor tmux reports must be at their top.
+            StandardOutput.write(Data(reservation.start))
+            let cursor = TmuxPane.outerCursor(environment: environment)
+            let placed = cursor.map { TmuxPlacement.positioned(graphics.bytes, row: $0.row, column: $0.column) } ?? graphics.bytes
+            StandardOutput.write(Data(placed + reservation.end))
         }
     }
 }

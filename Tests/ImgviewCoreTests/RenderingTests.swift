@@ -82,15 +82,15 @@ struct RenderingTests {
 
     @Test func blocksSplitACellAlongItsEdge() {
         // Top half white, bottom half black: an upper half block, or a lower one with the colours swapped.
-        var values = [Float](repeating: 0, count: 2 * 6 * 3)
-        for index in 0..<(2 * 3 * 3) { values[index] = 1 }
-        let cell = BlockRenderer().render(LinearImage(width: 2, height: 6, values: values), columns: 1, rows: 1, colors: .full)[0, 0]
+        var values = [Float](repeating: 0, count: 8 * 8 * 3)
+        for index in 0..<(8 * 4 * 3) { values[index] = 1 }
+        let cell = BlockRenderer().render(LinearImage(width: 8, height: 8, values: values), columns: 1, rows: 1, colors: .full)[0, 0]
         let white = TerminalColor.rgb(RGBColor(red: 255, green: 255, blue: 255))
         let black = TerminalColor.rgb(RGBColor(red: 0, green: 0, blue: 0))
         #expect(
             (cell.character == "▀" && cell.foreground == white && cell.background == black)
                 || (cell.character == "▄" && cell.foreground == black && cell.background == white))
-        let mono = BlockRenderer().render(LinearImage(width: 2, height: 6, values: values), columns: 1, rows: 1, colors: .none)[0, 0]
+        let mono = BlockRenderer().render(LinearImage(width: 8, height: 8, values: values), columns: 1, rows: 1, colors: .none)[0, 0]
         #expect(mono.character == "▀" && mono.foreground == .default)
     }
 

@@ -273,7 +273,7 @@ struct TerminalDetectionTests {
         #expect(
             object?.keys.sorted() == [
                 "advice", "auto", "background", "cell_pixels", "color_registers", "colors", "evidence", "graphics", "modes", "multiplexer",
-                "passthrough", "query", "ssh", "synchronized_output", "terminal",
+                "passthrough", "query", "ssh", "symbols", "synchronized_output", "terminal",
             ])
         #expect(!profile.report.contains("\u{1B}"))
     }

@@ -1,38 +1,42 @@
 /// Picks, for each cell, the block character and the two colours that best reproduce it.
 ///
-/// Tries every half, quadrant and sextant pattern: the foreground is the mean of the
+/// Tries every pattern of its symbol set (halves, quadrants and eighths, or sextants): the foreground is the mean of the
 /// samples it covers, the background the mean of the rest (in linear light), and the error
 /// is measured in perceptual units, lightness first. With a palette, the best few patterns
 /// are tried again with their colours quantised, because the nearest palette colours can
 /// change which pattern is best.
 public struct BlockRenderer: Sendable {
-    public static let subColumns = BlockPattern.subColumns
-    public static let subRows = BlockPattern.subRows
-
     private let lightOnDark: Bool
+    private let symbols: BlockSymbols
+    /// Samples per cell, across and down: what the image must be scaled to.
+    public let subColumns: Int
+    public let subRows: Int
 
-    public init(lightOnDark: Bool = true) {
+    public init(lightOnDark: Bool = true, symbols: BlockSymbols = .quad) {
         self.lightOnDark = lightOnDark
+        self.symbols = symbols
+        (subColumns, subRows) = BlockPattern.grid(for: symbols)
     }
 
     /// The grid for `image`, which must be `columns × subColumns` by `rows × subRows` samples.
     public func render(_ image: LinearImage, columns: Int, rows: Int, colors: ColorMode) -> CellGrid {
-        precondition(image.width == columns * Self.subColumns && image.height == rows * Self.subRows, "image not scaled to the grid")
+        precondition(image.width == columns * subColumns && image.height == rows * subRows, "image not scaled to the grid")
         let palette: XtermPalette? = colors == .sixteen ? .sixteen : colors == .twoFiftySix ? .twoFiftySix : nil
-        let patterns = BlockPattern.all
+        let patterns = BlockPattern.patterns(for: symbols)
         var cells: [Cell] = []
         cells.reserveCapacity(columns * rows)
-        var samples = [LinearColor](repeating: .black, count: BlockPattern.sampleCount)
-        var perceptual = [Perceptual](repeating: Perceptual(.black), count: BlockPattern.sampleCount)
+        let sampleCount = subColumns * subRows
+        var samples = [LinearColor](repeating: .black, count: sampleCount)
+        var perceptual = [Perceptual](repeating: Perceptual(.black), count: sampleCount)
         var candidates: [(error: Float, pattern: Int, foreground: LinearColor, background: LinearColor)] = []
         var nearest = PaletteLookup(palette: palette ?? .twoFiftySix)
         for row in 0..<rows {
             for column in 0..<columns {
-                for sy in 0..<Self.subRows {
-                    for sx in 0..<Self.subColumns {
-                        let color = image.color(x: column * Self.subColumns + sx, y: row * Self.subRows + sy)
-                        samples[sy * Self.subColumns + sx] = color
-                        perceptual[sy * Self.subColumns + sx] = Perceptual(color)
+                for sy in 0..<subRows {
+                    for sx in 0..<subColumns {
+                        let color = image.color(x: column * subColumns + sx, y: row * subRows + sy)
+                        samples[sy * subColumns + sx] = color
+                        perceptual[sy * subColumns + sx] = Perceptual(color)
                     }
                 }
                 if colors == .none {
@@ -65,7 +69,7 @@ public struct BlockRenderer: Sendable {
                 let background =
                     palette == nil ? TerminalColor.rgb(best.background.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.background)))
                 // When both halves come out the same colour the pattern shows nothing: a space
-                // says the same in one byte and needs no font support for sextants.
+                // says the same in one byte.
                 let character = foreground == background ? " " : patterns[best.pattern].character
                 cells.append(Cell(character: character, foreground: foreground, background: background))
             }
@@ -84,18 +88,20 @@ public struct BlockRenderer: Sendable {
             let normal = Self.error(perceptual, mask: pattern.mask, lightOnDark ? light : dark, lightOnDark ? dark : light)
             if normal < best.error { best = (normal, pattern.character) }
             let inverse = Self.error(perceptual, mask: pattern.mask, lightOnDark ? dark : light, lightOnDark ? light : dark)
-            if inverse < best.error { best = (inverse, Self.complementCharacter(of: pattern)) }
+            if inverse < best.error { best = (inverse, complementCharacter(of: pattern)) }
         }
         return Cell(character: best.character)
     }
 
-    private static func complementCharacter(of pattern: BlockPattern) -> Character {
-        let complement = ((1 << BlockPattern.sampleCount) - 1) ^ pattern.mask
-        if complement == (1 << BlockPattern.sampleCount) - 1 { return BlockPattern.fullBlock }
-        return BlockPattern.characterByMask[complement] ?? pattern.character
+    private func complementCharacter(of pattern: BlockPattern) -> Character {
+        let sampleCount = subColumns * subRows
+        let full: UInt64 = sampleCount == 64 ? .max : (1 << UInt64(sampleCount)) - 1
+        let complement = full ^ pattern.mask
+        if complement == full { return BlockPattern.fullBlock }
+        return BlockPattern.characterByMask(for: symbols)[complement] ?? pattern.character
     }
 
-    private static func means(_ samples: [LinearColor], mask: UInt16) -> (LinearColor, LinearColor) {
+    private static func means(_ samples: [LinearColor], mask: UInt64) -> (LinearColor, LinearColor) {
         var foreground = LinearColor.black
         var background = LinearColor.black
         var foregroundCount: Float = 0
@@ -127,7 +133,7 @@ public struct BlockRenderer: Sendable {
         return (foreground, background)
     }
 
-    private static func error(_ samples: [Perceptual], mask: UInt16, _ foreground: Perceptual, _ background: Perceptual) -> Float {
+    private static func error(_ samples: [Perceptual], mask: UInt64, _ foreground: Perceptual, _ background: Perceptual) -> Float {
         var total: Float = 0
         for index in 0..<samples.count {
             total += samples[index].distance(to: mask & (1 << index) != 0 ? foreground : background)

@@ -14,7 +14,7 @@ public struct PreviewRenderer: Sendable {
     public var samplesPerCell: (columns: Int, rows: Int) {
         switch options.mode {
         case .ascii: (AsciiRenderer.subColumns, AsciiRenderer.subRows)
-        case .blocks: (BlockRenderer.subColumns, BlockRenderer.subRows)
+        case .blocks: BlockPattern.grid(for: options.symbols)
         }
     }
 
@@ -55,7 +55,7 @@ public struct PreviewRenderer: Sendable {
             return AsciiRenderer(lightOnDark: options.lightOnDark).render(
                 scaled, columns: grid.columns, rows: grid.rows, colors: options.colors)
         case .blocks:
-            return BlockRenderer(lightOnDark: options.lightOnDark).render(
+            return BlockRenderer(lightOnDark: options.lightOnDark, symbols: options.symbols).render(
                 scaled, columns: grid.columns, rows: grid.rows, colors: options.colors)
         }
     }

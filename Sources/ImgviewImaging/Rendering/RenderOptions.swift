@@ -5,6 +5,8 @@ public struct RenderOptions: Sendable, Hashable {
     public var rows: Int
     public var mode: RenderMode
     public var colors: ColorMode
+    /// The block characters a `.blocks` preview may use.
+    public var symbols: BlockSymbols
     /// Cell height divided by cell width; most terminal fonts are close to 2.
     public var cellAspect: Double
     /// What transparent pixels are composed over: the terminal's background.
@@ -26,7 +28,8 @@ public struct RenderOptions: Sendable, Hashable {
     public var page: Int
 
     public init(
-        columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
+        columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, symbols: BlockSymbols = .quad,
+        cellAspect: Double = 2.0,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit,
         graphics: GraphicsOptions? = nil, animates: Bool = true, page: Int = 0
     ) {
@@ -34,6 +37,7 @@ public struct RenderOptions: Sendable, Hashable {
         self.rows = max(1, rows)
         self.mode = mode
         self.colors = colors
+        self.symbols = symbols
         self.cellAspect = cellAspect
         self.background = background
         self.lightOnDark = lightOnDark
