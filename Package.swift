@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
@@ -65,11 +66,15 @@ let package = Package(
         // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
+        // HTTP's content codings (gzip, deflate, brotli), decoded with a check that each stream
+        // ended: the only importer of CZlib and CBrotli (libcurl links both already).
+        .target(name: "ImgviewCompression", dependencies: ["CZlib", "CBrotli"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",
             dependencies: [
-                "ImgviewSupport", "ImgviewFetching", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ImgviewSupport", "ImgviewFetching", "ImgviewCompression", "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // HTTP(S) through Foundation's URLSession, the system's own client where there is one.
         .target(
@@ -83,7 +88,7 @@ let package = Package(
         .target(
             name: "ImgviewServer",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "CZlib",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewCompression",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
@@ -121,7 +126,7 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewURLSession", "ImgviewTestSupport",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewURLSession", "ImgviewCompression", "ImgviewTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Snapshots"]),

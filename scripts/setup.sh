@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # libcurl4-openssl-dev: only for release builds linked with -static-stdlib (docs/benchmarks.md).
 # strace: the CLI test that checks a cache hit flushes nothing (HostileCacheTests).
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux strace)
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev pkg-config tmux strace)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
