@@ -20,5 +20,5 @@ swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 # stays out of the sanitizer's way.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1"
-export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:suppressions=$PWD/scripts/tsan-suppressions.txt"
 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --no-parallel
