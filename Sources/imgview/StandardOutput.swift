@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 
 /// Writes results to stdout directly, so nothing waits in a buffer when the process exits or is piped.
 enum StandardOutput {
@@ -23,10 +24,18 @@ enum StandardOutput {
                 } else if errno == EPIPE {
                     endByBrokenPipe()
                 } else {
-                    return  // stdout is unusable (a full disk, say): nothing more can be said there
+                    endByFailedWrite(errno)
                 }
             }
         }
+    }
+
+    /// Ends the process when standard output cannot be written (a full disk under a redirection,
+    /// say): one line, and exit 11, as every local write that fails ends. What was to be printed
+    /// cannot be, so nothing is gained by going on.
+    static func endByFailedWrite(_ code: Int32) -> Never {
+        StandardError.print("imgview: standard output: cannot write: \(String(cString: strerror(code)))")
+        exit(ExitStatus.storage.rawValue)
     }
 
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.

@@ -467,6 +467,19 @@ struct BadInputTableTests {
             let result = try await context.run(["get", context.hopper])
             return (result, Expectation(status: 7, message: "imgview: \(context.hopper): not an image (text/html?[2J)"))
         },
+        BadInput(label: "a line separator in a catalog title") { context in
+            let catalog = "{\"images\": [{\"name\": \"a\", \"title\": \"one\\u2028two\\u2029three\", \"url\": \"a.jpg\"}]}"
+            let path = try context.write(catalog, to: "catalog.json")
+            let result = try await context.run(["--catalog", path, "list"])
+            #expect(result.stdout.contains("one?two?three"), "\(result.stdout)")
+            return (result, Expectation(status: 0, message: nil))
+        },
+        BadInput(label: "a URL holding [ ] | and an escape") { context in
+            context.publish(hopperBytes, at: "/a b[1]|c.jpg")
+            let result = try await context.run(["get", context.url("/") + "a%20b[1]|c.jpg", "-o", "out.jpg"])
+            #expect(context.server.requests().map(\.path) == ["/a b[1]|c.jpg"])
+            return (result, Expectation(status: 0, message: nil, writes: ["out.jpg"], cachedEntries: 1))
+        },
         BadInput(label: "escape sequences in a name") { context in
             let result = try await context.run(["get", "\u{1B}]0;owned\u{07}"])
             return (result, Expectation(status: 4, message: "imgview: no image called \"?]0;owned?\" in the catalog…"))

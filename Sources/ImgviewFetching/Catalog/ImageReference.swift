@@ -23,7 +23,7 @@ public struct ImageReference: Sendable, Equatable {
         catalog: () async throws -> Catalog
     ) async throws -> ImageReference {
         if let scheme = argument.range(of: "://").map({ argument[..<$0.lowerBound].lowercased() }) {
-            guard ["http", "https", "file"].contains(scheme), let url = URL(string: argument),
+            guard ["http", "https", "file"].contains(scheme), let url = URL(userText: argument),
                 scheme == "file" || !(url.host ?? "").isEmpty
             else { throw ImageReferenceError.invalidURL(argument) }
             return ImageReference(image: nil, url: url)

@@ -29,7 +29,7 @@ public enum BrowseSource: Sendable, Equatable {
         for argument in arguments {
             if let schemeEnd = argument.range(of: "://") {
                 let scheme = argument[..<schemeEnd.lowerBound].lowercased()
-                guard AppImage.allowedSchemes.contains(scheme), let url = URL(string: argument),
+                guard AppImage.allowedSchemes.contains(scheme), let url = URL(userText: argument),
                     scheme == "file" || !(url.host ?? "").isEmpty
                 else { throw ImageReferenceError.invalidURL(argument) }
                 sources.append(url.isFileURL ? try local(url.standardizedFileURL) : .url(url))
