@@ -35,12 +35,14 @@ public final class BrowserPresenter {
         public var clock: any PlaybackClock
         /// What pixel previews need from the terminal (cell size, background, passthrough).
         public var graphics: GraphicsTerminal
+        /// Shown in the status line as the browser opens (what was left out of its arguments).
+        public var openingNotice: String?
 
         public init(
             pipeline: ImagePipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
             moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
             now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock(),
-            graphics: GraphicsTerminal = GraphicsTerminal()
+            graphics: GraphicsTerminal = GraphicsTerminal(), openingNotice: String? = nil
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
@@ -52,6 +54,7 @@ public final class BrowserPresenter {
             self.now = now
             self.clock = clock
             self.graphics = graphics
+            self.openingNotice = openingNotice
         }
     }
 
@@ -99,6 +102,7 @@ public final class BrowserPresenter {
         if let moreTabs = configuration.moreTabs { receive(moreTabs) }
         commit(state)
         select(state.selectedIndex, policy: .useCache)
+        if let text = configuration.openingNotice { update { $0.notice = Notice(text, isError: true) } }
     }
 
     /// Carries out `command`; returns false when the user asked to quit.

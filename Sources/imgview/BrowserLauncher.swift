@@ -17,7 +17,7 @@ enum BrowserLauncher {
     static func run(
         catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
-        offline: Bool
+        offline: Bool, notice: String? = nil
     ) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
@@ -31,7 +31,7 @@ enum BrowserLauncher {
             pipeline: pipeline, diskCache: fetcher.configuration.diskCache,
             catalogPaging: CatalogLoader(loader: fetcher.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
-            graphics: detected.graphics)
+            graphics: detected.graphics, openingNotice: notice)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
             colors: colors)

@@ -28,8 +28,8 @@ public struct ImageReference: Sendable, Equatable {
             else { throw ImageReferenceError.invalidURL(argument) }
             return ImageReference(image: nil, url: url)
         }
-        let file = URL(fileURLWithPath: argument, relativeTo: currentDirectory).standardizedFileURL
-        if FileManager.default.fileExists(atPath: file.path) { return ImageReference(image: nil, url: file) }
+        let file = CommandLineBytes.fileURL(for: argument, relativeTo: currentDirectory)
+        if file.fileStatus() != nil { return ImageReference(image: nil, url: file) }
         let loaded = try await catalog()
         if let image = loaded.image(named: argument) {
             return ImageReference(image: image, url: image.url)

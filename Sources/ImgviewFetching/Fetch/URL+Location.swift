@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 
 extension URL {
     /// The URL an image read from standard input goes by (`show -`, `info -`).
@@ -8,6 +9,6 @@ extension URL {
     /// else the URL. Not sanitised: callers that print it make it safe.
     public var location: String {
         if self == .standardInput { return "standard input" }
-        return isFileURL ? path : absoluteString
+        return isFileURL ? displayPath : absoluteString
     }
 }
