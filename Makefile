@@ -1,6 +1,11 @@
 # Entry points; the README's two commands are `make demo` and `make test`.
-# `make bench` builds the static release binary, runs every benchmark and writes docs/benchmarks.md.
-.PHONY: setup demo test lint format release bench
+# `make release` builds the binaries users install (`-static-stdlib`, into .build-static/release);
+# `make bench` measures exactly those and writes docs/benchmarks.md; `make install PREFIX=…` puts
+# them, the man page and the shell completions under PREFIX (default /usr/local), and
+# `make uninstall PREFIX=…` removes them.
+PREFIX ?= /usr/local
+
+.PHONY: setup demo test lint format release bench install uninstall
 
 setup:
 	scripts/setup.sh
@@ -22,3 +27,9 @@ release:
 
 bench:
 	scripts/bench.sh
+
+install: release
+	scripts/install.sh install "$(PREFIX)"
+
+uninstall:
+	scripts/install.sh uninstall "$(PREFIX)"

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The shape follows ../shared/STYLE.md: a core library with no C and no ncurses, one thin
@@ -7,14 +7,24 @@ let package = Package(
     name: "imgview",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "imgview", targets: ["imgview"])
+        .executable(name: "imgview", targets: ["imgview"]),
+        .executable(name: "imgview-server", targets: ["imgview-server"]),
+    ],
+    // URLSession: the second HTTP client (`IMGVIEW_HTTP=urlsession`). Off by default on Linux,
+    // where it would bring FoundationNetworking, ICU and a second libcurl into every command
+    // (DECISIONS.md, "A light binary"); CI builds with it on and runs the loader contract tests
+    // through both clients. `swift build --traits URLSession` turns it on.
+    traits: [
+        .trait(name: "URLSession", description: "Build the URLSession loader beside libcurl's (IMGVIEW_HTTP=urlsession)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -26,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", providers: [.apt(["libbrotli-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
         // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
@@ -67,7 +77,7 @@ let package = Package(
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
         .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
         // HTTP's content codings (gzip, deflate, brotli), decoded with a check that each stream
-        // ended: the only importer of CZlib and CBrotli (libcurl links both already).
+        // ended: the only importer of CZlib and CBrotli (small, linked at start; libcurl, opened later, links the same two).
         .target(name: "ImgviewCompression", dependencies: ["CZlib", "CBrotli"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
@@ -80,6 +90,9 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
+        .target(
+            name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
@@ -97,16 +110,23 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewURLSession",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewConfig",
+                .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The loopback server as a program of its own, which `serve` runs and `demo` starts beside
+        // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
+        .executableTarget(
+            name: "imgview-server",
+            dependencies: ["ImgviewServer", "ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewConfig",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -126,14 +146,16 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewURLSession", "ImgviewCompression", "ImgviewTestSupport",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport", "ImgviewConfig", "ImgviewCompression",
+                .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewTestSupport",
+                "ImgviewCodecs", "CAVIF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCurl",
+                "ImgviewTestSupport",
             ],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.

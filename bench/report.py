@@ -5,8 +5,8 @@ Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
   get.json, slow.json, catalog.json, cache.json, tui.json,  bench/bench_get.py, bench_slow.py, bench_catalog.py,
   browse.json, formats.json, pixels.json, partial.json,     bench_cache.py, bench_tui.py, bench_browse.py,
-  hardening.json                                            bench_formats.py, bench_pixels.py, bench_partial.py,
-                                                            bench_hardening.py --json
+  hardening.json, startup.json                              bench_formats.py, bench_pixels.py, bench_partial.py,
+                                                            bench_hardening.py, bench_startup.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -285,6 +285,33 @@ class Previews:
         return rows
 
 
+STARTUP_LABELS = {"version": "`--version`", "show-png": "`show` of a 640×480 PNG at 80×24, truecolour blocks",
+                  "info-png": "`info` of the same PNG", "ascii-jpeg": "a 3840×2400 baseline JPEG to 80×24 ASCII"}
+
+
+def startup(results):
+    data = load_json(os.path.join(results, "startup.json"))
+    rows, goals = [], []
+    for w in data["workloads"]:
+        mine = w["tools"][0]
+        for f in w["tools"]:
+            rows.append([STARTUP_LABELS[w["workload"]] if f is mine else "", f["tool"],
+                         f"{f['wall_ms']:.1f} ms ({f['wall_min_ms']:.1f}–{f['wall_max_ms']:.1f})", f"{f['rss_mb']:.1f} MB",
+                         str(f["libraries"]),
+                         "" if f is mine else f"{ratio(mine['wall_ms'] / f['wall_ms'])} · {ratio(mine['rss_mb'] / f['rss_mb'])}"])
+        goals.append([f"start-up, {STARTUP_LABELS[w['workload']]}: ≤ {w['goal_ratio']}× {w['goal_peer']}'s wall time",
+                      ratio(w["ratio"]), verdict(w["ratio"] <= w["goal_ratio"])])
+        if w["workload"] == "version":
+            goals.append([f"start-up, `--version`: peak RSS ≤ {data['version_rss_goal_mb']} MB", f"{mine['rss_mb']:.1f} MB",
+                          verdict(mine["rss_mb"] <= data["version_rss_goal_mb"])])
+        if w["workload"] == "ascii-jpeg":
+            goals.append([f"start-up, {STARTUP_LABELS[w['workload']]}: peak RSS ≤ {data['ascii_rss_goal_mb']} MB",
+                          f"{mine['rss_mb']:.1f} MB", verdict(mine["rss_mb"] <= data["ascii_rss_goal_mb"])])
+    header = ["workload", "tool", "wall, median (range)", "peak RSS", "shared objects loaded", "imgview / tool: wall · RSS"]
+    commands = [(w["workload"], f["tool"], f["command"]) for w in data["workloads"] for f in w["tools"]]
+    return data, table(header, rows), goals, commands
+
+
 def downloads(results):
     data = load_json(os.path.join(results, "get.json"))
     rows, goals = [], []
@@ -479,6 +506,7 @@ def write(results, output):
     pixel_data, pixel_table, pixel_goals = pixels(results)
     partial_data, partial_table = partial(results)
     hardening_data, hardening_table, hardening_goals = hardening(results)
+    startup_data, startup_table, startup_goals, startup_commands = startup(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -517,7 +545,8 @@ def write(results, output):
         ["memory", info["memory"]],
         ["system", f"{info['system']}, kernel {info['kernel']}"],
         ["Swift", info["swift"]],
-        ["imgview", f"{version}, commit {commit}, `swift build -c release -Xswiftc -static-stdlib` (DECISIONS.md)"],
+        ["imgview", f"{version}, commit {commit}, `make release` (`swift build -c release -Xswiftc -static-stdlib`, "
+                    "DECISIONS.md), installed by `make install`"],
         ["peers and tools (Debian packages)", peers],
         ["load average (1 min)", f"{load_before} before the run, {load_after} after the last benchmark"],
     ]))
@@ -541,8 +570,21 @@ def write(results, output):
     add("")
     add("## Goals")
     add("")
-    add(table(["goal", "this run", "verdict"], previews.goals() + previews.progressive_goals() + formats_goals + get_goals
+    add(table(["goal", "this run", "verdict"], startup_goals + previews.goals() + previews.progressive_goals() + formats_goals + get_goals
                 + slow_goals + catalog_goals + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals))
+    add("")
+    add("## Start-up: the installed binary against curl, chafa, jp2a and identify")
+    add("")
+    add(f"`bench/bench_startup.py` runs the binary `make install` put in `bench-results/prefix/bin` (what `make release` "
+        "built) and each peer in one hyperfine invocation per workload, so their runs interleave, output to a pipe: "
+        f"at least {startup_data['runs']} runs after 3 warm-ups, the median and the range; peak RSS is the median of five "
+        "runs under `/usr/bin/time`; the shared objects are those the dynamic loader mapped (`LD_DEBUG=files`). The PNG "
+        f"is {startup_data['png']}, the JPEG {startup_data['jpeg']} (Pillow). A ratio below 1× means imgview is faster or "
+        "smaller.")
+    add("")
+    add(startup_table)
+    add("")
+    add(table(["workload", "tool", "command"], [[name, tool, f"`{text}`"] for name, tool, text in startup_commands]))
     add("")
     add("## Previews: `imgview show` against chafa, jp2a, timg, catimg and img2txt")
     add("")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: builds the static release binary, runs every benchmark of the project and writes
+# `make bench`: builds and installs the release binary (`make release`), runs every benchmark of the project and writes
 # docs/benchmarks.md from what they measured (bench/report.py).
 #
 # Usage: scripts/bench.sh [--quick]
@@ -28,7 +28,7 @@ fi
 
 # What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
-# (/usr/bin/time), pgrep (procps); then what the static build links (libcurl4-openssl-dev).
+# (/usr/bin/time), pgrep (procps); then what the build needs (scripts/setup.sh installs the same).
 # imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs.
 scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
@@ -50,7 +50,7 @@ cut -d' ' -f1 /proc/loadavg > "$results/load-before"
 [ $quick -eq 1 ] && touch "$results/quick"
 
 number=0
-total=17
+total=19
 # step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
 # $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
 step() {
@@ -76,7 +76,10 @@ step() {
   printf '%s s\n' "$elapsed" >&2
 }
 
-step build 'swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview'
+# What users install: `make release`'s build (the same flags as below), installed by `make install`
+# into bench-results/prefix, whose binary the start-up rows run.
+step build 'scripts/setup.sh release'
+step install 'scripts/install.sh install "$PWD/bench-results/prefix"'
 
 # Preview quality (every testdata image, once each) and speed (hyperfine, which spends at least
 # 3 s per configuration and image, so on the four large photographs only), at two sizes.
@@ -104,6 +107,7 @@ if [ $quick -eq 1 ]; then
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
+  step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 5 --json $results/startup.json"
 else
   step formats "python3 bench/bench_formats.py --imgview \$PWD/.build-static/release/imgview --json $results/formats.json"
   step downloads "python3 bench/bench_get.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/get.json"
@@ -115,6 +119,7 @@ else
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 9 --json $results/pixels.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
+  step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 30 --json $results/startup.json"
 fi
 cut -d' ' -f1 /proc/loadavg > "$results/load-after"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$results/finished"

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the browser is in the animation it shows: which frame is on screen, and when the next
 /// one is due, for a clock's time.

@@ -1,6 +1,11 @@
 import CAVIF
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes AVIF with libavif (AV1 through dav1d or libaom): stills and image sequences, 8 to
 /// 12 bits, with alpha, rotation (`irot`) and mirroring (`imir`) honoured.
@@ -47,6 +52,7 @@ public struct AVIFDecoder: ImageDecoding {
 /// One libavif decoder over a buffer, parsed, alive only inside `with`.
 private final class AVIFSession {
     private let decoder: UnsafeMutablePointer<avifDecoder>
+    private let avif: imgview_avif
 
     /// Whether the file ends before its boxes do: every failure is then "truncated".
     private(set) var isCut = false
@@ -54,10 +60,11 @@ private final class AVIFSession {
     static func with<T>(
         _ bytes: Data, sizeLimit: Int, _ body: (AVIFSession) throws(ImageDecodingError) -> T
     ) throws(ImageDecodingError) -> T {
+        let avif = try AVIFLibrary.functions()
         let declaredLength = declaredLength(bytes)
         let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { raw in
-            guard let decoder = avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "libavif could not start")) }
-            defer { avifDecoderDestroy(decoder) }
+            guard let decoder = avif.avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "libavif could not start")) }
+            defer { avif.avifDecoderDestroy(decoder) }
             // Browsers decode files that bend the specification (a missing `pixi`, say); so do we.
             decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
             decoder.pointee.ignoreExif = 1
@@ -65,12 +72,12 @@ private final class AVIFSession {
             decoder.pointee.maxThreads = 1
             decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, sizeLimit))
             decoder.pointee.imageDimensionLimit = 0
-            let session = AVIFSession(decoder: decoder)
+            let session = AVIFSession(decoder: decoder, avif: avif)
             session.isCut = declaredLength != nil
             do throws(ImageDecodingError) {
-                try session.check(avifDecoderSetIOMemory(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+                try session.check(avif.avifDecoderSetIOMemory(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
                 if let declaredLength { decoder.pointee.io.pointee.sizeHint = UInt64(declaredLength) }
-                try session.check(avifDecoderParse(decoder))
+                try session.check(avif.avifDecoderParse(decoder))
                 return .success(try body(session))
             } catch {
                 return .failure(error)
@@ -79,8 +86,9 @@ private final class AVIFSession {
         return try result.get()
     }
 
-    private init(decoder: UnsafeMutablePointer<avifDecoder>) {
+    private init(decoder: UnsafeMutablePointer<avifDecoder>, avif: imgview_avif) {
         self.decoder = decoder
+        self.avif = avif
     }
 
     /// The size, orientation and timing that parsing found, before any frame is decoded.
@@ -93,7 +101,7 @@ private final class AVIFSession {
         if count > 1 {
             var duration = Duration.zero
             var timing = avifImageTiming()
-            for index in 0..<count where avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK {
+            for index in 0..<count where avif.avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK {
                 duration += AnimationFrame.displayDelay(declared: Self.duration(seconds: timing.duration))
             }
             animation = AnimationSummary(frameCount: count, duration: duration, loopCount: 0)
@@ -113,7 +121,7 @@ private final class AVIFSession {
         for _ in 0..<count {
             if request.cancellation.isCancelled { throw .cancelled }
             guard assembler.admitsAnotherFrame() else { break }
-            let status = avifDecoderNextImage(decoder)
+            let status = avif.avifDecoderNextImage(decoder)
             guard status == AVIF_RESULT_OK, let image = decoder.pointee.image,
                 Int(image.pointee.width) == width, Int(image.pointee.height) == height
             else {
@@ -124,13 +132,13 @@ private final class AVIFSession {
                 break
             }
             var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, image)
+            avif.avifRGBImageSetDefaults(&rgb, image)
             rgb.format = AVIF_RGB_FORMAT_RGBA
             rgb.depth = 8
             rgb.rowBytes = UInt32(width * 4)
             let converted = canvas.withUnsafeMutableBufferPointer { pixels in
                 rgb.pixels = pixels.baseAddress
-                return avifImageYUVToRGB(image, &rgb)
+                return avif.avifImageYUVToRGB(image, &rgb)
             }
             try check(converted)
             let delay = Self.duration(seconds: decoder.pointee.imageTiming.duration)
@@ -157,7 +165,7 @@ private final class AVIFSession {
 
     private func failure(_ status: avifResult) -> ImageDecodingError {
         if status == AVIF_RESULT_TRUNCATED_DATA || isCut { return .truncated(.avif) }
-        var detail = String(cString: avifResultToString(status))
+        var detail = avif.avifResultToString(status).map { String(cString: $0) } ?? "libavif error \(status.rawValue)"
         let diagnostic = CText.string(&decoder.pointee.diag.error)
         if !diagnostic.isEmpty { detail += ": " + diagnostic }
         return .corrupt(.avif, detail: detail)

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes Windows and OS/2 bitmaps, written here: no Debian library reads BMP alone, and
 /// the format is a header and rows.

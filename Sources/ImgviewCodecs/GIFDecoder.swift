@@ -1,7 +1,12 @@
 import CGIF
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes GIF with giflib, record by record, composing every frame onto the canvas as
 /// browsers do: transparency, the three disposal methods, interlaced rows, frames clipped to

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The decoder the application uses: hands the bytes to the decoder for the format their probe
 /// found. A format imgview recognises but cannot decode still gets a header when its size can be

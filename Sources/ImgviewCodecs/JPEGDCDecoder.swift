@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes a progressive JPEG at 1/8 scale from its DC coefficients alone, skipping the AC scans
 /// without decoding them.

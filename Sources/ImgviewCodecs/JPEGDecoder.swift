@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes JPEG with libjpeg-turbo's libjpeg API at the smallest DCT scale that still covers
 /// the size asked for, a few rows at a time so that a cancelled decode stops between rows.

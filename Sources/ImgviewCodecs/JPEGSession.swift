@@ -1,7 +1,12 @@
 import CJPEG
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One libjpeg decompressor, reading a whole buffer or bytes that are still arriving: the only
 /// place that calls libjpeg.

@@ -1,6 +1,11 @@
 import CJPEG
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A JPEG decoded while its bytes arrive: a baseline file shows its rows as they come, a
 /// progressive one its picture after each scan, sharper each time.

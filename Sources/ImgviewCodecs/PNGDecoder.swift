@@ -1,6 +1,11 @@
 import CSPNG
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes PNG with libspng to RGBA8, every bit depth, palette, grey, interlace and tRNS included.
 ///

@@ -1,6 +1,11 @@
 import CSPNG
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes RGB images as PNG with libspng, for the pixel protocols that carry PNG (iTerm2's
 /// always, kitty's when asked).

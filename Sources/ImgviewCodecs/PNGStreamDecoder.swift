@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A PNG decoded while its bytes arrive: a plain image shows its rows as they come, an
 /// interlaced one its picture after each Adam7 pass, finer each time.

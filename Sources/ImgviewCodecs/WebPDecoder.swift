@@ -1,6 +1,11 @@
 import CWebP
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes WebP with libwebp: stills (lossy, lossless, with alpha) through the incremental
 /// decoder, scaled by libwebp while decoding; animations through its demuxer and animation

@@ -1,5 +1,10 @@
 import CZlib
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Compresses with zlib, for the loopback server's encoded bodies (`Fault.Encoding`).
 public enum Deflater {

@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Loads over HTTP(S) with libcurl directly: every transfer on one multi handle and one thread.
 ///

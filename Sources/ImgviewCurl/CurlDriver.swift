@@ -1,7 +1,13 @@
 import CCurl
-import Foundation
+import Dispatch
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs every transfer of a loader on one libcurl multi handle, from one thread.
 ///
@@ -41,16 +47,22 @@ final class CurlDriver: @unchecked Sendable {
 
     /// curl_global_init is not thread-safe: once per process, before the first handle.
     private static let initializeLibrary: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
+        libcurl.pointee.curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
-    /// Hands `transfer` to the driver thread, setting libcurl up and starting the thread on first use.
+    /// Hands `transfer` to the driver thread, opening libcurl, setting it up and starting the thread on first use.
     func start(_ transfer: CurlTransfer) {
+        do {
+            _ = try CurlLibrary.functions()
+        } catch {
+            transfer.finish(.failure(error))
+            return
+        }
         let (multi, isNew) = inbox.withLock { inbox -> (UnsafeMutableRawPointer?, Bool) in
             inbox.starting.append(transfer)
             if let multi = inbox.multi { return (multi, false) }
             CurlDriver.initializeLibrary
-            inbox.multi = curl_multi_init()
+            inbox.multi = libcurl.pointee.curl_multi_init()
             if inbox.multi != nil { inbox.threadsStarted += 1 }
             return (inbox.multi, true)
         }
@@ -60,13 +72,11 @@ final class CurlDriver: @unchecked Sendable {
             return
         }
         if isNew {
-            imgview_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, keptConnections)
+            imgview_curl_multi_set_long(libcurl, multi, CURLMOPT_MAXCONNECTS, keptConnections)
             nonisolated(unsafe) let multi = multi
-            let thread = Thread { [self] in run(on: multi) }
-            thread.name = "imgview.curl"
-            thread.start()
+            DetachedThread.start(name: "imgview.curl") { [self] in run(on: multi) }
         } else {
-            curl_multi_wakeup(multi)
+            libcurl.pointee.curl_multi_wakeup(multi)
         }
     }
 
@@ -79,7 +89,7 @@ final class CurlDriver: @unchecked Sendable {
             return inbox.multi
         }
         if let multi {
-            curl_multi_wakeup(multi)
+            libcurl.pointee.curl_multi_wakeup(multi)
         } else {
             // Never started: nothing runs that could take it.
             transfer.finish(.failure(CancellationError()))
@@ -92,7 +102,7 @@ final class CurlDriver: @unchecked Sendable {
             inbox.isShuttingDown = true
             return inbox.multi
         }
-        if let multi { curl_multi_wakeup(multi) }
+        if let multi { libcurl.pointee.curl_multi_wakeup(multi) }
     }
 
     // MARK: The driver thread
@@ -114,14 +124,15 @@ final class CurlDriver: @unchecked Sendable {
             }
 
             var stillRunning: Int32 = 0
-            let performed = curl_multi_perform(multi, &stillRunning)
+            let performed = libcurl.pointee.curl_multi_perform(multi, &stillRunning)
             if performed != CURLM_OK {
-                let failure = TransportError.local(String(cString: curl_multi_strerror(performed)))
+                let failure = TransportError.local(
+                    libcurl.pointee.curl_multi_strerror(performed).map { String(cString: $0) } ?? "libcurl error \(performed.rawValue)")
                 for transfer in running.values { end(transfer, with: .failure(failure), on: multi) }
             }
             var easy: UnsafeMutableRawPointer?
             var result = CURLE_OK
-            while imgview_curl_multi_next_done(multi, &easy, &result) == 1 {
+            while imgview_curl_multi_next_done(libcurl, multi, &easy, &result) == 1 {
                 if let easy, let transfer = running[easy] { end(transfer, with: transfer.outcome(of: result), on: multi) }
             }
 
@@ -135,16 +146,16 @@ final class CurlDriver: @unchecked Sendable {
                     wait = min(wait, Int32(clamping: left / 1_000_000 + 1))
                 }
             }
-            curl_multi_poll(multi, nil, 0, wait, nil)
+            libcurl.pointee.curl_multi_poll(multi, nil, 0, wait, nil)
         }
-        for handle in spareHandles { curl_easy_cleanup(handle) }
+        for handle in spareHandles { libcurl.pointee.curl_easy_cleanup(handle) }
         spareHandles = []
-        curl_multi_cleanup(multi)
+        libcurl.pointee.curl_multi_cleanup(multi)
     }
 
     /// Sets `transfer` up on an easy handle and adds it to the multi handle, or ends it at once.
     private func begin(_ transfer: CurlTransfer, on multi: UnsafeMutableRawPointer) {
-        guard let handle = spareHandles.popLast() ?? curl_easy_init() else {
+        guard let handle = spareHandles.popLast() ?? libcurl.pointee.curl_easy_init() else {
             transfer.finish(.failure(TransportError.local("libcurl could not create a handle")))
             return
         }
@@ -154,12 +165,15 @@ final class CurlDriver: @unchecked Sendable {
             return
         }
         running[handle] = transfer
-        let added = curl_multi_add_handle(multi, handle)
+        let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else {
             running[handle] = nil
             transfer.detach()
             detach(handle)
-            transfer.finish(.failure(TransportError.local(String(cString: curl_multi_strerror(added)))))
+            transfer.finish(
+                .failure(
+                    TransportError.local(
+                        libcurl.pointee.curl_multi_strerror(added).map { String(cString: $0) } ?? "libcurl error \(added.rawValue)")))
             return
         }
     }
@@ -173,7 +187,7 @@ final class CurlDriver: @unchecked Sendable {
             transfer.finish(outcome)
             return
         }
-        curl_multi_remove_handle(multi, handle)
+        libcurl.pointee.curl_multi_remove_handle(multi, handle)
         transfer.detach()
         detach(handle)
         transfer.finish(outcome)
@@ -181,11 +195,11 @@ final class CurlDriver: @unchecked Sendable {
 
     /// Resets an easy handle and keeps it for the next transfer, or frees it.
     private func detach(_ handle: UnsafeMutableRawPointer) {
-        curl_easy_reset(handle)
+        libcurl.pointee.curl_easy_reset(handle)
         if spareHandles.count < keptConnections {
             spareHandles.append(handle)
         } else {
-            curl_easy_cleanup(handle)
+            libcurl.pointee.curl_easy_cleanup(handle)
         }
     }
 }

@@ -1,9 +1,18 @@
 import CCurl
-import Foundation
+import Dispatch
 import HTTPTypes
 import ImgviewCompression
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One request on a libcurl easy handle, its body streamed into a sink, driven by a `CurlDriver`.
 ///
@@ -60,7 +69,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         errorBuffer.deallocate()
-        curl_slist_free_all(requestHeaders)
+        // Headers exist only once the driver, which opened libcurl, set the transfer up.
+        if let requestHeaders { libcurl.pointee.curl_slist_free_all(requestHeaders) }
     }
 
     // MARK: The caller's side
@@ -103,30 +113,30 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = DispatchTime.now()
         for field in request.headerFields {
             // HTTPFields has already made the value a legal one: no line breaks.
-            requestHeaders = curl_slist_append(requestHeaders, "\(field.name.rawName): \(field.value)")
+            requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "\(field.name.rawName): \(field.value)")
         }
         if request.headerFields[.acceptEncoding] == nil {
-            requestHeaders = curl_slist_append(requestHeaders, "Accept-Encoding: \(ContentDecoder.acceptEncoding)")
+            requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "Accept-Encoding: \(ContentDecoder.acceptEncoding)")
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        imgview_curl_set_string(easy, CURLOPT_URL, url.absoluteString)
-        imgview_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
-        imgview_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        imgview_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        imgview_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        imgview_curl_set_long(easy, CURLOPT_MAXREDIRS, Self.maxRedirects)
+        imgview_curl_set_string(libcurl, easy, CURLOPT_URL, url.absoluteString)
+        imgview_curl_set_long(libcurl, easy, CURLOPT_NOSIGNAL, 1)
+        imgview_curl_set_string(libcurl, easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        imgview_curl_set_string(libcurl, easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        imgview_curl_set_long(libcurl, easy, CURLOPT_FOLLOWLOCATION, 1)
+        imgview_curl_set_long(libcurl, easy, CURLOPT_MAXREDIRS, Self.maxRedirects)
         // Compressed bodies are decoded here, not by libcurl, which takes a stream without its end
         // for a whole one (ContentDecoder); the sink gets the decoded bytes, as from URLSession.
-        imgview_curl_set_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
-        imgview_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(idleTimeout * 1000)))
-        imgview_curl_set_long(easy, CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
-        imgview_curl_set_pointer(easy, CURLOPT_HTTPHEADER, requestHeaders)
-        imgview_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        if request.method == .head { imgview_curl_set_long(easy, CURLOPT_NOBODY, 1) }
-        imgview_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback)
-        imgview_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
-        imgview_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
-        imgview_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
+        imgview_curl_set_long(libcurl, easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        imgview_curl_set_long(libcurl, easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(idleTimeout * 1000)))
+        imgview_curl_set_long(libcurl, easy, CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
+        imgview_curl_set_pointer(libcurl, easy, CURLOPT_HTTPHEADER, requestHeaders)
+        imgview_curl_set_pointer(libcurl, easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        if request.method == .head { imgview_curl_set_long(libcurl, easy, CURLOPT_NOBODY, 1) }
+        imgview_curl_set_data_callback(libcurl, easy, CURLOPT_WRITEFUNCTION, curlBodyCallback)
+        imgview_curl_set_pointer(libcurl, easy, CURLOPT_WRITEDATA, context)
+        imgview_curl_set_data_callback(libcurl, easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        imgview_curl_set_pointer(libcurl, easy, CURLOPT_HEADERDATA, context)
         return nil
     }
 
@@ -170,9 +180,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// The kind of failure behind a `CURLcode`, in `TransportError`'s terms.
     private func transportError(for code: CURLcode) -> TransportError {
         var osError = 0
-        if let handle { imgview_curl_get_long(handle, CURLINFO_OS_ERRNO, &osError) }
+        if let handle { imgview_curl_get_long(libcurl, handle, CURLINFO_OS_ERRNO, &osError) }
         let detail = String(cString: errorBuffer)
-        let words = TerminalText.sanitized(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        let words = TerminalText.sanitized(
+            detail.isEmpty
+                ? libcurl.pointee.curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)" : detail)
         switch code {
         case CURLE_COULDNT_CONNECT:
             switch Int32(osError) {
@@ -211,13 +223,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// Where the last response's Location pointed, resolved as libcurl resolves it.
     private func redirectTarget() -> URL? {
         guard let location = headerLines.last(where: { $0.name.lowercased() == "location" })?.value else { return nil }
-        return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: effectiveURL())?.absoluteURL
+        return URL(string: location.trimmingSpaces(), relativeTo: effectiveURL())?.absoluteURL
     }
 
     private func effectiveURL() -> URL? {
         guard let handle else { return request.url }
         var effective: UnsafeMutablePointer<CChar>?
-        imgview_curl_get_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        imgview_curl_get_string(libcurl, handle, CURLINFO_EFFECTIVE_URL, &effective)
         return effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
     }
 
@@ -225,7 +237,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func deliverHead(_ easy: UnsafeMutableRawPointer) throws -> ResponseHead {
         if let head { return head }
         var status = 0
-        imgview_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        imgview_curl_get_long(libcurl, easy, CURLINFO_RESPONSE_CODE, &status)
         var head = ResponseHead(
             status: status, headerLines: headerLines, url: effectiveURL() ?? URL(fileURLWithPath: "/"), expectedLength: nil)
         // Read from the header lines, strictly: libcurl takes the last of two that differ, and
@@ -241,7 +253,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// redirect limit it fails instead).
     private func isFinalResponse(_ easy: UnsafeMutableRawPointer) -> Bool {
         var status = 0
-        imgview_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        imgview_curl_get_long(libcurl, easy, CURLINFO_RESPONSE_CODE, &status)
         if status < 200 { return false }
         let redirects = [300, 301, 302, 303, 307, 308].contains(status)
         return !(redirects && headerLines.contains { $0.name.lowercased() == "location" })
@@ -293,7 +305,7 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = DispatchTime.now()
         guard sinkError == nil else { return 0 }
         let line = String(decoding: bytes, as: UTF8.self)
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty {
             guard let handle, isFinalResponse(handle) else { return bytes.count }
             do {
@@ -309,8 +321,8 @@ final class CurlTransfer: @unchecked Sendable {
             // An obsolete folded line continues the previous header.
             headerLines[headerLines.count - 1].value += " " + trimmed
         } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = trimmed[..<colon].trimmingSpaces()
+            let value = trimmed[trimmed.index(after: colon)...].trimmingSpaces()
             headerLines.append((name, value))
         }
         return bytes.count

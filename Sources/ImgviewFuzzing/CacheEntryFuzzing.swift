@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A metadata file as found in the cache folder: damaged, truncated, or written by another version.
 enum CacheEntryFuzzing {

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Catalog bytes through the parser, and a parsed catalog through `list --json` and back.
 enum CatalogFuzzing {

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One format's decoder on any bytes, with what must hold of every image and animation it returns.
 ///

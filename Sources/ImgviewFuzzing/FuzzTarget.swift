@@ -24,6 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case bmp
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
+    /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
+    case config
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -37,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .config: ConfigFuzzing.run(bytes)
         }
     }
 }

@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A response head — status and headers as a server chose them — through everything that reads one.
 ///
@@ -13,11 +18,11 @@ enum HTTPMetadataFuzzing {
 
     static func run(_ bytes: [UInt8]) {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let status = lines.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 200
+        let status = lines.first.flatMap { Int($0.trimmingSpaces()) } ?? 200
         var headerLines: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headerLines.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headerLines.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingSpaces()))
         }
         var head = ResponseHead(status: status, headerLines: headerLines, url: url, expectedLength: nil)
         head.expectedLength = head[.contentLength].flatMap { Int64($0) }

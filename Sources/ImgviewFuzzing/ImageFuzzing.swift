@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Image bytes through everything that reads them before a user sees a preview.
 enum ImageFuzzing {
@@ -28,6 +33,9 @@ enum ImageFuzzing {
                     && header.hasColorProfile == probe.hasColorProfile,
                 "the header probe and the whole probe disagree")
         }
+        // Whole, and cut where the browser cuts it when sorting by date.
+        _ = ExifDate.taken(in: ArrayBytes(raw))
+        _ = ExifDate.taken(in: ArrayBytes(Array(raw.prefix(4096))))
 
         guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
         let request = DecodeRequest(

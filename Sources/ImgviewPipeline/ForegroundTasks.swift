@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tasks under way above low priority: while there are any, low-priority work waits in the
 /// scheduler's queue, so a prefetch never holds the thread the image on screen is about to need.

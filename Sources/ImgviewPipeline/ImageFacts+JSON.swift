@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ImageFacts: Encodable {
     /// `imgview info --json`: stable keys, every one always present (null when unknown).

@@ -1,6 +1,12 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What is known about one image: what it is (from its header), where its bytes came from and
 /// what the cache holds. The browser's metadata pane and `imgview info` both show this.
@@ -78,7 +84,7 @@ public struct ImageFacts: Sendable, Equatable {
         let hundredths = (Int(duration / .milliseconds(1)) + 5) / 10
         var text = "\(hundredths / 100)"
         let fraction = hundredths % 100
-        if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(format: "%02d", fraction)) }
+        if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(printf: "%02d", fraction)) }
         return text
     }
 
@@ -106,8 +112,8 @@ public enum CacheStatus: Sendable, Equatable {
     public var description: String {
         switch self {
         case .notCached: "not cached"
-        case .fresh(let until): "cached, fresh until \(ISO8601DateFormatter().string(from: until))"
-        case .stale(let since): "cached, stale since \(ISO8601DateFormatter().string(from: since))"
+        case .fresh(let until): "cached, fresh until \(ISOTimestamp.string(from: until))"
+        case .stale(let since): "cached, stale since \(ISOTimestamp.string(from: since))"
         }
     }
 }

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ImagePipeline {
     /// Everything the pipeline depends on, so a test swaps one line.

@@ -1,7 +1,12 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one road from a URL to a preview: fetch → header → decode → render.
 ///

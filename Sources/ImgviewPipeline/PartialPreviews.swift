@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A preview of what a download has brought so far: never cached, replaced by the final one.
 public struct PartialPreview: Sendable, Equatable {

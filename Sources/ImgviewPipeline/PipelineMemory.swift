@@ -1,7 +1,12 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the pipeline's stages made, each kept in a memory cache with a bound of its own.
 ///

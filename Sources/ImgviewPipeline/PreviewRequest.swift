@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a consumer asks the preview pipeline for: the image at `url`, rendered with `options`.
 public struct PreviewRequest: Sendable, Hashable {

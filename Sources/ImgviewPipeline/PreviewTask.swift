@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A preview on its way: the pipeline's answer to one request, which its consumer can move up or
 /// down in priority or give up.

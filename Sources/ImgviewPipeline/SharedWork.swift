@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One stage's work for one key — a fetch, a header, a decode, a render — shared by every task
 /// that needs it.

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The works of one stage under way, by key: whoever asks for a key under way joins its work.
 final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {

@@ -1,8 +1,13 @@
 import Crypto
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Hands one transfer's progress to every waiter still interested.
 final class ProgressFanout: Sendable {

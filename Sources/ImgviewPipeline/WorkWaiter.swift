@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One consumer's way through the stages: the work it waits on now, at which priority, and
 /// whether it gave up. Every change takes effect before the call that makes it returns.

@@ -1,4 +1,10 @@
-import Foundation
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A fixed number of threads running scheduled work, highest priority first, in arrival order
 /// within a priority.
@@ -33,7 +39,7 @@ public final class WorkerPool: WorkScheduling, Sendable {
 /// The pool's queue and its threads' meeting point: the threads hold this, not the pool, so the
 /// pool can go away and tell them to end.
 private final class WorkQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     // Guarded by `condition`.
     private var tickets: [WorkTicket] = []
     private var nextSequence = 0
@@ -55,9 +61,7 @@ private final class WorkQueue: @unchecked Sendable {
         tickets.append(ticket)
         if idleThreads == 0, threadCount < width {
             threadCount += 1
-            let thread = Thread { [self] in run() }
-            thread.name = "imgview-worker"
-            thread.start()
+            DetachedThread.start(name: "imgview-worker") { [self] in run() }
         } else {
             condition.signal()
         }

@@ -1,14 +1,20 @@
-import Foundation
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Appends each key and mouse event the browser reads, one line each (`right`, `character ?`,
 /// `mouse …`, `resized 100x30`), so a test that types into a real terminal can tell a key that
 /// never arrived from one that arrived and did something else (env `IMGVIEW_INPUT_LOG`).
 @MainActor
 final class InputLog {
-    private let handle: FileHandle
+    private let handle: LogFile
 
     init?(path: String) {
-        guard let handle = FileHandle.logFile(at: path) else { return nil }
+        guard let handle = LogFile(path: path) else { return nil }
         self.handle = handle
     }
 
@@ -26,22 +32,5 @@ final class InputLog {
         case .resized(let size): line = "resized \(size.columns)x\(size.rows)"
         }
         handle.writeLine(line)
-    }
-}
-
-extension FileHandle {
-    /// A diagnostic log the browser appends lines to: the file at `path`, created if missing, or
-    /// nil when it cannot be opened (the browser then runs without it). A pipe or a terminal is
-    /// fine too.
-    static func logFile(at path: String) -> FileHandle? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    }
-
-    /// Writes `line` and a newline; a log that can no longer be written (a full disk, a closed
-    /// pipe) is not worth stopping the browser for.
-    func writeLine(_ line: String) {
-        try? write(contentsOf: Data((line + "\n").utf8))
     }
 }

@@ -1,6 +1,12 @@
 import Dispatch
-import Foundation
 import ImgviewBrowser
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -64,6 +70,10 @@ public final class TerminalBrowser: BrowserView {
         animateSpinner(BrowserScreen.isAnimated(state))
     }
 
+    public func write(_ sequence: [UInt8]) {
+        terminal.write(sequence)
+    }
+
     // MARK: Events
 
     private func listen() {
@@ -101,7 +111,9 @@ public final class TerminalBrowser: BrowserView {
                 redraw()
                 continue
             case .key(let key):
-                if let command = BrowserCommand(key: key) { frameLog?.keyPressed(command, from: presenter.state.selectedIndex) }
+                if let command = presenter.state.keymap.command(for: key) {
+                    frameLog?.keyPressed(command, from: presenter.state.selectedIndex)
+                }
                 goesOn = presenter.handle(key: key)
             case .mouse(let event):
                 if let command = BrowserCommand(mouse: event, on: presenter.state) {
@@ -170,13 +182,13 @@ public final class TerminalBrowser: BrowserView {
 /// `bench/bench_browse.py` and `bench/bench_partial.py` read (env `IMGVIEW_FRAME_LOG`).
 @MainActor
 final class FrameLog {
-    private let handle: FileHandle
+    private let handle: LogFile
     private var pending: (command: BrowserCommand, at: ContinuousClock.Instant, from: Int, selectionDrawn: Bool)?
     private var hasShownAPreview = false
     private var partialLogged: URL?
 
     init?(path: String) {
-        guard let handle = FileHandle.logFile(at: path) else { return nil }
+        guard let handle = LogFile(path: path) else { return nil }
         self.handle = handle
     }
 
@@ -192,22 +204,22 @@ final class FrameLog {
         if case .loading(let received, _, .some) = state.phase, let url = state.selectedImage?.url, url != partialLogged {
             // The first picture of a download: when, by the wall clock, and how much had come.
             partialLogged = url
-            handle.writeLine(String(format: "partial %.3f %lld", Date().timeIntervalSince1970 * 1000, received))
+            handle.writeLine(String(printf: "partial %.3f %lld", Date().timeIntervalSince1970 * 1000, received))
         }
         guard case .loaded(let shown) = state.phase, shown.preview != nil else {
             if let switching = pending, !switching.selectionDrawn, state.selectedIndex != switching.from {
                 pending?.selectionDrawn = true
-                handle.writeLine(String(format: "selected %.3f", switching.at.duration(to: .now).seconds * 1000))
+                handle.writeLine(String(printf: "selected %.3f", switching.at.duration(to: .now).seconds * 1000))
             }
             return
         }
         if !hasShownAPreview {
             hasShownAPreview = true
-            handle.writeLine(String(format: "first-preview %.6f", Date().timeIntervalSince1970))
+            handle.writeLine(String(printf: "first-preview %.6f", Date().timeIntervalSince1970))
         }
         guard let pending else { return }
         let elapsed = pending.at.duration(to: .now)
         self.pending = nil
-        handle.writeLine(String(format: "%.3f %@", elapsed.seconds * 1000, shown.facts.source.rawValue))
+        handle.writeLine(String(printf: "%.3f ", elapsed.seconds * 1000) + shown.facts.source.rawValue)
     }
 }

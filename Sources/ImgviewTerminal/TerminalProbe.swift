@@ -1,6 +1,15 @@
-import Foundation
 import ImgviewImaging
+import ImgviewSupport
 import ImgviewTerminalDetection
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Finds out what the terminal can draw: reads the environment, asks the controlling terminal
 /// the one batched query (only when there is one), and asks tmux about itself when inside it.
@@ -40,24 +49,30 @@ public enum TerminalProbe {
             allowsPassthrough: passthrough == "on" || passthrough == "all")
     }
 
+    /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.
+    public static func tmuxServerOption(_ name: String) -> String? {
+        run(["show-options", "-sv", name])
+    }
+
     /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
     private static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
+        guard
+            let process = try? ChildProcess(
+                path: "/usr/bin/env", arguments: ["tmux"] + arguments, standardInput: .null, standardOutput: .pipe, standardError: .null)
+        else { return nil }
         let deadline = ContinuousClock.now + .seconds(1)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
-        if process.isRunning {
-            process.terminate()
+        var status = process.exitStatusIfEnded()
+        while status == nil, ContinuousClock.now < deadline {
+            usleep(2000)
+            status = process.exitStatusIfEnded()
+        }
+        guard let status else {
+            process.send(SIGTERM)
+            process.wait()
             return nil
         }
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard status == 0 else { return nil }
+        let text = String(decoding: process.readOutputToEnd(), as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
     }
 }

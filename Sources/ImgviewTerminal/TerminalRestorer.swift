@@ -1,6 +1,11 @@
 import CNCurses
-import Foundation
 import ImgviewBrowser
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -28,7 +28,7 @@ extension TerminalProfile {
     /// The report as text, one finding a line.
     public var report: String {
         let width = reportLines.map(\.0.count).max() ?? 0
-        return reportLines.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
+        return reportLines.map { $0.0.padded(toLength: width + 2) + $0.1 + "\n" }.joined()
     }
 
     /// The report as one JSON object; every key is always present.

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview.Cache {
     /// `imgview cache ls`: every entry, most recently used first.

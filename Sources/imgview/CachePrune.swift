@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview.Cache {
     /// `imgview cache prune`: removes old entries, or enough of the least recently used to fit a size.

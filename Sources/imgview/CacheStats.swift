@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview.Cache {
     /// `imgview cache stats`: how full the cache is and how it has answered.

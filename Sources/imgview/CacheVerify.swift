@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview.Cache {
     /// `imgview cache verify`: rehashes every blob; removes what is damaged or orphaned.

@@ -1,11 +1,18 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
-import ImgviewServer
 import ImgviewSupport
 import ImgviewTerminal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview demo`: the bundled images over the loopback server, through the whole pipeline.
@@ -26,8 +33,13 @@ extension Imgview {
         @Option(help: ArgumentHelp("The box each preview fits in.", valueName: "COLSxROWS"))
         var size = CellBox(columns: 48, rows: 14)
 
-        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
-        var colors: ColorChoice = .auto
+        @Option(
+            name: .customLong("colors"),
+            help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM; the default).", valueName: "colors"))
+        var colorsOption: ColorChoice?
+
+        /// `--colors`, else the config file's, else auto.
+        var colors: ColorChoice { ColorChoice.setting(colorsOption).value }
 
         @Option(
             help: ArgumentHelp(
@@ -42,18 +54,20 @@ extension Imgview {
             let mode = try ModeChoice.resolved(mode, environment: ProcessInfo.processInfo.environment)
             let assets = try BundledAssets.folder()
             // One client for the catalog and the images, as every command has: libcurl unless IMGVIEW_HTTP
-            // says otherwise. Made before the server's threads start (see URLSessionDataLoader).
+            // says otherwise.
             let loader = try HTTPClient.makeLoader()
-            let server = try await LoopbackServer.start()
-            server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
-            // The curated catalog (names, titles) with its relative URLs resolved against the server.
-            let catalogURL = server.url(for: "/demo-catalog.json")
-            server.publish(
-                .data(try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json")), contentType: "application/json"),
-                at: "/demo-catalog.json")
+            // The server is a program of its own (ServerProgram), stopped and reaped however this
+            // command ends; it serves the images and the curated catalog (names, titles), whose
+            // relative URLs resolve against it.
+            let server = try ServerProgram.Child(arguments: ["demo", assets.path])
+            defer { server.stop() }
+            guard let line = server.readLine(), let catalogURL = URL(string: line) else {
+                server.stop()
+                throw ServerProgram.CannotStart(reason: "it printed no address")
+            }
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
-            let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
+            let explicitCache = global.cacheDirectorySetting.source != .standard
             let cacheFolder =
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
@@ -62,7 +76,7 @@ extension Imgview {
 
             if !report, CursesTerminal.hasTerminal {
                 let status = try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)
-                await server.stop()
+                server.stop()
                 if status != 0 { throw ExitCode(status) }
                 return
             }
@@ -84,16 +98,15 @@ extension Imgview {
                     if pass == "second" { previews.append((image, response)) }
                     rows.append([
                         pass, image.name, response.facts.format.displayName, ByteCount.format(response.facts.byteCount),
-                        response.facts.source.displayName, String(format: "%.1f ms", elapsed.milliseconds),
+                        response.facts.source.displayName, String(printf: "%.1f ms", elapsed.milliseconds),
                         TerminalText.sanitized(image.displayTitle),
                     ])
                 }
             }
             StandardOutput.write(TextTable(header: ["PASS", "NAME", "FORMAT", "BYTES", "SOURCE", "TIME", "TITLE"], rows: rows).rendered)
-            let requests = server.requests().filter { $0.path.hasPrefix("/images/") }
+            let requests = server.stop().filter { $0.hasPrefix("/images/") }
             StandardOutput.write(
                 "\nThe server saw \(requests.count) image requests for \(rows.count) fetches; the rest came from the caches.\n")
-            await server.stop()
 
             for (image, response) in previews {
                 StandardOutput.write("\n\(image.name) — \(TerminalText.sanitized(image.displayTitle))\n")

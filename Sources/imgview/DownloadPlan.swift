@@ -1,8 +1,17 @@
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Fetches one image through the pipeline and saves it where `get` was told to.
 struct DownloadPlan: Sendable {

@@ -1,8 +1,16 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Imgview {
     /// `imgview get`: downloads images through the caches, like `curl -O`.
@@ -41,8 +49,11 @@ extension Imgview {
         @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))
         var outputDirectory: String?
 
-        @Option(help: "How many images to download at once.")
-        var jobs: Int = 4
+        @Option(name: .customLong("jobs"), help: ArgumentHelp("How many images to download at once (default: 4).", valueName: "n"))
+        var jobsOption: Int?
+
+        /// `--jobs`, else the config file's, else 4.
+        var jobs: Int { Settings.shared.integer("jobs", commandLine: jobsOption, standard: 4) }
 
         @Flag(help: "Overwrite files that exist.")
         var force = false
@@ -55,7 +66,7 @@ extension Imgview {
             if !images.isEmpty && all { throw ValidationError("--all downloads the whole catalog; name no images with it") }
             if output != nil && outputDirectory != nil { throw ValidationError("-o and -O cannot be used together") }
             if output != nil && (all || images.count > 1) { throw ValidationError("-o saves a single image; use -O DIR for several") }
-            guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64") }
+            if let jobs = jobsOption, !(1...64).contains(jobs) { throw ValidationError("--jobs takes 1 to 64") }
         }
 
         func run() async throws {
@@ -73,8 +84,8 @@ extension Imgview {
             }
             let folder = URL(fileURLWithPath: outputDirectory ?? ".").standardizedFileURL
             if outputDirectory != nil {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                var isDirectory: Bool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
                     throw OutputError.notAFolder(folder.path)
                 }
             }

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension GlobalOptions {
     /// The disk cache if one was ever created there; nil otherwise, so that looking creates nothing.

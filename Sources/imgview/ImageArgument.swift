@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // How a command-line argument (a path, a file:// or http(s) URL, a catalog name, or `-`) becomes the
 // URL the preview pipeline reads: local files and http(s) alike go through it.

@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The images `show` and `info` were given, worked through one after another the way `get` works
 /// through several: each failure is one line on stderr and the next image goes on; the exit status

@@ -1,6 +1,14 @@
 import ArgumentParser
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
 @main
@@ -13,13 +21,17 @@ struct Imgview: AsyncParsableCommand {
         discussion: """
             Images are files, folders and URLs named on the command line (imgview ~/Pictures), or \
             come from a catalog: the built-in one (image0, image1), a JSON file, or an http(s) URL \
-            given with --catalog. Downloads go through a memory and a disk cache.
+            given with --catalog. Downloads go through a memory and a disk cache. Defaults come \
+            from $XDG_CONFIG_HOME/imgview/config.toml (`imgview config` shows each setting and where \
+            it came from; --no-config ignores the file).
 
             EXIT CODES
-            \(ExitStatus.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+            \(ExitStatus.allCases.map { "  \(String($0.rawValue).padded(toLength: 4))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self],
+        subcommands: [
+            Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self, Config.self,
+        ],
         defaultSubcommand: Browse.self
     )
 
@@ -49,13 +61,13 @@ struct Imgview: AsyncParsableCommand {
     static func exit(reporting error: any Error) -> Never {
         if let error = error as? any UserFacingError {
             StandardError.print("imgview: \(error.message)")
-            Foundation.exit(error.exitStatus.rawValue)
+            Glibc.exit(error.exitStatus.rawValue)
         }
         let code = exitCode(for: error)
         if code == .validationFailure {
             // ArgumentParser's usage errors exit 64; imgview documents 2, as GNU tools do.
             StandardError.print(fullMessage(for: error))
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
         self.exit(withError: error)
     }

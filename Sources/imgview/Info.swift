@@ -1,8 +1,13 @@
 import ArgumentParser
-import Foundation
 import ImgviewFetching
 import ImgviewPipeline
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview {
     /// `imgview info`: what images are, from their headers, without decoding the pixels.
@@ -88,7 +93,7 @@ extension Imgview {
             let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
                 value.map { [name, TerminalText.sanitized($0)] }
             }
-            return (rows + validators).map { $0[0].padding(toLength: 12, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n")
+            return (rows + validators).map { $0[0].padded(toLength: 12) + $0[1] }.joined(separator: "\n")
                 + "\n"
         }
     }

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How a command prints a listing: a table for a person at a terminal, stable text for scripts, or JSON.
 enum OutputStyle: Equatable {

@@ -1,11 +1,17 @@
-import Foundation
 import ImgviewSupport
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
 final class ProgressDisplay: @unchecked Sendable {
     private let enabled: Bool
     private let total: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private let started = ContinuousClock.now
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var transfers: [String: (received: Int64, expected: Int64?)] = [:]
@@ -39,7 +45,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// Erases the bar so a line can be printed.
     func clear() {
         guard enabled else { return }
-        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K".utf8) }
     }
 
     func finish() { clear() }
@@ -56,12 +62,12 @@ final class ProgressDisplay: @unchecked Sendable {
                 let width = 24
                 let filled = Int(fraction * Double(width))
                 line +=
-                    String(format: " %3d%% ", Int(fraction * 100)) + "[" + String(repeating: "=", count: filled)
+                    String(printf: " %3d%% ", Int(fraction * 100)) + "[" + String(repeating: "=", count: filled)
                     + String(repeating: " ", count: width - filled) + "] "
                 line += "\(ByteCount.format(transfer.received))/\(ByteCount.format(expected))"
                 if rate > 0 {
                     let remaining = Double(expected - transfer.received) / rate
-                    line += String(format: "  ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
+                    line += String(printf: "  ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
                 }
             } else {
                 line += " \(ByteCount.format(transfer.received))"
@@ -70,6 +76,6 @@ final class ProgressDisplay: @unchecked Sendable {
             line = "\(finished)/\(total) images  \(ByteCount.format(received))"
         }
         line += "  \(ByteCount.format(Int64(rate)))/s"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K\(line)".utf8)
     }
 }

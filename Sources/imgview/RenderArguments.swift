@@ -1,6 +1,15 @@
 import ArgumentParser
-import Foundation
+import ImgviewFetching
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RenderMode: ExpressibleByArgument {}
 
@@ -10,6 +19,12 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case sixteen = "16"
     case twoFiftySix = "256"
     case full
+
+    /// `option` when given, else the config file's `colors`, else auto.
+    static func setting(_ option: ColorChoice?) -> Resolved<ColorChoice> {
+        Settings.shared.resolve(
+            "colors", commandLine: option, fromFile: { Settings.text($0).flatMap(ColorChoice.init(rawValue:)) }, standard: .auto)
+    }
 
     /// The mode to render with; `auto` follows NO_COLOR, COLORTERM and TERM.
     func resolved(environment: [String: String]) -> ColorMode {
@@ -21,6 +36,13 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
         case .full: .full
         }
     }
+}
+
+/// The `--sort` choices.
+enum ImageOrderChoice: String, ExpressibleByArgument, CaseIterable {
+    case name, date, mtime, size
+
+    var order: ImageOrder { ImageOrder(rawValue: rawValue) ?? .name }
 }
 
 /// A `COLSxROWS` box, as in `--size 80x24`.

@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
-import ImgviewServer
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview {
     /// `imgview serve`: a folder of images over HTTP on loopback.
@@ -26,17 +30,9 @@ extension Imgview {
         var port: UInt16 = 0
 
         func run() async throws {
-            let folder = try ImageFolder(directory: URL(fileURLWithPath: directory).standardizedFileURL)
-            let server = try await LoopbackServer.start(port: port)
-            let catalog = server.serve(folder)
-            StandardOutput.write(catalog.jsonData())
-            StandardOutput.write("\n")
-            StandardError.print(
-                "imgview: serving \(folder.entries.count) image\(folder.entries.count == 1 ? "" : "s") from \(TerminalText.sanitized(folder.directory.path)) at \(server.url(for: "/catalog.json").absoluteString) (Ctrl-C stops)"
-            )
-            let signal = await SignalCatcher.wait(for: [SIGINT, SIGTERM])
-            await server.stop()
-            StandardError.print("imgview: stopped (\(signal == SIGINT ? "interrupt" : "terminate"))")
+            // The server is a program of its own (ServerProgram); it takes this process's place, so
+            // Ctrl-C and `kill` reach it as they reached `imgview serve`.
+            try ServerProgram.replaceProcess(arguments: ["serve", directory, "--port", String(port)])
         }
     }
 }

@@ -1,8 +1,13 @@
-import Foundation
 import ImgviewCodecs
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ServiceOptions {
     /// The pipeline over the fetcher these options configure, fetching with `loader`: what `show`,

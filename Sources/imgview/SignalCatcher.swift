@@ -1,7 +1,16 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import ImgviewFetching
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Turns SIGINT, SIGTERM and SIGHUP (or other signals) into a call of `onSignal`, instead of death.
 ///
@@ -11,7 +20,7 @@ import ImgviewFetching
 final class SignalCatcher: @unchecked Sendable {
     static let interrupting: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var sources: [any DispatchSourceSignal] = []
     private var number: Int32?
 

@@ -1,5 +1,11 @@
-import Foundation
 import ImgviewSupport
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes diagnostics to stderr, unbuffered, so they interleave correctly with stdout.
 enum StandardError {
@@ -9,6 +15,6 @@ enum StandardError {
     /// path — an argument echoed by the parser, a library's error text — reaches the terminal raw.
     static func print(_ text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitized(String($0)) }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = try? FileDescriptor.standardError.writeAll((lines.joined(separator: "\n") + "\n").utf8)
     }
 }

@@ -1,5 +1,14 @@
-import Foundation
 import ImgviewSupport
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes results to stdout directly, so nothing waits in a buffer when the process exits or is piped.
 enum StandardOutput {
@@ -8,25 +17,15 @@ enum StandardOutput {
     }
 
     /// Writes all of `data`; when the reader has gone (`imgview list | head -1`), ends the process
-    /// the way `cat` ends there: quietly, by SIGPIPE.
-    ///
-    /// `FileHandle.write` treats a closed pipe as a fatal error, and SIGPIPE itself is ignored in
-    /// a Swift process, so without this a user saw a crash report.
+    /// the way `cat` ends there: quietly, by SIGPIPE (which a Swift process ignores, so a write
+    /// fails with EPIPE instead).
     static func write(_ data: Data) {
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written >= 0 {
-                    offset += written
-                } else if errno == EINTR {
-                    continue
-                } else if errno == EPIPE {
-                    endByBrokenPipe()
-                } else {
-                    endByFailedWrite(errno)
-                }
-            }
+        do {
+            _ = try FileDescriptor.standardOutput.writeAll(data)
+        } catch Errno.brokenPipe {
+            endByBrokenPipe()
+        } catch {
+            endByFailedWrite((error as? Errno)?.rawValue ?? EIO)
         }
     }
 

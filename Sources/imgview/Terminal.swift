@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import ImgviewTerminal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Imgview {
     /// `imgview terminal`: what imgview found out about this terminal, and why.

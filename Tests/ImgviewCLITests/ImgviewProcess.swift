@@ -128,3 +128,13 @@ func stopping(_ server: LoopbackServer, after body: () async throws -> Void) asy
     }
     await server.stop()
 }
+
+/// The HTTP clients the `imgview` under test was built with: libcurl always, URLSession with the
+/// `URLSession` package trait (the binary and the tests are built in one invocation, alike).
+enum HTTPClients {
+    #if URLSession
+        static let built = ["curl", "urlsession"]
+    #else
+        static let built = ["curl"]
+    #endif
+}

@@ -19,7 +19,7 @@ struct LocalFootprintTests {
     /// With an empty HOME (and TMPDIR), the commands a user runs first leave only `~/.cache/imgview`
     /// in HOME, nothing in TMPDIR, and in the working folder only what `get` was asked to write.
     /// URLSession used to leave `~/.cache/org.swift.foundation.URLCache/imgview` and `~/.local/share/…`.
-    @Test(arguments: ["curl", "urlsession"])
+    @Test(arguments: HTTPClients.built)
     func anEmptyHomeGetsOnlyTheCacheFolder(client: String) async throws {
         let server = try await LoopbackServer.start()
         let root = try makeTemporaryDirectory()

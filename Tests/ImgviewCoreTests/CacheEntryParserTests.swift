@@ -10,7 +10,7 @@ import Testing
 struct CacheEntryParserTests {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISOTimestamp.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
@@ -59,10 +59,11 @@ struct CacheEntryParserTests {
         #expect(CacheEntryParser.date("2025-11-21T15:14:00.5Z") == nil)
         #expect(CacheEntryParser.date("2025-13-21T15:14:00Z") == nil)
         #expect(CacheEntryParser.date("2025-11-21 15:14:00Z") == nil)
-        // Found by the fuzzer: Foundation counts days before 1582 in the Julian calendar, and
-        // February 31st is no date; the fast reader leaves both to JSONDecoder.
-        #expect(CacheEntryParser.date("1013-11-21T17:24:29Z") == nil)
         #expect(CacheEntryParser.date("2025-02-31T00:00:00Z") == nil)
+        // One calendar for every year: proleptic Gregorian, where Foundation's formatter switched to
+        // the Julian calendar before October 1582 (found by the fuzzer when the two readers differed).
+        #expect(CacheEntryParser.date("1013-11-21T17:24:29Z") == Date(timeIntervalSince1970: -30_171_940_531))
+        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: -30_171_940_531)) == "1013-11-21T17:24:29Z")
     }
 
     @Test func timestampsPrintAsFoundationPrintsThem() {
@@ -72,16 +73,19 @@ struct CacheEntryParserTests {
             #expect(ISOTimestamp.string(from: date) == formatter.string(from: date))
             #expect(CacheEntryParser.date(ISOTimestamp.string(from: date)) == Date(timeIntervalSince1970: seconds.rounded(.down)))
         }
-        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: 1e300)) == "0000-00-00T00:00:00Z")
+        // Years are kept to four digits: a date past 9999 (only a damaged file has one) prints as the last second of 9999.
+        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
+        #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: -1e300)) == "0000-01-01T00:00:00Z")
     }
 
     @Test func declinesWhatItDoesNotKnowAndDiskCacheFallsBack() throws {
         let good = String(decoding: try Self.encoder.encode(entry(etag: nil, dimensions: nil)), as: UTF8.self)
-        // Fractional seconds and a float: valid for JSONDecoder, not for the fast reader.
+        // Fractional seconds: not the one form the cache writes, so neither reader takes the entry.
         let fractional = good.replacingOccurrences(of: "2025-11-13T02:13:20Z", with: "2025-11-13T02:13:20.000Z")
         #expect(fractional != good)
         #expect(parse(fractional) == nil)
-        #expect(DiskCache.decodeEntry(Data(fractional.utf8))?.fetchedAt == Date(timeIntervalSince1970: 1_763_000_000))
+        #expect(DiskCache.decodeEntry(Data(fractional.utf8)) == nil)
+        // A float: valid for JSONDecoder, not for the fast reader.
         let withFloat = good.replacingOccurrences(of: "{", with: "{\"ratio\":1.5,")
         #expect(parse(withFloat) == nil)
         #expect(DiskCache.decodeEntry(Data(withFloat.utf8)) != nil)

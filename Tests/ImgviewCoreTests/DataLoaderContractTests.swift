@@ -8,19 +8,27 @@ import Testing
 @testable import ImgviewCurl
 @testable import ImgviewFetching
 @testable import ImgviewSupport
-@testable import ImgviewURLSession
 
-/// The two HTTP loaders imgview can use; every contract test runs against both.
+#if URLSession
+    @testable import ImgviewURLSession
+#endif
+
+/// The two HTTP loaders imgview can use; every contract test runs against both (URLSession's in
+/// a build with the `URLSession` trait, as CI makes: `swift build --traits URLSession`).
 enum LoaderKind: String, CaseIterable, CustomTestStringConvertible {
     case curl
-    case urlSession
+    #if URLSession
+        case urlSession
+    #endif
 
     var testDescription: String { rawValue }
 
     func make(idleTimeout: TimeInterval = 5) -> any DataLoading {
         switch self {
         case .curl: CurlDataLoader(idleTimeout: idleTimeout)
-        case .urlSession: URLSessionDataLoader(idleTimeout: idleTimeout)
+        #if URLSession
+            case .urlSession: URLSessionDataLoader(idleTimeout: idleTimeout)
+        #endif
         }
     }
 }
@@ -121,9 +129,11 @@ struct DataLoaderContractTests {
                 #expect(accepted == "gzip, deflate, br")
                 #expect(head[.contentEncoding] == coding.token)
                 #expect(head.decodedLength == Int64(image.count))
-            case .urlSession:
-                #expect(accepted == "identity")
-                #expect(head[.contentEncoding] == nil)
+            #if URLSession
+                case .urlSession:
+                    #expect(accepted == "identity")
+                    #expect(head[.contentEncoding] == nil)
+            #endif
             }
         }
     }
@@ -160,10 +170,12 @@ struct DataLoaderContractTests {
                 await #expect(throws: TransportError.badResponse("the \(name) body stops before the end of its \(name) stream")) {
                     try await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
                 }
-            case .urlSession:
-                let head = try? await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
-                #expect(head?.uncompressedLength == nil)
-                #expect(sink.body.count < image.count)
+            #if URLSession
+                case .urlSession:
+                    let head = try? await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
+                    #expect(head?.uncompressedLength == nil)
+                    #expect(sink.body.count < image.count)
+            #endif
             }
         }
     }
@@ -508,5 +520,23 @@ struct CatalogFetcherTests {
             #expect(ContinuousClock.now - started < .seconds(0.9), "the 1 s body was not waited for")
             try await eventually { server.requests(for: "/c.json").first?.outcome == .aborted }
         }
+    }
+}
+
+/// libcurl is opened on the first transfer; when it cannot be, the transfer fails with one line
+/// naming the package to install, and nothing else breaks.
+@Suite("libcurl opened on demand")
+struct CurlLibraryTests {
+    @Test func aMissingLibcurlIsATransportErrorNamingItsPackage() {
+        guard case .failure(let error) = CurlLibrary.load(soname: "libcurl.so.999", package: "libcurl999") else {
+            Issue.record("a library that is not there was loaded")
+            return
+        }
+        guard case .local(let reason) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(reason.hasPrefix("libcurl.so.999 cannot be loaded (install the Debian package libcurl999): "))
+        #expect(!reason.contains("\n"))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Effects inside the pipeline are awaited instead (a drained `ManualScheduler`, a held loader's
 /// `waitForRequest`); this is for what no test double can report.
 public func eventually(
-    isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(10), _ condition: () -> Bool,
+    isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(30), _ condition: () -> Bool,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     let deadline = ContinuousClock.now + timeout

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewImaging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the disk cache knows about one cached URL: its blob, validators and freshness.
 public struct CacheEntry: Sendable, Codable, Equatable {

@@ -1,5 +1,11 @@
-import Foundation
 import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads entry metadata files quickly: `cache ls` and `cache stats` read ten thousand of them.
 ///
@@ -379,42 +385,8 @@ struct CacheEntryParser {
         return true
     }
 
-    /// `2025-11-21T15:14:00Z`, the form the encoder writes; other ISO 8601 forms go to JSONDecoder.
+    /// `2025-11-21T15:14:00Z`, the one form the encoder writes and JSONDecoder is given too.
     static func date(_ text: String) -> Date? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for position in range {
-                let byte = utf8[position]
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 60, day <= daysInMonth(month, of: year),
-            // Foundation reads dates before October 1582 in the Julian calendar; leave those to it.
-            year >= 1583
-        else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86400 + hour * 3600 + minute * 60 + second))
-    }
-
-    private static func daysInMonth(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        ISOTimestamp.date(from: text)
     }
 }

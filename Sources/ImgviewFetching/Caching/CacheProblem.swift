@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One thing `cache verify` found wrong in the cache, and removed.
 public struct CacheProblem: Sendable, Equatable {

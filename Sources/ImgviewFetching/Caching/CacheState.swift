@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether an image is in the disk cache, and fresh: the CACHED column of `list`.
 public enum CacheState: String, Sendable {

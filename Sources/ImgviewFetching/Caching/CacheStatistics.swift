@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `cache stats` prints: how full the cache is, how it has answered, its oldest and newest entry.
 public struct CacheStatistics: Sendable, Equatable {
@@ -33,7 +38,7 @@ public struct CacheStatistics: Sendable, Equatable {
             ["directory", TerminalText.sanitized(directory)],
             ["entries", String(entries)],
             // In binary units, as limits are given (`--cache-size 500M` is 500 MiB).
-            ["size", "\(ByteCount.formatBinary(bytes)) of \(ByteCount.formatBinary(limit)) (\(String(format: "%.1f", percent))%)"],
+            ["size", "\(ByteCount.formatBinary(bytes)) of \(ByteCount.formatBinary(limit)) (\(String(printf: "%.1f", percent))%)"],
             ["hits", String(counters.hits)],
             ["misses", String(counters.misses)],
             ["revalidations", String(counters.revalidations)],
@@ -41,7 +46,7 @@ public struct CacheStatistics: Sendable, Equatable {
             ["oldest", described(oldest)],
             ["newest", described(newest)],
         ]
-        return rows.map { $0[0].padding(toLength: 15, withPad: " ", startingAt: 0) + $0[1] }.joined(separator: "\n") + "\n"
+        return rows.map { $0[0].padded(toLength: 15) + $0[1] }.joined(separator: "\n") + "\n"
     }
 
     /// `key<TAB>value` lines for scripts: exact numbers, ISO 8601 UTC times, `-` for nothing.

@@ -1,8 +1,14 @@
 import Crypto
-import Foundation
+import Dispatch
 import ImgviewImaging
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -101,7 +107,7 @@ public final class DiskCache: Sendable {
                 }
                 return access(path, W_OK) != 0
             }
-            path = (path as NSString).deletingLastPathComponent
+            path = PathText.folder(of: path)
         }
         return false
     }
@@ -117,7 +123,7 @@ public final class DiskCache: Sendable {
                 if readOnly { return "its folders cannot be read" }
                 return access(path, W_OK) == 0 ? "cannot create its folders" : "\(TerminalText.sanitized(path)) is not writable"
             }
-            path = (path as NSString).deletingLastPathComponent
+            path = PathText.folder(of: path)
         }
         return "cannot create its folders"
     }
@@ -492,7 +498,7 @@ public final class DiskCache: Sendable {
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISOTimestamp.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
@@ -500,13 +506,7 @@ public final class DiskCache: Sendable {
     /// An entry from its metadata file's bytes: the fast parser, else `JSONDecoder` (see `CacheEntryParser`).
     static func decodeEntry(_ bytes: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
         if let entry = CacheEntryParser.parse(bytes) { return entry }
-        guard var entry = try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes)) else { return nil }
-        // Foundation also reads fractions of a second ("17:54:2.9Z"), which the cache never writes;
-        // dropping them keeps an entry the same when it is written back (found by the fuzzer).
-        for keyPath in [\CacheEntry.fetchedAt, \.lastAccessedAt, \.freshUntil] {
-            entry[keyPath: keyPath] = Date(timeIntervalSince1970: entry[keyPath: keyPath].timeIntervalSince1970.rounded(.down))
-        }
-        return entry
+        return try? decoder.decode(CacheEntry.self, from: Data(buffer: bytes))
     }
 
     /// An entry from its metadata file: its bytes, and its modification time as the last use.
@@ -540,7 +540,7 @@ public final class DiskCache: Sendable {
 
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = ISOTimestamp.decodingStrategy
         return decoder
     }()
 }

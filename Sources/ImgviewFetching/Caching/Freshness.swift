@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decides how long a response may be used from the cache without asking the server (SPEC "Freshness").
 public struct Freshness: Sendable {
@@ -27,7 +32,7 @@ public struct Freshness: Sendable {
         let directives = Self.directives(fields[.cacheControl] ?? "")
         if directives["no-store"] != nil { return .doNotStore }
         // A response that varies on everything can never be chosen for a later request (RFC 9111 §4.1).
-        if fields[values: .vary].contains(where: { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "*" } }) {
+        if fields[values: .vary].contains(where: { $0.split(separator: ",").contains { $0.trimmingSpaces() == "*" } }) {
             return .doNotStore
         }
         if directives["no-cache"] != nil { return .store(freshUntil: now) }
@@ -60,7 +65,7 @@ public struct Freshness: Sendable {
 
     /// A delta-seconds value: digits only, capped at `maxLifetime`; nil for anything else.
     static func deltaSeconds(_ text: String) -> TimeInterval? {
-        let digits = text.trimmingCharacters(in: .whitespaces)
+        let digits = text.trimmingSpaces()
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             return nil
         }
@@ -73,9 +78,9 @@ public struct Freshness: Sendable {
     static func directives(_ value: String) -> [String: String?] {
         var result: [String: String?] = [:]
         for part in value.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
             guard let name = pieces.first?.lowercased(), !name.isEmpty else { continue }
-            result[name] = pieces.count > 1 ? pieces[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+            result[name] = pieces.count > 1 ? pieces[1].trimming { $0 == "\"" } : nil
         }
         return result
     }

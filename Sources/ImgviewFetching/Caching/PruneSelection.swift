@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Which entries `cache prune` removes: those unused for longer than an age, then the least
 /// recently used ones until the rest fit a size.

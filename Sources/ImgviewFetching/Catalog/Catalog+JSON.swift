@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Catalog {
     /// The catalog in the file format that `--catalog` reads: `{"images": [...], "next": ...}`.

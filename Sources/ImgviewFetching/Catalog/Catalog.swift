@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The enumerated list of images that the browser shows as tabs and that commands accept by name.
 public struct Catalog: Sendable, Equatable {

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a catalog could not be used, naming the file (or URL) and the entry at fault.
 public struct CatalogError: Error, Equatable, Sendable {

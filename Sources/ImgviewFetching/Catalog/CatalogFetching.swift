@@ -1,5 +1,11 @@
-import Foundation
 import HTTPTypes
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fetches the bytes of a remote catalog page.
 public protocol CatalogFetching: Sendable {
@@ -27,7 +33,7 @@ public struct CatalogFetcher: CatalogFetching {
 /// Gathers a catalog page, refusing it as soon as it is longer than the limit.
 private final class CatalogSink: TransferSink, @unchecked Sendable {
     private let limit: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var isKeeping = false
     private var data = Data()
 

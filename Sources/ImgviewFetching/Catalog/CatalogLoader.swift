@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Loads a catalog from its source: the built-in one, a JSON file, or paged JSON over http(s).
 public struct CatalogLoader: Sendable {
@@ -93,14 +98,11 @@ public struct CatalogLoader: Sendable {
 
     private static func reason(_ error: any Error) -> String {
         if let fetchError = error as? CatalogFetchError { return fetchError.description }
-        let nsError = error as NSError
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == 260 {
-            return "no such file"
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError {
-            return "permission denied"
+        if let error = error as? CocoaError {
+            if error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile { return "no such file" }
+            if error.code == .fileReadNoPermission { return "permission denied" }
         }
         if let failure = error as? TransportError { return failure.reason }
-        return TerminalText.sanitized(nsError.localizedDescription)
+        return TerminalText.sanitized(String(describing: error))
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns the bytes of a catalog file or page into a validated `Catalog`.
 ///
@@ -211,7 +216,7 @@ public struct CatalogParser: Sendable {
         guard baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil else { return nil }
         let text = baseURL.absoluteString
         guard text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }),
-            let schemeEnd = text.range(of: "://"), let slash = text.lastIndex(of: "/"), slash >= schemeEnd.upperBound,
+            let schemeEnd = text.firstRange(of: "://"), let slash = text.lastIndex(of: "/"), slash >= schemeEnd.upperBound,
             text[schemeEnd.upperBound...].contains("/"),
             !text[schemeEnd.upperBound...].split(separator: "/").dropFirst().contains(where: { $0 == "." || $0 == ".." })
         else { return nil }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where to read the catalog from, as given by `--catalog` or `IMGVIEW_CATALOG`.
 public enum CatalogSource: Sendable, Equatable {

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a user named on the command line: a catalog entry, a URL, or a local file.
 public struct ImageReference: Sendable, Equatable {
@@ -22,7 +27,7 @@ public struct ImageReference: Sendable, Equatable {
         _ argument: String, currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         catalog: () async throws -> Catalog
     ) async throws -> ImageReference {
-        if let scheme = argument.range(of: "://").map({ argument[..<$0.lowerBound].lowercased() }) {
+        if let scheme = argument.firstRange(of: "://").map({ argument[..<$0.lowerBound].lowercased() }) {
             guard ["http", "https", "file"].contains(scheme), let url = URL(userText: argument),
                 scheme == "file" || !(url.host ?? "").isEmpty
             else { throw ImageReferenceError.invalidURL(argument) }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension URL {
     /// A URL from text a person or a catalog wrote, percent-encoded exactly once.
@@ -44,7 +48,7 @@ extension URL {
             if byte < 0x80, Self.allowed[Int(byte)], !(isBracket && index >= authorityEnd), !isSecondHash {
                 output.append(byte)
             } else {
-                output += Array(String(format: "%%%02X", byte).utf8)
+                output += Array(("%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)).utf8)
             }
         }
         return String(decoding: output, as: UTF8.self)

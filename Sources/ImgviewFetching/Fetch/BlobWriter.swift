@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
 ///
@@ -14,7 +19,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Progress is reported each time this many more bytes arrived (and at the end), not per chunk.
     static let progressStep: Int64 = 64 << 10
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     let file: TemporaryFile
     private let url: URL
     private let limit: Int64

@@ -1,5 +1,13 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A file-system failure as the pipeline reports it when a download cannot be kept: this
 /// machine's problem (disk full, quota, read-only, permission), not the network's.
@@ -16,7 +24,7 @@ extension FileSystemError: Equatable {
 
     /// Words for the user: what failed, why, and in which folder (the file's own name is a temporary one).
     var storageReason: String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         return "cannot \(operation) the download: \(String(cString: strerror(code))) (in \(TerminalText.sanitized(folder)))"
     }
 }

@@ -1,6 +1,12 @@
 import Crypto
-import Foundation
+import Dispatch
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Appends blocks to a file and hashes them on a queue of its own, while the caller fills the next block.
 ///
@@ -15,7 +21,7 @@ final class HashingFileWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "imgview.hashing-file-writer")
     private let depth: Int
     /// Guards `taken` and `spare`; signalled when a block comes back.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     /// Blocks handed out by `takeBlock()` and not yet hashed.
     private var taken = 0
     private var spare: [UnsafeMutableRawBufferPointer] = []

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ImageFetcher {
     /// Everything the fetcher depends on, so a test swaps one line.

@@ -1,8 +1,13 @@
 import Crypto
-import Foundation
 import HTTPTypes
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fetches an image's bytes: the disk cache, then revalidation or a download with retries, then
 /// the store. Stateless: the pipeline's fetch stage shares and cancels the fetches it runs.

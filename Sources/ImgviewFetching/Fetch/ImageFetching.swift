@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Gets the bytes of one image for one request, holding nothing between requests: the body of
 /// the pipeline's fetch stage, which shares, cancels and remembers fetches around it.

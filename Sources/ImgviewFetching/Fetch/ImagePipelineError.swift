@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why the pipeline could not deliver an image; each case carries what the one-line message needs.
 public enum ImagePipelineError: Error, Sendable, Equatable {
@@ -97,7 +102,7 @@ extension ImagePipelineError: UserFacingError {
 
     /// A Retry-After value in words: seconds, or the date it named.
     private static func waitText(_ retryAfter: String) -> String {
-        let trimmed = TerminalText.sanitized(retryAfter.trimmingCharacters(in: .whitespaces))
+        let trimmed = TerminalText.sanitized(retryAfter.trimmingSpaces())
         let shown = trimmed.count > 30 ? trimmed.prefix(30) + "…" : trimmed
         return trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) ? "\(shown) s" : "until \(shown)"
     }

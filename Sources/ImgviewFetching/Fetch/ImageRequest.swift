@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a consumer asks the pipeline (and its fetcher) for: an image's bytes.
 public struct ImageRequest: Sendable, Hashable {

@@ -1,7 +1,12 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An image's bytes as the service delivers them, with where they came from.
 public struct ImageResponse: Sendable {

@@ -1,5 +1,11 @@
-import Foundation
 import ImgviewSupport
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -35,10 +41,11 @@ public struct LocalFileReader: Sendable {
         let count = data.withUnsafeMutableBytes { buffer -> Int in
             var filled = 0
             while filled < buffer.count {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-                if got < 0, errno == EINTR { continue }
-                if got < 0 {
-                    failure = errno
+                let got: Int
+                do {
+                    got = try FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                } catch {
+                    failure = (error as? Errno)?.rawValue ?? EIO
                     return filled
                 }
                 if got == 0 { break }  // the file shrank while it was read: take what is there

@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs an `ImageListing` on a queue of its own and hands its images over in batches, so the
 /// browser opens with the first ones while the rest of a big folder is still being read.

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +40,7 @@ public enum BrowseSource: Sendable, Equatable {
             func leaveOut(_ reason: LeftOutArgument.Reason, _ error: any UserFacingError & Sendable) {
                 resolved.leftOut.append(LeftOutArgument(argument: argument, reason: reason, error: error))
             }
-            if let schemeEnd = argument.range(of: "://") {
+            if let schemeEnd = argument.firstRange(of: "://") {
                 let scheme = argument[..<schemeEnd.lowerBound].lowercased()
                 guard AppImage.allowedSchemes.contains(scheme), let url = URL(userText: argument),
                     scheme == "file" || !(url.host ?? "").isEmpty

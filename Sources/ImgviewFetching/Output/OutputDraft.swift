@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewSupport
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +26,7 @@ public final class OutputDraft: @unchecked Sendable {
 
     /// The folder the file lives in, and may only be named in.
     package let folder: Directory
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// The unnamed file, made on the body's first bytes.
     private var file: FileDescriptor?
     /// The one block the draft gathers into, allocated on the first chunk.

@@ -1,6 +1,11 @@
-import Foundation
 import ImgviewImaging
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Chooses the file name a download is saved under, as `curl -O` does, but never outside the folder.
 public enum OutputNaming {
@@ -10,16 +15,16 @@ public enum OutputNaming {
     /// of the folder (`..`), hide itself, nor carry escape sequences.
     public static func fileName(for url: URL) -> String? {
         let component = url.isFileURL ? url.lastPathComponent : (url.path.split(separator: "/").last.map(String.init) ?? "")
-        let decoded = component.removingPercentEncoding ?? component
+        let decoded = component.percentDecoded() ?? component
         var safe = String(
             decoded.unicodeScalars.filter { !TerminalText.isUnsafe($0) && $0 != "/" && $0 != "\\" }.map(Character.init))
         while safe.hasPrefix(".") { safe.removeFirst() }
-        safe = safe.trimmingCharacters(in: .whitespaces)
+        safe = safe.trimmingSpaces()
         guard !safe.isEmpty else { return nil }
         // File systems refuse names over 255 bytes; keep the extension.
         while safe.utf8.count > 255 {
-            let ext = (safe as NSString).pathExtension
-            let stem = (safe as NSString).deletingPathExtension
+            let ext = PathText.fileExtension(of: safe)
+            let stem = PathText.stem(of: safe)
             safe = String(stem.dropLast()) + (ext.isEmpty ? "" : "." + ext)
         }
         return safe
@@ -34,8 +39,8 @@ public enum OutputNaming {
     /// share a name both get one (the browser's `d`, and `get` when two URLs end alike).
     public static func numbered(_ name: String, _ attempt: Int) -> String {
         guard attempt > 0 else { return name }
-        let stem = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
+        let stem = PathText.stem(of: name)
+        let ext = PathText.fileExtension(of: name)
         return "\(stem)-\(attempt)\(ext.isEmpty ? "" : "." + ext)"
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The status line and header fields of an HTTP response.
 public struct ResponseHead: Sendable, Equatable {
@@ -47,7 +52,7 @@ public struct ResponseHead: Sendable, Equatable {
     /// Whether the body was sent in a content coding (gzip, deflate, br…).
     public var isEncoded: Bool {
         guard let encoding = fields[.contentEncoding] else { return false }
-        return encoding.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }
+        return encoding.split(separator: ",").contains { $0.trimmingSpaces().lowercased() != "identity" }
     }
 
     /// The body's length as Content-Length says, read strictly (RFC 9110 §8.6, RFC 9112 §6.3):
@@ -58,7 +63,7 @@ public struct ResponseHead: Sendable, Equatable {
     /// connection's end, may keep another message's bytes as this one's.
     public static func contentLength(in fields: HTTPFields) throws(TransportError) -> Int64? {
         let texts = fields[values: .contentLength].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingSpaces() }
         guard let first = texts.first else { return nil }
         var length: Int64?
         for text in texts {

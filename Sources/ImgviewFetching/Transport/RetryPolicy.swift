@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// When to try a transient failure again: exponential backoff, honouring the server's Retry-After.
 public struct RetryPolicy: Sendable {
@@ -33,7 +38,7 @@ public struct RetryPolicy: Sendable {
     /// What `retryAfter` (seconds, or an HTTP date) asks for, received at `now`.
     public func askedWait(_ retryAfter: String?, now: Date) -> AskedWait {
         guard let retryAfter else { return .none }
-        let trimmed = retryAfter.trimmingCharacters(in: .whitespaces)
+        let trimmed = retryAfter.trimmingSpaces()
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             // Digits past what an Int holds are a wait past any limit, not a missing header.
             guard let seconds = Int(trimmed), seconds <= Int(maxRetryAfter.components.seconds) else { return .tooLong }

@@ -1,5 +1,10 @@
-import Foundation
 import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a transfer failed below HTTP, as a loader saw it: the kinds the pipeline decides on.
 ///
@@ -65,6 +70,6 @@ public enum TransportError: Error, Sendable, Equatable {
     }
 
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() && value < 1e9 ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        value == value.rounded() && value < 1e9 ? "\(Int(value)) s" : String(printf: "%.1f s", value)
     }
 }

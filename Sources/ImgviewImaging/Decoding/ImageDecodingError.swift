@@ -16,6 +16,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case truncated(ImageFormat)
     /// Nobody waited for the pixels any more; the decode stopped part way.
     case cancelled
+    /// The library that decodes the format, opened on first use, is not installed (or too old).
+    case libraryMissing(ImageFormat, SharedLibrary.Unavailable)
 
     public var message: String {
         switch self {
@@ -33,6 +35,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
             "truncated \(format.displayName) image: the data ends before any pixel"
         case .cancelled:
             "cancelled"
+        case .libraryMissing(let format, let library):
+            "cannot decode \(format.displayName) images: \(library.summary)"
         }
     }
 
@@ -43,7 +47,7 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     /// decode nobody waited for.
     public var condemnsTheBytes: Bool {
         switch self {
-        case .unsupportedFormat, .cancelled: false
+        case .unsupportedFormat, .cancelled, .libraryMissing: false
         case .empty, .notAnImage, .tooLarge, .corrupt, .truncated: true
         }
     }

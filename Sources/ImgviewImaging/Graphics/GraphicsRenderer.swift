@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The pixel counterpart of `PreviewRenderer`: fits an image into a box of cells at the
 /// terminal's cell size, scales it in linear light over the background, and encodes it in one

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes iTerm2's inline image sequence (OSC 1337 `File=`), which also WezTerm, mlterm and
 /// Konsole read.

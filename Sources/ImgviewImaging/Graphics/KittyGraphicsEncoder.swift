@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes the kitty graphics protocol: images sent in chunks under an id, placed, and deleted.
 ///

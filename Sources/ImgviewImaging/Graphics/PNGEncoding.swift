@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes an image as a PNG file; implemented by the codecs module (libspng), so Core needs no C.
 ///

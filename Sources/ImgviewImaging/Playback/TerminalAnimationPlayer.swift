@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Plays a rendered animation where a command's output goes, on a terminal that scrolls (`show`):
 /// each frame drawn over the last in the same place, by the frames' own timing.

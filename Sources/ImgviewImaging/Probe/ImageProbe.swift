@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an image file is, read once from its structure: the format, the stored size, the
 /// orientation, whether it is animated and carries a colour profile, and, read to its end,

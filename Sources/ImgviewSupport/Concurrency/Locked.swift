@@ -1,12 +1,10 @@
-import Foundation
-
 /// A value shared between threads, reached only while holding its lock.
 ///
 /// Used instead of the standard library's `Mutex`: on Linux that one waits with futex system
 /// calls that ThreadSanitizer cannot see, so every access it protects was reported as a race
-/// (`scripts/sanitize.sh thread`). `NSLock` is a pthread mutex, which the sanitizer understands.
+/// (`scripts/sanitize.sh thread`). `ThreadLock` is a pthread mutex, which the sanitizer understands.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var value: Value
 
     public init(_ value: Value) {

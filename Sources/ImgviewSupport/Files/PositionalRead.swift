@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,9 +12,10 @@ package enum PositionalRead {
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             filled = 0
             while filled < count {
-                let got = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return }
+                let rest = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
+                guard let got = try? FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: Int64(offset + filled), into: rest),
+                    got > 0
+                else { return }
                 filled += got
             }
         }

@@ -33,9 +33,9 @@ package final class SmallFileReader {
                 guard buffer.count < Self.limit else { return nil }
                 buffer += [UInt8](repeating: 0, count: buffer.count)
             }
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress! + count, $0.count - count) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { return nil }
+            guard
+                let got = try? buffer.withUnsafeMutableBytes({ try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) })
+            else { return nil }
             if got == 0 { break }
             count += got
         }

@@ -1,5 +1,10 @@
-import Foundation
 import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +20,7 @@ public final class TemporaryFile: @unchecked Sendable {
     package let folder: Directory
     package let name: String
     package let descriptor: Int32
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var isKept = false
     private var isClosed = false
 

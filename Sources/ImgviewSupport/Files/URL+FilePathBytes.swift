@@ -1,5 +1,8 @@
-import Foundation
-
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -34,7 +37,7 @@ extension URL {
                 if Self.pathSafe[Int(byte)] {
                     encoded.unicodeScalars.append(Unicode.Scalar(byte))
                 } else {
-                    encoded += String(format: "%%%02X", byte)
+                    encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
                 }
             }
         }

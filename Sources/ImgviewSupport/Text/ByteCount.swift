@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Human-readable byte counts (`1.8 MB`) and their parsing (`200M`).
 public enum ByteCount {
@@ -6,7 +10,7 @@ public enum ByteCount {
     public static func format(_ bytes: Int64) -> String {
         let (value, unit) = scaled(bytes, step: 1000, units: ["B", "kB", "MB", "GB", "TB"])
         if unit == "B" { return "\(bytes) B" }
-        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, unit)
+        return String(printf: value < 10 ? "%.1f" : "%.0f", value) + " " + unit
     }
 
     /// Binary units (`1 GiB`, `1.5 GiB`, `500 MiB`), for sizes users give as `1G`, `500M` (K = 1024):
@@ -14,8 +18,8 @@ public enum ByteCount {
     public static func formatBinary(_ bytes: Int64) -> String {
         let (value, unit) = scaled(bytes, step: 1024, units: ["B", "KiB", "MiB", "GiB", "TiB"])
         if unit == "B" { return "\(bytes) B" }
-        if value == value.rounded() { return String(format: "%.0f %@", value, unit) }
-        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, unit)
+        if value == value.rounded() { return String(printf: "%.0f", value) + " " + unit }
+        return String(printf: value < 10 ? "%.1f" : "%.0f", value) + " " + unit
     }
 
     /// `bytes` in the largest of `units` (each `step` times the one before) that keeps it at least 1.
@@ -31,7 +35,7 @@ public enum ByteCount {
 
     /// `512`, `200k`, `200K`, `64M`, `1.5G` (binary multiples: 1K = 1024) → bytes; nil when malformed.
     public static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard let last = trimmed.last else { return nil }
         let multipliers: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
         var number = trimmed

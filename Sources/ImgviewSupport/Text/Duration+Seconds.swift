@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Duration {
     /// The duration in seconds, for arithmetic and display.
@@ -8,6 +12,6 @@ extension Duration {
 
     /// `30 s`, `1.5 s`.
     package var formattedSeconds: String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(printf: "%.1f s", seconds)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Durations as users type them (`7d`, `12h`, `1d12h`) and as listings print them (`25m`, `3d`).
 public enum DurationText {
@@ -11,7 +15,7 @@ public enum DurationText {
         var total: TimeInterval = 0
         var number = ""
         var sawUnit = false
-        for character in text.trimmingCharacters(in: .whitespaces).lowercased() {
+        for character in text.trimmingSpaces().lowercased() {
             if character.isASCII, character.isNumber || character == "." {
                 number.append(character)
             } else if let unit = units[character], let value = Double(number) {

@@ -1,38 +1,92 @@
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
-/// UTC timestamps in ISO 8601 (`2025-11-21T15:14:00Z`), the form every listing prints for scripts.
+/// UTC timestamps in ISO 8601 (`2025-11-21T15:14:00Z`): the one form imgview writes and reads,
+/// in listings, `info`, the cache's metadata files and their JSON.
 ///
-/// Written by hand because `cache ls` prints three per entry for ten thousand entries, and
-/// `ISO8601DateFormatter` costs microseconds apiece on Linux.
+/// Whole seconds, `Z`, four-digit years of the proleptic Gregorian calendar (`CivilDate`), so the
+/// cache's fast reader and `JSONDecoder` (which is given these two functions) cannot disagree,
+/// and no formatter is made per date: `cache ls` prints three per entry for ten thousand entries.
 public enum ISOTimestamp {
+    /// `date`, rounded down to the second; years are clamped to 0000–9999.
     public static func string(from date: Date) -> String {
-        let interval = date.timeIntervalSince1970.rounded(.down)
-        // time_t(_:) traps outside its range; such a date can only come from a damaged file.
-        guard abs(interval) < 1e14 else { return "0000-00-00T00:00:00Z" }
-        var seconds = time_t(interval)
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "1970-01-01T00:00:00Z" }
+        let interval = date.timeIntervalSince1970.rounded(.down).clamped(to: -1e14...1e14)
+        let (days, dayTime) = Int64(interval).floorDividedBy(86_400)
+        var time = dayTime
+        var civil = CivilDate(daysSince1970: days)
+        if civil.year > 9999 || civil.year < 0 {
+            // Years past 9999 would need a fifth digit; no cache entry lives that long.
+            civil = civil.year < 0 ? CivilDate(year: 0, month: 1, day: 1) : CivilDate(year: 9999, month: 12, day: 31)
+            time = civil.year == 0 ? 0 : 86_399
+        }
         var text = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int32, at offset: Int, width: Int) {
-            var rest = Int(value)
+        func put(_ value: Int64, at offset: Int, width: Int) {
+            var rest = value
             for position in stride(from: offset + width - 1, through: offset, by: -1) {
                 text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             }
         }
-        // Years past 9999 would need a fifth digit; no cache entry lives that long.
-        put(min(9999, max(0, parts.tm_year + 1900)), at: 0, width: 4)
-        put(parts.tm_mon + 1, at: 5, width: 2)
-        put(parts.tm_mday, at: 8, width: 2)
-        put(parts.tm_hour, at: 11, width: 2)
-        put(parts.tm_min, at: 14, width: 2)
-        put(parts.tm_sec, at: 17, width: 2)
+        put(civil.year, at: 0, width: 4)
+        put(civil.month, at: 5, width: 2)
+        put(civil.day, at: 8, width: 2)
+        put(time / 3600, at: 11, width: 2)
+        put(time / 60 % 60, at: 14, width: 2)
+        put(time % 60, at: 17, width: 2)
         (text[4], text[7], text[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
         (text[13], text[16], text[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The date `text` names in exactly the form `string(from:)` writes; nil for anything else.
+    public static func date(from text: some StringProtocol) -> Date? {
+        var utf8 = text.utf8.makeIterator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        while let byte = utf8.next() {
+            guard bytes.count < 20 else { return nil }
+            bytes.append(byte)
+        }
+        return bytes.withUnsafeBufferPointer { date(fromUTF8: $0) }
+    }
+
+    /// As `date(from:)`, over the bytes of the text.
+    public static func date(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard utf8.count == 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
+            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for position in range {
+                let byte = utf8[position]
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19),
+            let seconds = CivilDate.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// How `JSONEncoder` writes dates: as `string(from:)` does.
+    public static let encodingStrategy = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(string(from: date))
+    }
+
+    /// How `JSONDecoder` reads dates: as `date(from:)` does, and nothing else.
+    public static let decodingStrategy = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = date(from: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a date in the form 2025-11-21T15:14:00Z")
+        }
+        return date
     }
 }

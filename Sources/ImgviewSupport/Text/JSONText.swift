@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JSON string literals, for output written by hand where `JSONEncoder` would cost too much
 /// (`cache ls --json` over ten thousand entries), and the escaping every JSON output gets.

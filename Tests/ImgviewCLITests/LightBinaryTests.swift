@@ -1,0 +1,89 @@
+import Foundation
+import ImgviewServer
+import Testing
+
+/// The binary under test (`IMGVIEW_BIN`, else the one beside the tests) carries no more than it
+/// needs: no FoundationNetworking, no ICU, no full Foundation, and no codec library that is
+/// opened on demand; that one is opened only by the command that meets its format.
+/// `scripts/test.sh` runs this suite against `make release`'s binary as well as the debug one.
+@Suite("A light binary")
+struct LightBinaryTests {
+    @Test func onlyACommandThatFetchesOpensLibcurl() async throws {
+        let server = try await LoopbackServer.start()
+        try await stopping(server) {
+            let image = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png"))
+            server.publish(.data(image, contentType: "image/png"), at: "/coffee.png")
+            let local = try await Self.loadedLibraries([
+                "info", ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png").path,
+            ])
+            #expect(local.status == 0)
+            #if !URLSession
+                #expect(!local.libraries.contains { $0.hasPrefix("libcurl") }, "\(local.libraries)")
+            #endif
+            let remote = try await Self.loadedLibraries(["info", server.url(for: "/coffee.png").absoluteString])
+            #expect(remote.status == 0)
+            #expect(remote.libraries.contains { $0.hasPrefix("libcurl.so") }, "\(remote.libraries)")
+        }
+    }
+
+    /// What the loader maps at start-up, every library and those they need (`ldd`).
+    static func linkedLibraries(of binary: URL) async throws -> [String] {
+        let result = try await ImgviewProcess.run([binary.path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
+        return result.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Shared objects the dynamic loader opened while `imgview arguments` ran (`LD_DEBUG=files`).
+    static func loadedLibraries(_ arguments: [String]) async throws -> (status: Int32, libraries: [String]) {
+        let result = try await ImgviewProcess.run(arguments, environment: ["LD_DEBUG": "files"])
+        let names = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("generating link map"), let start = line.range(of: "file=") else { return nil }
+            return String(line[start.upperBound...].prefix { $0 != " " })
+        }
+        return (result.status, names)
+    }
+
+    static let codecs = ["libavif", "libdav1d", "libaom", "libgav1", "librav1e", "libSvtAv1", "libyuv", "libabsl"]
+    #if URLSession
+        // A build with the URLSession trait links FoundationNetworking, and with it libcurl, on purpose.
+        static let onDemand = codecs
+        static let fetchingOnly: [String] = []
+    #else
+        static let onDemand = codecs + ["libcurl"]
+        static let fetchingOnly = ["libcurl"]
+    #endif
+
+    @Test func linksNoFoundationNetworkingNoICUAndNoOnDemandCodec() async throws {
+        let libraries = try await Self.linkedLibraries(of: ImgviewProcess.binary)
+        #expect(libraries.contains { $0.hasPrefix("libc.so") }, "ldd listed nothing: \(libraries)")
+        let unwanted = ["libFoundationNetworking", "libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU", "libicu"]
+        #if URLSession
+            // A build with the URLSession trait brings Foundation on purpose; the codecs stay out.
+            let forbidden = Self.codecs
+        #else
+            let forbidden = unwanted + Self.onDemand
+        #endif
+        for name in forbidden {
+            #expect(!libraries.contains { $0.hasPrefix(name) }, "\(name) is linked: \(libraries)")
+        }
+    }
+
+    @Test func onlyACommandThatMeetsAnAVIFOpensLibavif() async throws {
+        let png = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png")
+        let avif = ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/hopper.avif")
+        let version = try await Self.loadedLibraries(["--version"])
+        #expect(version.status == 0)
+        #expect(!version.libraries.contains { $0.hasPrefix("libavif") }, "\(version.libraries)")
+
+        let still = try await Self.loadedLibraries(["show", png.path, "--size", "20x6", "--mode", "ascii"])
+        #expect(still.status == 0)
+        #expect(
+            !still.libraries.contains { name in (["libavif"] + Self.fetchingOnly).contains { name.hasPrefix($0) } }, "\(still.libraries)")
+
+        let decoded = try await Self.loadedLibraries(["show", avif.path, "--size", "20x6", "--mode", "ascii"])
+        #expect(decoded.status == 0)
+        #expect(decoded.libraries.contains { $0.hasPrefix("libavif.so") }, "\(decoded.libraries)")
+        #expect(decoded.libraries.contains { $0.hasPrefix("libdav1d") || $0.hasPrefix("libaom") }, "\(decoded.libraries)")
+    }
+}
