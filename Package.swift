@@ -75,7 +75,12 @@ let package = Package(
         ),
         // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
         // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
+        .target(
+            name: "ImgviewCodecs",
+            dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CLibraryMessages"]),
+        // What C libraries print on C's stderr while a decode runs, captured per thread
+        // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.
+        .target(name: "CLibraryMessages"),
         // HTTP's content codings (gzip, deflate, brotli), decoded with a check that each stream
         // ended: the only importer of CZlib and CBrotli (small, linked at start; libcurl, opened later, links the same two).
         .target(name: "ImgviewCompression", dependencies: ["CZlib", "CBrotli"]),
@@ -154,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "CAVIF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCurl",
+                "ImgviewCodecs", "CAVIF", "CLibraryMessages", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewCurl",
                 "ImgviewTestSupport",
             ],
             exclude: ["Fixtures", "Snapshots"]),

@@ -339,6 +339,17 @@ struct BadInputTableTests {
             let result = try await context.run(["info", context.url("/cut.jpg")])
             return (result, Expectation(status: 7, message: "imgview: truncated JPEG image: the data ends before any pixel"))
         },
+        BadInput(label: "an AVIF whose AV1 data makes dav1d speak") { context in
+            var avif = try Fixtures.data("hopper.avif")
+            let mdat = try #require(avif.firstRange(of: Data("mdat".utf8)))
+            avif[mdat.upperBound + 4] = 0xFF
+            context.publish(avif, at: "/bad.avif", contentType: "image/avif")
+            let result = try await context.run(["show", context.url("/bad.avif"), "--size", "10x5"])
+            let message =
+                "imgview: corrupt AVIF image: Decoding of color planes failed: tile->codec->getNextImage() failed "
+                + "(dav1d: Error parsing sequence header; Error parsing OBU data)"
+            return (result, Expectation(status: 7, message: message))
+        },
         BadInput(label: "image whose declared size would need gigabytes") { context in
             context.publish(bomb, at: "/bomb.png", contentType: "image/png")
             let result = try await context.run(["show", context.url("/bomb.png"), "--size", "10x5"])
