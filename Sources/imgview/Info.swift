@@ -53,8 +53,11 @@ extension Imgview {
             var written = 0
             if array { StandardOutput.write("[") }
             defer { if array { StandardOutput.write("]\n") } }
+            let waiting = WaitingProgress.forStandardError()
             try await arguments.forEach { argument, url in
-                let info = try await pipeline.facts(for: ImageRequest(url: url))
+                let info = try await waiting.track(argument == "-" ? "standard input" : argument) { progress in
+                    try await pipeline.facts(for: ImageRequest(url: url), progress: progress)
+                }
                 if json {
                     if array, written > 0 { StandardOutput.write(",\n") }
                     StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
