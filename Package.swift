@@ -132,7 +132,7 @@ let package = Package(
             name: "ImgviewFuzzing",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewConfig",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ImgviewCompression", .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
 
