@@ -71,7 +71,13 @@ extension Imgview {
             let cacheFolder =
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
-            defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
+            if !explicitCache { ExitCleanup.remove(onEarlyExit: cacheFolder) }
+            defer {
+                if !explicitCache {
+                    try? FileManager.default.removeItem(at: cacheFolder)
+                    ExitCleanup.forget(cacheFolder)
+                }
+            }
             let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {

@@ -18,4 +18,21 @@ struct DemoCommandTests {
         #expect(preview.count > 5 && preview.count <= 14)
         #expect(preview.allSatisfy { $0.count <= 48 && !$0.contains("\u{1B}") })
     }
+
+    /// `demo --report | head -1`: the reader goes, the next write ends the process by SIGPIPE, and
+    /// the throwaway cache goes with it (it was left in the temporary folder).
+    @Test func aReaderThatGoesLeavesNoTemporaryFolder() async throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        // No cache named: the demo makes a throwaway one in the temporary folder.
+        let command = "unset IMGVIEW_CACHE_DIR; \(TmuxSession.shellQuoted(ImgviewProcess.binary.path)) demo --report | head -1"
+        // The shell waits for both sides of the pipe: when it returns, imgview has ended.
+        let result = try await ImgviewProcess.run(
+            ["-c", command], executable: URL(fileURLWithPath: "/bin/sh"), environment: ["TMPDIR": temporary.path, "TERM": "dumb"])
+        #expect(result.stdout.hasPrefix("imgview demo: 6 images served at"), "\(result.stdout)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("imgview-demo-") }
+        #expect(left.isEmpty)
+    }
 }
