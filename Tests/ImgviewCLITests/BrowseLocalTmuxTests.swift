@@ -119,6 +119,37 @@ struct BrowseLocalTmuxTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? []).isEmpty)
     }
 
+    /// dav1d's own lines about a damaged AVIF join the error in the status line; none reaches
+    /// the terminal (or stderr, here a file) raw while the browser is on screen.
+    @Test func aDecodersOwnMessagesStayOffTheScreen() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var avif = try Data(
+            contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/hopper.avif"))
+        let mdat = try #require(avif.firstRange(of: Data("mdat".utf8)))
+        avif[mdat.upperBound + 4] = 0xFF
+        try avif.write(to: folder.appendingPathComponent("bad.avif"))
+        try FileManager.default.copyItem(at: Self.coffee, to: folder.appendingPathComponent("good.png"))
+        let browser = TmuxSession.imgviewCommand(
+            ["browse", "bad.avif", "good.png"], environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path])
+        let session = try await TmuxSession(
+            columns: 200, rows: 36, command: "\(browser) 2>stderr.txt; echo EXIT=$?", directory: folder)
+        do {
+            let screen = try await session.waitForScreen { $0.contains("corrupt AVIF image") }
+            #expect(screen.contains("(dav1d: Error parsing"), "\(screen)")
+            #expect(screen.components(separatedBy: "Error parsing OBU data").count == 2, "said once, in the status line")
+            try await session.send("Right")
+            try await session.waitForScreen { $0.contains("format  PNG 600×400") }
+            try await session.send("q")
+            try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+        #expect(try String(contentsOf: folder.appendingPathComponent("stderr.txt"), encoding: .utf8) == "")
+    }
+
     @Test func twoFilesOnTheCommandLineAreTwoTabs() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
