@@ -82,8 +82,8 @@ let package = Package(
         // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.
         .target(name: "CLibraryMessages"),
         // HTTP's content codings (gzip, deflate, brotli), decoded with a check that each stream
-        // ended: the only importer of CZlib and CBrotli (small, linked at start; libcurl, opened later, links the same two).
-        .target(name: "ImgviewCompression", dependencies: ["CZlib", "CBrotli"]),
+        // ended: the only importer of CZlib and CBrotli (libbrotlidec opened on first use).
+        .target(name: "ImgviewCompression", dependencies: ["ImgviewSupport", "CZlib", "CBrotli"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # libcurl4-openssl-dev: curl/curl.h for CCurl (libcurl itself is opened at run time, libcurl4).
+# libbrotli-dev: brotli/decode.h for CBrotli (libbrotlidec is opened at run time, libbrotli1).
 # strace: the CLI test that checks a cache hit flushes nothing (HostileCacheTests).
 # trash-cli: the browser's trash test checks that trash-list and trash-restore see what it trashed.
 packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev pkg-config tmux strace trash-cli)

@@ -216,16 +216,18 @@ private final class ZlibStream: CodingStream {
 
 /// brotli through libbrotlidec.
 private final class BrotliStream: CodingStream {
+    private let brotli: imgview_brotli
     private let state: OpaquePointer
     private(set) var hasPendingOutput = false
 
     init() throws(ContentDecodingError) {
-        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { throw .unavailable("out of memory") }
+        brotli = try BrotliLibrary.functions()
+        guard let state = brotli.BrotliDecoderCreateInstance(nil, nil, nil) else { throw .unavailable("out of memory") }
         self.state = state
     }
 
     deinit {
-        BrotliDecoderDestroyInstance(state)
+        brotli.BrotliDecoderDestroyInstance(state)
     }
 
     func reset() throws(ContentDecodingError) {
@@ -238,7 +240,7 @@ private final class BrotliStream: CodingStream {
         var nextIn = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var availableOut = output.count
         var nextOut = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let result = BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+        let result = brotli.BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
         let step = DecodeStep(consumed: input.count - availableIn, produced: output.count - availableOut, ended: false)
         hasPendingOutput = result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT
         switch result {
@@ -248,8 +250,8 @@ private final class BrotliStream: CodingStream {
         case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT, BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
             return step
         default:
-            let code = BrotliDecoderGetErrorCode(state)
-            throw .corrupt(.brotli, BrotliDecoderErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)")
+            let code = brotli.BrotliDecoderGetErrorCode(state)
+            throw .corrupt(.brotli, brotli.BrotliDecoderErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)")
         }
     }
 }
