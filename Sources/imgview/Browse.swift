@@ -120,11 +120,10 @@ extension Imgview {
             let loader = try network.makeLoader()
             let (catalog, moreTabs, notice) = try await tabs(loader: loader)
             let fetcher = try network.makeFetcher(global: global, loader: loader)
-            let status = try await BrowserLauncher.run(
+            try await BrowserLauncher.run(
                 catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, cellAspect: cellAspect,
                 maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting,
                 notice: notice)
-            if status != 0 { throw ExitCode(status) }
         }
 
         /// The status line's words for what was left out: `left out: a.jpg (not found), notes.txt (not an image)`.

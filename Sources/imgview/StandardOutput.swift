@@ -1,3 +1,4 @@
+import ImgviewProcess
 import ImgviewSupport
 import SystemPackage
 
@@ -34,15 +35,11 @@ enum StandardOutput {
     /// cannot be, so nothing is gained by going on.
     static func endByFailedWrite(_ code: Int32) -> Never {
         StandardError.print("imgview: standard output: cannot write: \(String(cString: strerror(code)))")
-        ExitCleanup.run()
-        exit(ExitStatus.storage.rawValue)
+        ProcessSignals.exit(status: ExitStatus.storage.rawValue)
     }
 
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.
     static func endByBrokenPipe() -> Never {
-        ExitCleanup.run()
-        signal(SIGPIPE, SIG_DFL)
-        raise(SIGPIPE)
-        exit(128 + SIGPIPE)
+        ProcessSignals.endByBrokenPipe()
     }
 }

@@ -1,5 +1,10 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `imgview demo`: the bundled images over loopback, through the whole pipeline.
 @Suite("imgview demo")
@@ -19,20 +24,34 @@ struct DemoCommandTests {
         #expect(preview.allSatisfy { $0.count <= 48 && !$0.contains("\u{1B}") })
     }
 
-    /// `demo --report | head -1`: the reader goes, the next write ends the process by SIGPIPE, and
-    /// the throwaway cache goes with it (it was left in the temporary folder).
-    @Test func aReaderThatGoesLeavesNoTemporaryFolder() async throws {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    /// `imgview demo --report | head`: the reader goes away early, and the throwaway cache folder
+    /// goes with the process all the same, as it does when a signal ends it.
+    @Test(arguments: ["pipe", "signal"])
+    func theThrowawayCacheGoesOnEveryExitPath(_ ending: String) async throws {
+        let temporary = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: temporary) }
-        // No cache named: the demo makes a throwaway one in the temporary folder.
-        let command = "unset IMGVIEW_CACHE_DIR; \(TmuxSession.shellQuoted(ImgviewProcess.binary.path)) demo --report | head -1"
-        // The shell waits for both sides of the pipe: when it returns, imgview has ended.
-        let result = try await ImgviewProcess.run(
-            ["-c", command], executable: URL(fileURLWithPath: "/bin/sh"), environment: ["TMPDIR": temporary.path, "TERM": "dumb"])
-        #expect(result.stdout.hasPrefix("imgview demo: 6 images served at"), "\(result.stdout)")
-        #expect(result.stderr.isEmpty, "\(result.stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("imgview-demo-") }
-        #expect(left.isEmpty)
+        // No cache folder named: the demo makes a throwaway one in TMPDIR.
+        var environment = ImgviewProcess.environment(["TERM": "dumb", "TMPDIR": temporary.path])
+        environment["IMGVIEW_CACHE_DIR"] = nil
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.environment = environment
+        let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
+        process.arguments = ["-c", ending == "pipe" ? "\(binary) demo --report | head -1" : "exec \(binary) demo --report"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        async let printed = readToEnd(output)
+        if ending == "signal" {
+            // Once the demo has its cache folder, a request to end.
+            try await eventually { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).count == 1 }
+            kill(process.processIdentifier, SIGTERM)
+        }
+        let text = String(decoding: await printed, as: UTF8.self)
+        try await offPool { process.waitUntilExit() }
+        if ending == "pipe" { #expect(text.hasPrefix("imgview demo: 6 images served at")) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "left behind after \(ending): \(left)")
     }
 }
