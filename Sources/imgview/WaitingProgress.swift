@@ -100,13 +100,16 @@ final class WaitingProgress: @unchecked Sendable {
             let line = Self.line(
                 label: label, waited: now - started, sinceLastByte: now - lastByte, received: received, expected: expected)
         else { return }
-        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K\(line)".utf8)
+        _ = try? FileDescriptor.standardError.writeAll(Self.lineStart + Array(line.utf8))
         isDrawn = true
     }
 
     private func erase() {
         guard isDrawn else { return }
-        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K".utf8)
+        _ = try? FileDescriptor.standardError.writeAll(Self.lineStart)
         isDrawn = false
     }
+
+    /// Back to the start of the line, erased: where the line is drawn again.
+    private static let lineStart = [UInt8(ascii: "\r")] + EscapeSequence.eraseToEndOfLine
 }
