@@ -7,6 +7,11 @@ static inline int imgview_deflate_init(z_streamp stream, int level, int windowBi
 }
 
 // inflateInit2 is a macro too: gzip (15 + 16), zlib (15) or raw deflate (-15) streams.
-static inline int imgview_inflate_init(z_streamp stream, int windowBits) {
+static inline int imgview_inflate_init2(z_streamp stream, int windowBits) {
     return inflateInit2(stream, windowBits);
+}
+
+// inflateInit is a macro too.
+static inline int imgview_inflate_init(z_streamp stream) {
+    return inflateInit(stream);
 }

@@ -172,7 +172,7 @@ private final class ZlibStream: CodingStream {
     }
 
     private func start(windowBits: Int32) throws(ContentDecodingError) {
-        let status = imgview_inflate_init(&stream, windowBits)
+        let status = imgview_inflate_init2(&stream, windowBits)
         guard status == Z_OK else { throw .unavailable("zlib could not start: \(status)") }
         isInitialized = true
     }
