@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // Opened on first use (no `link` line): the headers give the types, the library is found at run time.
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
@@ -86,13 +87,20 @@ let package = Package(
             name: "ImgviewCodecs",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
-                "CLCMS",
+                "CLCMS", "CLibraryMessages",
             ]),
+        // What C libraries print on C's stderr while a decode runs, captured per thread
+        // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.
+        .target(name: "CLibraryMessages"),
+        // HTTP's content codings (gzip, deflate, brotli), decoded with a check that each stream
+        // ended: the only importer of CZlib and CBrotli (libbrotlidec opened on first use).
+        .target(name: "ImgviewCompression", dependencies: ["ImgviewSupport", "CZlib", "CBrotli"]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",
             dependencies: [
-                "ImgviewSupport", "ImgviewFetching", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ImgviewSupport", "ImgviewFetching", "ImgviewCompression", "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // HTTP(S) through Foundation's URLSession, the system's own client where there is one.
         .target(
@@ -115,7 +123,7 @@ let package = Package(
         .target(
             name: "ImgviewServer",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "CZlib",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewCompression",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
@@ -145,7 +153,7 @@ let package = Package(
             name: "ImgviewFuzzing",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewBrowser", "ImgviewCodecs",
-                "ImgviewConfig",
+                "ImgviewConfig", "ImgviewCompression",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -165,7 +173,7 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport", "ImgviewConfig",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport", "ImgviewConfig", "ImgviewCompression",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -173,7 +181,8 @@ let package = Package(
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "CAVIF", "CTIFF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewCodecs", "CAVIF", "CTIFF", "CLibraryMessages", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching",
+                "ImgviewPipeline",
                 "ImgviewCurl", "ImgviewTestSupport",
             ],
             exclude: ["Fixtures", "Snapshots"]),

@@ -54,6 +54,8 @@ public final class BrowserPresenter {
         public var slideshow: Slideshow
         /// What copy, open, trash and the key-handler use.
         public var actions: BrowserActions
+        /// Shown in the status line as the browser opens (what was left out of its arguments).
+        public var openingNotice: String?
 
         public init(
             pipeline: ImagePipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
@@ -64,7 +66,8 @@ public final class BrowserPresenter {
             ordering: ImageOrdering = ImageOrdering(order: .name),
             sortKeys: any SortKeyReading = FileSortKeyReader(),
             random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
-            slideshow: Slideshow = Slideshow(), actions: BrowserActions = BrowserActions()
+            slideshow: Slideshow = Slideshow(), actions: BrowserActions = BrowserActions(),
+            openingNotice: String? = nil
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
@@ -83,6 +86,7 @@ public final class BrowserPresenter {
             self.random = random
             self.slideshow = slideshow
             self.actions = actions
+            self.openingNotice = openingNotice
         }
     }
 
@@ -156,6 +160,7 @@ public final class BrowserPresenter {
         admit(first, starting: true)
         commit(state)
         if !startsAfterSorting { select(state.selectedIndex, policy: .useCache) }
+        if let text = configuration.openingNotice { update { $0.notice = Notice(text, isError: true) } }
     }
 
     /// Carries out `command`; returns false when the user asked to quit.

@@ -62,28 +62,40 @@ private final class AVIFSession {
     ) throws(ImageDecodingError) -> T {
         let avif = try AVIFLibrary.functions()
         let declaredLength = declaredLength(bytes)
-        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { raw in
-            guard let decoder = avif.avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "libavif could not start")) }
-            defer { avif.avifDecoderDestroy(decoder) }
-            // Browsers decode files that bend the specification (a missing `pixi`, say); so do we.
-            decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
-            decoder.pointee.ignoreExif = 1
-            decoder.pointee.ignoreXMP = 1
-            decoder.pointee.maxThreads = 1
-            decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, sizeLimit))
-            decoder.pointee.imageDimensionLimit = 0
-            let session = AVIFSession(decoder: decoder, avif: avif)
-            session.isCut = declaredLength != nil
-            do throws(ImageDecodingError) {
-                try session.check(avif.avifDecoderSetIOMemory(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
-                if let declaredLength { decoder.pointee.io.pointee.sizeHint = UInt64(declaredLength) }
-                try session.check(avif.avifDecoderParse(decoder))
-                return .success(try body(session))
-            } catch {
-                return .failure(error)
-            }
+        // dav1d prints its own lines on C's stderr: they join the error's one line instead.
+        let (result, messages) = LibraryMessages.capture { () -> Result<T, ImageDecodingError> in
+            bytes.withUnsafeBytes { raw in session(avif, raw, declaredLength: declaredLength, sizeLimit: sizeLimit, body) }
+        }
+        if case .failure(.corrupt(let format, let detail)) = result, !messages.isEmpty {
+            throw .corrupt(format, detail: "\(detail) (dav1d: \(messages.joined(separator: "; ")))")
         }
         return try result.get()
+    }
+
+    /// Makes the decoder over `raw`, parses it and runs `body` on the session.
+    private static func session<T>(
+        _ avif: imgview_avif, _ raw: UnsafeRawBufferPointer, declaredLength: Int?, sizeLimit: Int,
+        _ body: (AVIFSession) throws(ImageDecodingError) -> T
+    ) -> Result<T, ImageDecodingError> {
+        guard let decoder = avif.avifDecoderCreate() else { return .failure(.corrupt(.avif, detail: "libavif could not start")) }
+        defer { avif.avifDecoderDestroy(decoder) }
+        // Browsers decode files that bend the specification (a missing `pixi`, say); so do we.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
+        decoder.pointee.ignoreExif = 1
+        decoder.pointee.ignoreXMP = 1
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, sizeLimit))
+        decoder.pointee.imageDimensionLimit = 0
+        let session = AVIFSession(decoder: decoder, avif: avif)
+        session.isCut = declaredLength != nil
+        do throws(ImageDecodingError) {
+            try session.check(avif.avifDecoderSetIOMemory(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+            if let declaredLength { decoder.pointee.io.pointee.sizeHint = UInt64(declaredLength) }
+            try session.check(avif.avifDecoderParse(decoder))
+            return .success(try body(session))
+        } catch {
+            return .failure(error)
+        }
     }
 
     private init(decoder: UnsafeMutablePointer<avifDecoder>, avif: imgview_avif) {

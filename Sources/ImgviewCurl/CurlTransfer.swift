@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
 import HTTPTypes
+import ImgviewCompression
 import ImgviewFetching
 import ImgviewSupport
 
@@ -45,9 +46,14 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerLines: [(name: String, value: String)] = []
     private var head: ResponseHead?
     private var sinkError: (any Error)?
+    /// Body bytes received, decoded.
     private var received: Int64 = 0
     private var lastActivity = DispatchTime.now()
-    private var hasAnswer = false
+    /// Whether a status line arrived: a failure after it is the server's answer, not the connection's.
+    private var sawStatusLine = false
+    /// Decodes a successful body sent in a content coding; made when its first bytes arrive.
+    private var decoder: ContentDecoder?
+    private var isDecoderChosen = false
     /// libcurl's words for a failure (CURLOPT_ERRORBUFFER); it writes there while the transfer runs.
     private let errorBuffer: UnsafeMutablePointer<CChar> = {
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -109,6 +115,9 @@ final class CurlTransfer: @unchecked Sendable {
             // HTTPFields has already made the value a legal one: no line breaks.
             requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "\(field.name.rawName): \(field.value)")
         }
+        if request.headerFields[.acceptEncoding] == nil {
+            requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "Accept-Encoding: \(ContentDecoder.acceptEncoding)")
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         imgview_curl_set_string(libcurl, easy, CURLOPT_URL, url.absoluteString)
         imgview_curl_set_long(libcurl, easy, CURLOPT_NOSIGNAL, 1)
@@ -116,8 +125,9 @@ final class CurlTransfer: @unchecked Sendable {
         imgview_curl_set_string(libcurl, easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         imgview_curl_set_long(libcurl, easy, CURLOPT_FOLLOWLOCATION, 1)
         imgview_curl_set_long(libcurl, easy, CURLOPT_MAXREDIRS, Self.maxRedirects)
-        // Every encoding libcurl can decode is offered, and the sink gets the decoded bytes, as from URLSession.
-        imgview_curl_set_string(libcurl, easy, CURLOPT_ACCEPT_ENCODING, "")
+        // Compressed bodies are decoded here, not by libcurl, which takes a stream without its end
+        // for a whole one (ContentDecoder); the sink gets the decoded bytes, as from URLSession.
+        imgview_curl_set_long(libcurl, easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         imgview_curl_set_long(libcurl, easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(idleTimeout * 1000)))
         imgview_curl_set_long(libcurl, easy, CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
         imgview_curl_set_pointer(libcurl, easy, CURLOPT_HTTPHEADER, requestHeaders)
@@ -151,7 +161,17 @@ final class CurlTransfer: @unchecked Sendable {
         if let sinkError { return .failure(sinkError) }
         guard result == CURLE_OK, let handle else { return .failure(transportError(for: result)) }
         do {
-            return .success(try deliverHead(handle))
+            var head = try deliverHead(handle)
+            if let decoder {
+                // The body is whole only if its coding ended too.
+                do {
+                    try decoder.finish()
+                } catch {
+                    return .failure(TransportError.badResponse(error.reason))
+                }
+                head.decodedLength = received
+            }
+            return .success(head)
         } catch {
             return .failure(error)
         }
@@ -182,7 +202,14 @@ final class CurlTransfer: @unchecked Sendable {
             if let redirect = redirectTarget(), let scheme = redirect.scheme {
                 return .unsupportedScheme(scheme.lowercased(), redirected: true)
             }
-            return .unsupportedScheme(request.url?.scheme ?? "", redirected: false)
+            // Only http and https are sent: this is libcurl refusing an answer with no status line
+            // ("HTTP/0.9"), not a scheme.
+            return .badResponse("the answer does not start with an HTTP status line")
+        case CURLE_OUT_OF_MEMORY where sawStatusLine && head == nil:
+            // libcurl refuses a header line over 100 kB with this code.
+            return .badResponse("a header line longer than 100 kB")
+        case CURLE_RECV_ERROR where detail.hasPrefix("Too large response headers"):
+            return .badResponse("headers larger than 300 kB")
         case CURLE_URL_MALFORMAT: return .badResponse(redirectTarget() == nil ? words : "malformed redirect")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED, CURLE_SSL_SHUTDOWN_FAILED,
@@ -211,11 +238,11 @@ final class CurlTransfer: @unchecked Sendable {
         if let head { return head }
         var status = 0
         imgview_curl_get_long(libcurl, easy, CURLINFO_RESPONSE_CODE, &status)
-        var length: curl_off_t = -1
-        imgview_curl_get_off_t(libcurl, easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-        let head = ResponseHead(
-            status: status, headerLines: headerLines, url: effectiveURL() ?? URL(fileURLWithPath: "/"),
-            expectedLength: length >= 0 ? Int64(length) : nil)
+        var head = ResponseHead(
+            status: status, headerLines: headerLines, url: effectiveURL() ?? URL(fileURLWithPath: "/"), expectedLength: nil)
+        // Read from the header lines, strictly: libcurl takes the last of two that differ, and
+        // reads a body whose length overflows to the connection's end.
+        head.expectedLength = try ResponseHead.contentLength(in: head.fields)
         self.head = head
         try sink.receive(head)
         return head
@@ -237,9 +264,31 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = DispatchTime.now()
         guard sinkError == nil, let handle else { return 0 }
         do {
-            _ = try deliverHead(handle)
-            try sink.receive(bytes: bytes)
-            received += Int64(bytes.count)
+            let head = try deliverHead(handle)
+            if !isDecoderChosen {
+                isDecoderChosen = true
+                // Only a body worth keeping is decoded: an error page's is dropped anyway.
+                if (200..<300).contains(head.status) {
+                    do {
+                        decoder = try ContentDecoder.forContentEncoding(head[.contentEncoding])
+                    } catch {
+                        throw TransportError.badResponse(error.reason)
+                    }
+                }
+            }
+            if let decoder {
+                do {
+                    try decoder.decode(bytes) { decoded in
+                        try sink.receive(bytes: decoded)
+                        received += Int64(decoded.count)
+                    }
+                } catch let error as ContentDecodingError {
+                    throw TransportError.badResponse(error.reason)
+                }
+            } else {
+                try sink.receive(bytes: bytes)
+                received += Int64(bytes.count)
+            }
             // A sink slow to take the bytes (a busy disk) is not the server going quiet.
             lastActivity = DispatchTime.now()
             return bytes.count
@@ -267,6 +316,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
         } else if line.hasPrefix("HTTP/") {
             headerLines = []
+            sawStatusLine = true
         } else if line.first == " " || line.first == "\t", !headerLines.isEmpty {
             // An obsolete folded line continues the previous header.
             headerLines[headerLines.count - 1].value += " " + trimmed

@@ -46,6 +46,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case browserKeys = "browser-keys"
     /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
     case config
+    /// A body in gzip, deflate or brotli, read by reads: whole only when the coding ended.
+    case contentCoding = "content-coding"
+    /// A URL as typed or found in a catalog, and a path's bytes as a file URL.
+    case userText = "user-text"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -70,6 +74,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)
+        case .contentCoding: ContentCodingFuzzing.run(bytes)
+        case .userText: UserTextFuzzing.run(bytes)
         }
     }
 }

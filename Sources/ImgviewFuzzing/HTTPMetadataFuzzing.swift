@@ -27,6 +27,7 @@ enum HTTPMetadataFuzzing {
         var head = ResponseHead(status: status, headerLines: headerLines, url: url, expectedLength: nil)
         head.expectedLength = head[.contentLength].flatMap { Int64($0) }
 
+        checkContentLength(head)
         checkFreshness(head)
         checkRetry(head)
         checkMessages(head)
@@ -46,8 +47,24 @@ enum HTTPMetadataFuzzing {
         precondition(read == entry, "a cache entry changed between writing and reading")
     }
 
+    /// Content-Length read strictly: a length is one every value agrees on, never negative; a
+    /// refusal is one safe line.
+    private static func checkContentLength(_ head: ResponseHead) {
+        do {
+            guard let length = try ResponseHead.contentLength(in: head.fields) else { return }
+            precondition(length >= 0, "a negative Content-Length")
+            let values = head.fields[values: .contentLength].flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }
+            precondition(values.allSatisfy { Int64($0) == length }, "a Content-Length the values do not all say")
+        } catch {
+            TerminalSafety.requireSafe(ImagePipelineError.transport(url, error).message, "Content-Length refusal")
+        }
+    }
+
     private static func checkRetry(_ head: ResponseHead) {
         let policy = RetryPolicy(maxRetries: 3)
+        if case .wait(let wait) = policy.askedWait(head[.retryAfter], now: now) {
+            precondition(wait >= .zero && wait <= policy.maxRetryAfter, "an asked wait past its cap")
+        }
         guard let delay = policy.delay(beforeRetry: 0, retryAfter: head[.retryAfter], now: now) else { return }
         precondition(delay >= .zero, "negative retry delay")
         precondition(delay <= max(policy.maxDelay, policy.maxRetryAfter), "retry delay past every cap")

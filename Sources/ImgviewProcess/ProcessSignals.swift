@@ -89,6 +89,14 @@ public enum ProcessSignals {
         Glibc.exit(128 + number)
     }
 
+    /// Ends the process with `status` after a failure nothing more can be done about (stdout that
+    /// cannot be written): temporary folders removed and the terminal's modes put back first.
+    public static func exit(status: Int32) -> Never {
+        ExitCleanup.runAll()
+        FatalSignalHandler.restoreTerminal()
+        Glibc.exit(status)
+    }
+
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE, after the
     /// temporary folders are removed and the terminal's modes are put back.
     public static func endByBrokenPipe() -> Never {

@@ -30,8 +30,11 @@ public struct Fault: Sendable, Equatable {
     public var truncateAfter: Int?
     /// Answer with a redirect instead of the resource.
     public var redirect: Redirect?
-    /// gzip the body (Content-Encoding: gzip) when the client accepts it.
-    public var gzip: Bool = false
+    /// Send the body in a content coding.
+    public var encoding: Encoding?
+    /// Answer 206 Partial Content with these bytes of the body and their Content-Range, whatever
+    /// the request asked for.
+    public var partialContent: Range<Int>?
     /// Answer conditional requests with 304 when the validators match.
     public var honoursConditionalRequests: Bool = true
     /// Send these bytes instead of the resource's (a body that is not an image, say).
@@ -46,6 +49,41 @@ public struct Fault: Sendable, Equatable {
         public init(after: Int, gate: BodyGate) {
             self.after = after
             self.gate = gate
+        }
+    }
+
+    /// A content coding for the body, and how the server misuses it.
+    public struct Encoding: Sendable, Equatable {
+        public enum Coding: String, Sendable, CaseIterable {
+            case gzip
+            /// zlib-wrapped deflate, as HTTP's `deflate` is meant to be.
+            case deflate
+            /// Deflate with no wrapper, which some servers send as `deflate`.
+            case rawDeflate
+            /// Brotli, in uncompressed meta-blocks (see `BrotliStored`).
+            case brotli
+
+            /// The Content-Encoding value.
+            public var token: String {
+                switch self {
+                case .gzip: "gzip"
+                case .deflate, .rawDeflate: "deflate"
+                case .brotli: "br"
+                }
+            }
+        }
+
+        public var coding: Coding
+        /// Encode even when the request's Accept-Encoding does not name the coding, as some servers do.
+        public var evenIfNotAccepted: Bool
+        /// Send only this many bytes of the encoded body, with a Content-Length that says exactly
+        /// those: a stream cut short that HTTP's framing cannot see.
+        public var cutAfter: Int?
+
+        public init(_ coding: Coding, evenIfNotAccepted: Bool = false, cutAfter: Int? = nil) {
+            self.coding = coding
+            self.evenIfNotAccepted = evenIfNotAccepted
+            self.cutAfter = cutAfter
         }
     }
 
@@ -93,11 +131,29 @@ public struct Fault: Sendable, Equatable {
         return fault
     }
 
-    public static let gzipped: Fault = {
+    public static let gzipped: Fault = encoded(.gzip)
+
+    /// The body in `coding` when the client accepts it (or, with `evenIfNotAccepted`, anyway),
+    /// cut after `cutAfter` encoded bytes when given.
+    public static func encoded(_ coding: Encoding.Coding, evenIfNotAccepted: Bool = false, cutAfter: Int? = nil) -> Fault {
         var fault = Fault()
-        fault.gzip = true
+        fault.encoding = Encoding(coding, evenIfNotAccepted: evenIfNotAccepted, cutAfter: cutAfter)
         return fault
-    }()
+    }
+
+    /// A 206 with `range` of the body, to a request that asked for the whole.
+    public static func partialContent(_ range: Range<Int>) -> Fault {
+        var fault = Fault()
+        fault.partialContent = range
+        return fault
+    }
+
+    /// The resource as usual, with these headers added (or replacing the server's own).
+    public static func headers(_ headers: [String: String]) -> Fault {
+        var fault = Fault()
+        fault.headers = headers
+        return fault
+    }
 
     public static func body(_ data: Data, contentType: String? = nil) -> Fault {
         var fault = Fault()

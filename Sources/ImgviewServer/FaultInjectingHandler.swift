@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import ImgviewCompression
 import ImgviewSupport
 
 /// Answers every request from the route table, as a real server would, unless a fault says otherwise.
@@ -26,7 +27,11 @@ struct FaultInjectingHandler: HTTPHandler {
             return finish(sequence, apply(fault.headers, to: response))
         }
         if let status = fault.status {
-            return finish(sequence, apply(fault.headers, to: plain(status, "status \(status)")))
+            // A 304 (or 204) has no body: text after it would be read as the next response.
+            let response =
+                status == 304 || status == 204
+                ? HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "status \(status)")) : plain(status, "status \(status)")
+            return finish(sequence, apply(fault.headers, to: response))
         }
         guard request.method == .GET || request.method == .HEAD else {
             return finish(sequence, plain(405, "method not allowed"))
@@ -58,16 +63,22 @@ struct FaultInjectingHandler: HTTPHandler {
             source = .file(url)
             length = size
         }
-        if fault.gzip, request.headers[HTTPHeader("Accept-Encoding")]?.contains("gzip") == true {
-            let plainBody: Data
-            switch source {
-            case .data(let data): plainBody = data
-            case .file(let url): plainBody = try Data(contentsOf: url)
-            }
-            let compressed = try Gzip.compress(plainBody)
-            source = .data(compressed)
-            length = compressed.count
-            response.headers[.contentEncoding] = "gzip"
+        if let range = fault.partialContent {
+            let whole = try Self.bytes(of: source)
+            let part = range.clamped(to: 0..<whole.count)
+            source = .data(whole.subdata(in: part))
+            length = part.count
+            response.statusCode = HTTPStatusCode(206, phrase: "Partial Content")
+            response.headers[HTTPHeader("Content-Range")] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(whole.count)"
+        }
+        if let encoding = fault.encoding,
+            encoding.evenIfNotAccepted || request.headers[HTTPHeader("Accept-Encoding")]?.contains(encoding.coding.token) == true
+        {
+            var encoded = try Self.encode(try Self.bytes(of: source), as: encoding.coding)
+            if let cut = encoding.cutAfter { encoded = encoded.prefix(cut) }
+            source = .data(encoded)
+            length = encoded.count
+            response.headers[.contentEncoding] = encoding.coding.token
         }
         response.headers[.contentLength] = String(length)
         response = apply(fault.headers, to: response)
@@ -83,6 +94,22 @@ struct FaultInjectingHandler: HTTPHandler {
             tracker: BodyTracker(log: log, sequence: sequence))
         response.payload = .httpBody(HTTPBodySequence(from: body, count: length, suggestedBufferSize: fault.chunkSize))
         return response
+    }
+
+    private static func bytes(of source: FaultyBody.Source) throws -> Data {
+        switch source {
+        case .data(let data): data
+        case .file(let url): try Data(contentsOf: url)
+        }
+    }
+
+    private static func encode(_ data: Data, as coding: Fault.Encoding.Coding) throws -> Data {
+        switch coding {
+        case .gzip: try Deflater.compress(data, as: .gzip)
+        case .deflate: try Deflater.compress(data, as: .zlib)
+        case .rawDeflate: try Deflater.compress(data, as: .raw)
+        case .brotli: BrotliStored.encode(data)
+        }
     }
 
     private func isNotModified(_ request: HTTPRequest, _ resource: ServedResource) -> Bool {

@@ -16,13 +16,15 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case httpStatus = 6
     /// The bytes are not a usable image: truncated, corrupt, not an image, too large.
     case badImage = 7
-    /// The output could not be written, or exists and `--force` was not given.
+    /// The output was refused before anything was written: it exists and `--force` was not
+    /// given, or it is not a regular file or its folder is missing. (A write that fails is `storage`.)
     case output = 8
     /// The cache directory is unusable, or `cache verify` found damage.
     case cache = 9
     /// `--offline` was given and the image is not in the cache.
     case offlineMiss = 10
-    /// Something could not be written on this machine: disk full, over quota, read-only, permission denied.
+    /// Something could not be written on this machine: disk full, over quota, read-only, permission
+    /// denied; in the cache, an output, or standard output.
     case storage = 11
     /// Interrupted by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
     case interrupted = 130
@@ -38,7 +40,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .network: "network failure (refused, unreachable, timeout, reset)"
         case .httpStatus: "HTTP error status"
         case .badImage: "not a usable image (truncated, corrupt, not an image, too large)"
-        case .output: "output cannot be written, or exists without --force"
+        case .output: "output refused: exists without --force, not a regular file, or no such folder"
         case .cache: "cache unusable or damaged; cache verify found (and removed) damage"
         case .offlineMiss: "--offline and not cached"
         case .storage: "cannot write locally (disk full, quota, read-only, permission denied)"

@@ -82,6 +82,12 @@ public final class URLSessionDataLoader: DataLoading {
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
+        // FoundationNetworking has libcurl decode compressed bodies, and libcurl takes a stream cut
+        // before its end for a whole one; so bodies are asked for as they are. One compressed
+        // anyway arrives with no decoded length, and the pipeline judges it by the image's end.
+        if request.headerFields[.acceptEncoding] == nil {
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
         let task = session.dataTask(with: urlRequest)
         do {
             return try await withTaskCancellationHandler {
@@ -129,7 +135,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        guard let locationText = response.value(forHTTPHeaderField: "Location") else {
+            // Nowhere to go: the redirect is the answer, for the pipeline to name.
+            completionHandler(nil)
+            return
+        }
+        let location = URL(string: locationText, relativeTo: response.url)?.absoluteURL
         let scheme = location?.scheme?.lowercased() ?? ""
         let refusal = transfers.withLock { transfers -> TransportError? in
             guard var transfer = transfers[task.taskIdentifier] else { return nil }
@@ -163,17 +174,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             return
         }
-        var lines: [(name: String, value: String)] = []
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { lines.append((name, value)) }
-        }
-        let head = ResponseHead(
-            status: http.statusCode, headerLines: lines, url: http.url ?? dataTask.originalRequest?.url ?? URL(fileURLWithPath: "/"),
-            expectedLength: http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
+        var head = Self.head(of: http, task: dataTask)
         let accepted = transfers.withLock { transfers -> Bool in
             guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
-            transfer.head = head
             do {
+                head.expectedLength = try ResponseHead.contentLength(in: head.fields)
+                transfer.head = head
                 try transfer.sink.receive(head)
             } catch {
                 transfer.failure = error
@@ -214,9 +220,31 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             transfer.continuation.resume(throwing: transportError(error, transfer: transfer))
         } else if let head = transfer.head {
             transfer.continuation.resume(returning: head)
+        } else if let http = task.response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
+            // A redirect it did not follow (no Location): FoundationNetworking ends the task
+            // without handing over the response, whose head is the answer.
+            var head = Self.head(of: http, task: task)
+            do {
+                head.expectedLength = try ResponseHead.contentLength(in: head.fields)
+                try transfer.sink.receive(head)
+                transfer.continuation.resume(returning: head)
+            } catch {
+                transfer.continuation.resume(throwing: error)
+            }
         } else {
             transfer.continuation.resume(throwing: TransportError.connectionLost(received: 0))
         }
+    }
+
+    /// The head of `response`, with no length yet (`ResponseHead.contentLength` reads it strictly).
+    private static func head(of response: HTTPURLResponse, task: URLSessionTask) -> ResponseHead {
+        var lines: [(name: String, value: String)] = []
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { lines.append((name, value)) }
+        }
+        return ResponseHead(
+            status: response.statusCode, headerLines: lines, url: response.url ?? task.originalRequest?.url ?? URL(fileURLWithPath: "/"),
+            expectedLength: nil)
     }
 
     /// The kind of failure behind a `URLError`, as `TransportError` names it for both loaders.
@@ -237,12 +265,19 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
             return .tls(detail)
         case .httpTooManyRedirects, .redirectToNonExistentLocation: return .tooManyRedirects(limit: URLSessionDataLoader.maxRedirects)
-        case .unsupportedURL: return .unsupportedScheme(error.failingURL?.scheme ?? "", redirected: false)
+        case .unsupportedURL:
+            // Only http and https are sent (`load` refuses the rest): this is libcurl refusing an
+            // answer with no status line ("HTTP/0.9").
+            let scheme = error.failingURL?.scheme?.lowercased() ?? ""
+            if scheme == "http" || scheme == "https" { return .badResponse("the answer does not start with an HTTP status line") }
+            return .unsupportedScheme(scheme, redirected: false)
         case .badServerResponse, .cannotParseResponse, .zeroByteResource:
             return transfer.head == nil ? .connectionLost(received: 0) : .badResponse(detail)
         case .cannotDecodeContentData, .cannotDecodeRawData: return .badResponse(detail)
         default:
             if transfer.head != nil { return .connectionLost(received: transfer.received) }
+            // libcurl's CURLE_OUT_OF_MEMORY, which it returns for a header line over 100 kB.
+            if detail == "Out of memory" { return .badResponse("a header line longer than 100 kB") }
             if detail.localizedCaseInsensitiveContains("ssl") || detail.localizedCaseInsensitiveContains("tls") { return .tls(detail) }
             return .local(detail)
         }

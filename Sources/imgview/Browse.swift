@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewBrowser
 import ImgviewFetching
+import ImgviewSupport
 import ImgviewTerminal
 
 #if canImport(FoundationEssentials)
@@ -125,31 +126,50 @@ extension Imgview {
             guard CursesTerminal.hasTerminal else { throw TerminalError.notATerminal }
             // One client for the catalog and the images: one multi handle, connections shared.
             let loader = try network.makeLoader()
-            let (catalog, moreTabs) = try await tabs(loader: loader)
+            let (catalog, moreTabs, notice) = try await tabs(loader: loader)
             let fetcher = try network.makeFetcher(global: global, loader: loader)
             try await BrowserLauncher.run(
                 catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, symbols: symbols, cellAspect: cellAspect,
-                maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting)
+                maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting,
+                notice: notice)
         }
 
-        /// The tabs to open with, and the rest of a listing still under way.
-        private func tabs(loader: any DataLoading) async throws -> (Catalog, AsyncStream<[AppImage]>?) {
+        /// The status line's words for what was left out: `left out: a.jpg (not found), notes.txt (not an image)`.
+        static func notice(for leftOut: [LeftOutArgument]) -> String? {
+            guard !leftOut.isEmpty else { return nil }
+            let named = leftOut.map { item in
+                let why =
+                    switch item.reason {
+                    case .notFound: "not found"
+                    case .notAnImage: "not an image"
+                    case .unreadable: "cannot be read"
+                    }
+                return "\(TerminalText.sanitized(item.argument)) (\(why))"
+            }
+            return "left out: " + named.joined(separator: ", ")
+        }
+
+        /// The tabs to open with, the rest of a listing still under way, and what the browser says as it opens.
+        private func tabs(loader: any DataLoading) async throws -> (Catalog, AsyncStream<[AppImage]>?, String?) {
             guard !images.isEmpty else {
                 if global.isOffline, case .remote(let url) = global.catalogSource { throw OfflineCatalogError(url: url) }
                 // Only the first page: a paged catalog loads the next one when the user reaches its end.
                 let catalog = try await CatalogLoader(loader: loader).loadFirstPage(from: global.catalogSource)
                 if catalog.images.isEmpty { throw CatalogError(origin: catalog.origin, problem: .empty) }
-                return (catalog, nil)
+                return (catalog, nil, nil)
             }
             let catalog = CatalogOnce(global: global, loader: loader)
-            let sources = try await BrowseSource.resolve(images) { try await catalog.value() }
+            let resolved = try await BrowseSource.resolve(images) { try await catalog.value() }
             // The first images are enough to open with; a big folder goes on being read behind the browser.
-            let (first, rest) = await BackgroundListing.start(ImageListing(sources: sources, recursive: recursive))
+            let (first, rest) = await BackgroundListing.start(ImageListing(sources: resolved.sources, recursive: recursive))
             if first.isEmpty {
-                if sources.count == 1, case .file(let url) = sources[0] { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+                if images.count == 1, let only = resolved.leftOut.first { throw only.error }
                 throw NoImagesError(arguments: images)
             }
-            return (Catalog(images: first, origin: .commandLine), rest)
+            // What was left out is said before the browser takes the screen (so it is still there
+            // after), and in its status line.
+            for leftOut in resolved.leftOut { StandardError.print("imgview: \(leftOut.error.message); left out") }
+            return (Catalog(images: first, origin: .commandLine), rest, Self.notice(for: resolved.leftOut))
         }
     }
 }

@@ -26,7 +26,8 @@ enum BrowserLauncher {
         symbols: SymbolsChoice = .auto,
         cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
-        offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow()
+        offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow(),
+        notice: String? = nil
     ) async throws {
         let environment = ProcessInfo.processInfo.environment
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
@@ -43,7 +44,7 @@ enum BrowserLauncher {
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
             symbols: detected.symbols, graphics: detected.graphics, keymap: Settings.shared.keymap, ordering: ordering,
             slideshow: slideshow,
-            actions: actions(environment: environment, passthrough: detected.graphics.passthrough))
+            actions: actions(environment: environment, passthrough: detected.graphics.passthrough), openingNotice: notice)
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
             colors: colors)

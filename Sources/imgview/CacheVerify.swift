@@ -13,13 +13,14 @@ extension Imgview.Cache {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
-            abstract: "Rehash every blob; remove damaged and orphaned entries, blobs and files.",
+            abstract: "Rehash every blob; remove damaged entries, blobs and files, and tidy orphans.",
             discussion: """
                 Finds blobs whose bytes no longer match their SHA-256, entries whose blob is missing, \
-                metadata files that cannot be read, blobs no entry references, and links, FIFOs, \
-                devices or folders where a file belongs (removed themselves, never followed); prints \
-                and removes each. Temporary files of processes that are gone are removed as upkeep, \
-                not damage. Exit code 0 when the cache was sound, 9 when something was found (and removed).
+                metadata files that cannot be read, and links, FIFOs, devices, folders or hard links \
+                where a file belongs (removed themselves, never followed); prints and removes each. \
+                Temporary files of processes that are gone and blobs no entry references are removed \
+                as upkeep, not damage. Exit code 0 when the cache was sound, 9 when something was \
+                found (and removed).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -39,6 +40,11 @@ extension Imgview.Cache {
                     let count = report.abandonedFiles
                     output += "tidied \(count) abandoned temporary \(count == 1 ? "file" : "files") (left by processes that are gone)\n"
                 }
+                if report.orphanedBlobs > 0 {
+                    let count = report.orphanedBlobs
+                    output +=
+                        "tidied \(count) orphaned \(count == 1 ? "blob" : "blobs") (\(ByteCount.format(report.orphanedBytes)) no entry referenced)\n"
+                }
                 for problem in report.problems {
                     let url = problem.url.map { " \(TerminalText.sanitized($0.absoluteString))" } ?? ""
                     output += "removed \(problem.kind.rawValue) \(TerminalText.sanitized(problem.path))\(url): \(problem.detail)\n"
@@ -48,7 +54,7 @@ extension Imgview.Cache {
             guard report.problems.isEmpty else { throw CacheDamageFound(count: report.problems.count) }
         }
 
-        /// `{"entries", "blobs", "bytes", "abandoned_files", "problems": [{"kind", "path", "url", "detail"}]}`.
+        /// `{"entries", "blobs", "bytes", "abandoned_files", "orphaned_blobs", "problems": [{"kind", "path", "url", "detail"}]}`.
         static func json(_ report: VerifyReport) -> Data {
             let problems = report.problems.map { problem in
                 "{\"kind\": \(JSONText.string(problem.kind.rawValue)), \"path\": \(JSONText.string(TerminalText.sanitized(problem.path))), "
@@ -58,7 +64,8 @@ extension Imgview.Cache {
             let list = problems.isEmpty ? "[]" : "[\n  " + problems.joined(separator: ",\n  ") + "\n]"
             return Data(
                 ("{\"entries\": \(report.entries), \"blobs\": \(report.blobs), \"bytes\": \(report.bytes), "
-                    + "\"abandoned_files\": \(report.abandonedFiles), \"problems\": \(list)}\n").utf8)
+                    + "\"abandoned_files\": \(report.abandonedFiles), \"orphaned_blobs\": \(report.orphanedBlobs), "
+                    + "\"problems\": \(list)}\n").utf8)
         }
     }
 }

@@ -102,6 +102,9 @@ struct DownloadPlan: Sendable {
                     try OutputFile.copy(source, to: FileDescriptor.standardOutput)
                 } catch Errno.brokenPipe {
                     StandardOutput.endByBrokenPipe()
+                } catch {
+                    // A full disk under a redirection, say: this machine's write failed.
+                    throw OutputError.cannotWrite("standard output: cannot write: \(String(cString: strerror(Errno.code(of: error))))")
                 }
             }
             return .printed
@@ -138,5 +141,12 @@ enum OutputError: UserFacingError {
         }
     }
 
-    var exitStatus: ExitStatus { .output }
+    /// A write that failed is this machine's failure, as every local write is (exit 11); only an
+    /// output refused before writing is the output's.
+    var exitStatus: ExitStatus {
+        switch self {
+        case .exists, .notAFolder: .output
+        case .cannotWrite: .storage
+        }
+    }
 }

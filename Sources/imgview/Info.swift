@@ -56,8 +56,11 @@ extension Imgview {
             var written = 0
             if array { StandardOutput.write("[") }
             defer { if array { StandardOutput.write("]\n") } }
+            let waiting = WaitingProgress.forStandardError()
             try await arguments.forEach { argument, url in
-                let info = try await pipeline.facts(for: ImageRequest(url: url))
+                let info = try await waiting.track(argument == "-" ? "standard input" : argument) { progress in
+                    try await pipeline.facts(for: ImageRequest(url: url), progress: progress)
+                }
                 if let damage = info.damage {
                     StandardError.print("imgview: \(TerminalText.sanitized(info.location)): warning: damaged: \(damage)")
                 }

@@ -62,7 +62,7 @@ struct ServiceOptions: ParsableArguments {
     ///
     /// - Parameter keepsImagesInMemory: false for `get`, which only copies files: bodies stay on disk.
     func makeFetcher(global: GlobalOptions, loader: any DataLoading, keepsImagesInMemory: Bool = true) throws -> ImageFetcher {
-        let disk = try DiskCache(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
+        let disk = try DiskCache.forFetching(directory: global.cacheDirectoryURL, sizeLimit: global.cacheSizeLimit())
         let configuration = ImageFetcher.Configuration(
             dataLoader: loader,
             diskCache: disk,

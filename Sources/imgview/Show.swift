@@ -133,12 +133,16 @@ extension Imgview {
                 global: global, loader: loader, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
             var shown: UInt32 = 0
+            let waiting = WaitingProgress.forStandardError()
             try await arguments.forEach { argument, url in
                 var imageOptions = options
                 // Each image of its own kitty id: sending an id again would take the earlier image off the screen.
                 shown += 1
                 imageOptions.graphics?.imageID = shown
-                let response = try await pipeline.preview(for: PreviewRequest(url: url, options: imageOptions))
+                let request = PreviewRequest(url: url, options: imageOptions)
+                let response = try await waiting.track(argument == "-" ? "standard input" : argument) { progress in
+                    try await pipeline.preview(for: request, progress: progress)
+                }
                 if images.count > 1 {
                     StandardOutput.write("==> \(argument == "-" ? "standard input" : TerminalText.sanitized(argument)) <==\n")
                 }

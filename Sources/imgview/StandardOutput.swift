@@ -1,4 +1,5 @@
 import ImgviewProcess
+import ImgviewSupport
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -25,8 +26,16 @@ enum StandardOutput {
         } catch Errno.brokenPipe {
             endByBrokenPipe()
         } catch {
-            return  // stdout is unusable (a full disk, say): nothing more can be said there
+            endByFailedWrite((error as? Errno)?.rawValue ?? EIO)
         }
+    }
+
+    /// Ends the process when standard output cannot be written (a full disk under a redirection,
+    /// say): one line, and exit 11, as every local write that fails ends. What was to be printed
+    /// cannot be, so nothing is gained by going on.
+    static func endByFailedWrite(_ code: Int32) -> Never {
+        StandardError.print("imgview: standard output: cannot write: \(String(cString: strerror(code)))")
+        ProcessSignals.exit(status: ExitStatus.storage.rawValue)
     }
 
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.

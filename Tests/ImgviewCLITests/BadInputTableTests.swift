@@ -213,6 +213,103 @@ struct BadInputTableTests {
                     takes: retried())
             )
         },
+        // Answers that look like an image's and are not (issue 26): refused at once and never cached.
+        BadInput(label: "gzip body cut short, its Content-Length matching what was sent") { context in
+            context.server.setFaults([.encoded(.gzip, cutAfter: 20_000)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            let message = "imgview: \(context.hopper): bad response from the server (the gzip body stops before the end of its gzip stream)"
+            return (result, Expectation(status: 5, message: message, takes: atOnce))
+        },
+        BadInput(label: "206 to a request for the whole image") { context in
+            context.server.setFaults([.partialContent(0..<20_000)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            let message = "imgview: \(context.hopper): HTTP 206 (partial content) to a request for the whole image"
+            return (result, Expectation(status: 6, message: message, takes: atOnce))
+        },
+        BadInput(label: "304 carrying another image's strong ETag") { context in
+            context.server.publish(.data(hopperBytes, contentType: "image/jpeg", cacheControl: "max-age=0"), at: "/photos/hopper.jpg")
+            #expect(try await context.run(["get", context.hopper, "-o", "first.jpg"]).status == 0)
+            let changed = hopperBytes + Data([0xFF, 0xD9])
+            let tag = ServedResource.data(changed, contentType: "image/jpeg").etag!
+            context.server.publish(
+                .data(changed, contentType: "image/jpeg", cacheControl: "max-age=60"), at: "/photos/hopper.jpg",
+                faults: [.status(304, headers: ["ETag": tag, "Cache-Control": "max-age=60"]), .none])
+            let result = try await context.run(["get", context.hopper, "-o", "second.jpg"])
+            // Not the old bytes under the new tag: the stored image is not renewed, the new one is fetched.
+            #expect(try Data(contentsOf: context.folder.appendingPathComponent("second.jpg")) == changed)
+            #expect(context.server.requests(for: "/photos/hopper.jpg").map(\.status) == [200, 304, 200])
+            return (result, Expectation(status: 0, message: nil, writes: ["first.jpg", "second.jpg"], cachedEntries: 1))
+        },
+        BadInput(label: "Vary: *") { context in
+            context.server.setFaults([.headers(["Vary": "*", "Cache-Control": "max-age=3600"])], for: "/photos/hopper.jpg")
+            #expect(try await context.run(["get", context.hopper, "-o", "first.jpg"]).status == 0)
+            let result = try await context.run(["get", context.hopper, "-o", "second.jpg"])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").count == 2)
+            return (result, Expectation(status: 0, message: nil, writes: ["first.jpg", "second.jpg"], cachedEntries: 0))
+        },
+        BadInput(label: "Content-Length of 10^26") { context in
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: 100000000000000000000000000\r\n\r\n"
+            raw.respond(at: "/huge.jpg", with: Data(head.utf8) + hopperBytes)
+            let url = raw.url(for: "/huge.jpg").absoluteString
+            let result = try await context.run(["get", url])
+            let message =
+                "imgview: \(url): bad response from the server (a Content-Length of 100000000000000000000000000 bytes, more than any body can hold)"
+            return (result, Expectation(status: 5, message: message, takes: atOnce))
+        },
+        BadInput(label: "two different Content-Lengths") { context in
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(hopperBytes.count)\r\nContent-Length: 5\r\n\r\n"
+            raw.respond(at: "/two.jpg", with: Data(head.utf8) + hopperBytes)
+            let url = raw.url(for: "/two.jpg").absoluteString
+            let result = try await context.run(["get", url])
+            let message = "imgview: \(url): bad response from the server (two different Content-Lengths, \(hopperBytes.count) and 5)"
+            return (result, Expectation(status: 5, message: message, takes: atOnce))
+        },
+        BadInput(label: "Retry-After that overflows") { context in
+            context.server.setFaults([.status(503, headers: ["Retry-After": "99999999999999999999"]), .none], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            #expect(context.server.requests(for: "/photos/hopper.jpg").count == 1)
+            let message =
+                "imgview: \(context.hopper): HTTP 503 (service unavailable), and the server asks to wait 99999999999999999999 s before trying again: longer than imgview waits"
+            return (result, Expectation(status: 6, message: message, takes: atOnce))
+        },
+        BadInput(label: "a status line that is not HTTP") { context in
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            raw.respond(at: "/hello.jpg", with: Data("HELLO THERE\r\nContent-Length: 2\r\n\r\nhi".utf8))
+            let url = raw.url(for: "/hello.jpg").absoluteString
+            let result = try await context.run(["get", url])
+            let message = "imgview: \(url): bad response from the server (the answer does not start with an HTTP status line)"
+            return (result, Expectation(status: 5, message: message, takes: atOnce))
+        },
+        BadInput(label: "304 with nothing cached") { context in
+            context.server.setFaults([.status(304)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            let message = "imgview: \(context.hopper): HTTP 304 (not modified) to a request that was not conditional"
+            return (result, Expectation(status: 6, message: message, takes: atOnce))
+        },
+        BadInput(label: "302 without Location") { context in
+            context.server.setFaults([.status(302)], for: "/photos/hopper.jpg")
+            let result = try await context.run(["get", context.hopper])
+            return (
+                result,
+                Expectation(
+                    status: 6, message: "imgview: \(context.hopper): HTTP 302 (a redirect with no Location to follow)", takes: atOnce)
+            )
+        },
+        BadInput(label: "a header line of a megabyte") { context in
+            let raw = try RawResponseServer()
+            defer { raw.stop() }
+            let head = "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 1 << 20) + "\r\nContent-Length: 2\r\n\r\nhi"
+            raw.respond(at: "/long.jpg", with: Data(head.utf8))
+            let url = raw.url(for: "/long.jpg").absoluteString
+            let result = try await context.run(["get", url])
+            let message = "imgview: \(url): bad response from the server (a header line longer than 100 kB)"
+            return (result, Expectation(status: 5, message: message, takes: atOnce))
+        },
         BadInput(label: "body that is not an image") { context in
             context.server.setFaults([.body(Data("<html>".utf8), contentType: "text/html")], for: "/photos/hopper.jpg")
             let result = try await context.run(["get", context.hopper])
@@ -241,6 +338,17 @@ struct BadInputTableTests {
             context.publish(hopperBytes.prefix(300), at: "/cut.jpg")
             let result = try await context.run(["info", context.url("/cut.jpg")])
             return (result, Expectation(status: 7, message: "imgview: truncated JPEG image: the data ends before any pixel"))
+        },
+        BadInput(label: "an AVIF whose AV1 data makes dav1d speak") { context in
+            var avif = try Fixtures.data("hopper.avif")
+            let mdat = try #require(avif.firstRange(of: Data("mdat".utf8)))
+            avif[mdat.upperBound + 4] = 0xFF
+            context.publish(avif, at: "/bad.avif", contentType: "image/avif")
+            let result = try await context.run(["show", context.url("/bad.avif"), "--size", "10x5"])
+            let message =
+                "imgview: corrupt AVIF image: Decoding of color planes failed: tile->codec->getNextImage() failed "
+                + "(dav1d: Error parsing sequence header; Error parsing OBU data)"
+            return (result, Expectation(status: 7, message: message))
         },
         BadInput(label: "image whose declared size would need gigabytes") { context in
             context.publish(bomb, at: "/bomb.png", contentType: "image/png")
@@ -400,6 +508,19 @@ struct BadInputTableTests {
                 [.body(Data("<html>".utf8), contentType: "text/html\u{1B}[2J")], for: "/photos/hopper.jpg")
             let result = try await context.run(["get", context.hopper])
             return (result, Expectation(status: 7, message: "imgview: \(context.hopper): not an image (text/html?[2J)"))
+        },
+        BadInput(label: "a line separator in a catalog title") { context in
+            let catalog = "{\"images\": [{\"name\": \"a\", \"title\": \"one\\u2028two\\u2029three\", \"url\": \"a.jpg\"}]}"
+            let path = try context.write(catalog, to: "catalog.json")
+            let result = try await context.run(["--catalog", path, "list"])
+            #expect(result.stdout.contains("one?two?three"), "\(result.stdout)")
+            return (result, Expectation(status: 0, message: nil))
+        },
+        BadInput(label: "a URL holding [ ] | and an escape") { context in
+            context.publish(hopperBytes, at: "/a b[1]|c.jpg")
+            let result = try await context.run(["get", context.url("/") + "a%20b[1]|c.jpg", "-o", "out.jpg"])
+            #expect(context.server.requests().map(\.path) == ["/a b[1]|c.jpg"])
+            return (result, Expectation(status: 0, message: nil, writes: ["out.jpg"], cachedEntries: 1))
         },
         BadInput(label: "escape sequences in a name") { context in
             let result = try await context.run(["get", "\u{1B}]0;owned\u{07}"])

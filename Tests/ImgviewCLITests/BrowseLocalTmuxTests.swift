@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewSupport
 import ImgviewTestSupport
 import Testing
 
@@ -118,6 +119,37 @@ struct BrowseLocalTmuxTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? []).isEmpty)
     }
 
+    /// dav1d's own lines about a damaged AVIF join the error in the status line; none reaches
+    /// the terminal (or stderr, here a file) raw while the browser is on screen.
+    @Test func aDecodersOwnMessagesStayOffTheScreen() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var avif = try Data(
+            contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures/hopper.avif"))
+        let mdat = try #require(avif.firstRange(of: Data("mdat".utf8)))
+        avif[mdat.upperBound + 4] = 0xFF
+        try avif.write(to: folder.appendingPathComponent("bad.avif"))
+        try FileManager.default.copyItem(at: Self.coffee, to: folder.appendingPathComponent("good.png"))
+        let browser = TmuxSession.imgviewCommand(
+            ["browse", "bad.avif", "good.png"], environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path])
+        let session = try await TmuxSession(
+            columns: 200, rows: 36, command: "\(browser) 2>stderr.txt; echo EXIT=$?", directory: folder)
+        do {
+            let screen = try await session.waitForScreen { $0.contains("corrupt AVIF image") }
+            #expect(screen.contains("(dav1d: Error parsing"), "\(screen)")
+            #expect(screen.components(separatedBy: "Error parsing OBU data").count == 2, "said once, in the status line")
+            try await session.send("Right")
+            try await session.waitForScreen { $0.contains("format  PNG 600×400") }
+            try await session.send("q")
+            try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+        #expect(try String(contentsOf: folder.appendingPathComponent("stderr.txt"), encoding: .utf8) == "")
+    }
+
     @Test func twoFilesOnTheCommandLineAreTwoTabs() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -144,6 +176,44 @@ struct BrowseLocalTmuxTests {
             }
             #expect(server.requests(for: "/photos/hopper.jpg").count == 1)
         }
+    }
+
+    /// A path that is not there and a named file that is not an image are left out, said before
+    /// the screen is taken and in the status line, and the browser opens over the rest; a folder's
+    /// image whose name is not UTF-8 is among them, shown with U+FFFD. A missing path stopped the
+    /// browser; the non-image and the name went without a word.
+    @Test func argumentsThatNameNoImageAreLeftOutAndSaidSo() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Self.photo, to: folder.appendingPathComponent("a.jpg"))
+        try Data("text".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let more = folder.appendingPathComponent("more")
+        try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
+        let latin1 = more.appendingPathBytes(Array("caf".utf8) + [0xE9] + Array(".png".utf8))
+        let png = Self.png(width: 8, height: 8) { x, _ in UInt8(x * 30) }
+        let descriptor = latin1.withFilePath { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let command = TmuxSession.imgviewCommand(
+            ["browse", "a.jpg", "missing.jpg", "notes.txt", "more"],
+            environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path])
+        let session = try await TmuxSession(columns: 120, rows: 36, command: command, directory: folder)
+        do {
+            let screen = try await session.waitForScreen { $0.contains("left out: missing.jpg (not found), notes.txt (not an image)") }
+            #expect(screen.contains("2 images"), "\(screen)")
+            try await session.send("l")
+            let second = try await session.waitForScreen { $0.contains("[ caf\u{FFFD}.png ]") && $0.contains("format  PNG 8×8") }
+            #expect(!second.contains("left out"), "the notice goes with the next key")
+            try await session.send("q")
+            let after = try await session.waitForScreen { $0.contains("EXIT=") }
+            #expect(after.contains("imgview: no image called \"missing.jpg\" in the catalog and no such file"), "\(after)")
+            #expect(after.contains("imgview: \(folder.path)/notes.txt: not an image; left out"), "\(after)")
+            #expect(after.contains("EXIT=0"))
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
     }
 
     /// Every new format in one folder: each tab says what it is, and a TIFF of three pages turns them with `]` and `[`.

@@ -50,7 +50,7 @@ struct LightBinaryTests {
         static let onDemand = codecs
         static let fetchingOnly: [String] = []
     #else
-        static let onDemand = codecs + ["libcurl"]
+        static let onDemand = codecs + ["libcurl", "libbrotli"]
         static let fetchingOnly = ["libcurl"]
     #endif
 

@@ -93,6 +93,55 @@ struct LocalFootprintTests {
         }
     }
 
+    /// An output on a file system that fills up: exit 11, as every local write that fails (it was
+    /// 8, the code for an output refused), one line naming the file and the reason, nothing left.
+    @Test(.enabled(if: LocalFootprintTests.canMountTmpfs, "needs unshare and a tmpfs mount (root, or user namespaces)"))
+    func aFullDiskUnderAnOutputIsALocalFailure() async throws {
+        let server = try await LoopbackServer.start()
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mountPoint = root.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        try await stopping(server) {
+            var body = try Data(contentsOf: Self.hopper)
+            body.append(Data(count: 2_000_000))
+            server.publish(.data(body, contentType: "image/jpeg"), at: "/big.jpg")
+            let url = server.url(for: "/big.jpg").absoluteString
+            let script = """
+                mount -t tmpfs -o size=512k imgview-test "$1" || exit 99
+                IMGVIEW_CACHE_DIR="$4/cache" "$2" get "$3" -o "$1/out.jpg"
+                status=$?
+                echo "left behind: $(ls -A "$1" | wc -l)"
+                exit $status
+                """
+            let result = try await Self.runUnshared(
+                script, arguments: [mountPoint.path, ImgviewProcess.binary.path, url, root.path], directory: root)
+            #expect(result.status == ExitStatus.storage.rawValue, "\(result.stderr)")
+            #expect(result.errorLine.hasPrefix("imgview: \(mountPoint.path)/out.jpg: cannot "), "\(result.errorLine)")
+            #expect(result.errorLine.hasSuffix(": No space left on device"), "\(result.errorLine)")
+            #expect(result.stdout == "left behind: 0\n")
+        }
+    }
+
+    /// Standard output on a full disk (`> /dev/full`): exit 11 and one line, for the bytes of
+    /// `get -o -` (exit 1 before) and for text (`show`, `info` and `list` exited 0, having said nothing).
+    @Test(arguments: [["get", "$URL", "-o", "-"], ["show", "$URL", "--mode", "ascii", "--size", "20x10"], ["info", "$URL"], ["list"]])
+    func aFullStandardOutputIsALocalFailure(arguments: [String]) async throws {
+        let server = try await LoopbackServer.start()
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await stopping(server) {
+            server.publish(.data(try Data(contentsOf: Self.hopper), contentType: "image/jpeg"), at: "/hopper.jpg")
+            let url = server.url(for: "/hopper.jpg").absoluteString
+            let command = arguments.map { $0 == "$URL" ? url : $0 }
+            let result = try await ImgviewProcess.run(
+                ["-c", "exec \"$0\" \"$@\" > /dev/full", ImgviewProcess.binary.path] + command, executable: URL(fileURLWithPath: "/bin/sh"),
+                environment: ["IMGVIEW_CACHE_DIR": root.appendingPathComponent("cache").path], directory: root)
+            #expect(result.status == ExitStatus.storage.rawValue, "\(command): \(result.stderr)")
+            #expect(result.errorLine == "imgview: standard output: cannot write: No space left on device", "\(command)")
+        }
+    }
+
     /// Whether `unshare` can give a process a private mount namespace with a tmpfs in it.
     static let canMountTmpfs: Bool = {
         guard let result = try? runUnsharedSync("mount -t tmpfs -o size=64k imgview-probe \"$1\"", arguments: [NSTemporaryDirectory()])

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 import ImgviewTestSupport
 import Testing
 
@@ -37,6 +38,31 @@ struct ShowInfoCommandTests {
         let result = try await ImgviewProcess.run(
             ["show", Fixtures.path("rgb.png"), "--size", "16x6"], environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"])
         #expect(result.status == 0 && !result.stdout.contains("\u{1B}"))
+    }
+
+    /// A file whose name is not UTF-8 (Latin-1 `café.jpg`, given by its bytes, as a shell passes
+    /// it): `info`, `show` and `get` open it, and show its name with U+FFFD. It was "no such file".
+    @Test(arguments: [["info", "$FILE"], ["show", "$FILE", "--size", "8x4", "--colors", "none"], ["get", "$FILE", "-o", "out.jpg"]])
+    func aFileNameThatIsNotUTF8Opens(arguments: [String]) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgview-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Data(contentsOf: Fixtures.url("photo.jpg"))
+        let url = folder.appendingPathBytes(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let descriptor = url.withFilePath { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        _ = photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        // Process takes arguments as Strings: the shell makes the byte.
+        let words = arguments.map { $0 == "$FILE" ? "\"$(printf 'caf\\351.jpg')\"" : "'\($0)'" }.joined(separator: " ")
+        let result = try await ImgviewProcess.run(
+            ["-c", "exec \"$0\" \(words)", ImgviewProcess.binary.path], executable: URL(fileURLWithPath: "/bin/sh"), directory: folder)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        switch arguments[0] {
+        case "info": #expect(result.stdout.contains("source      \(folder.path)/caf\u{FFFD}.jpg\n"), "\(result.stdout)")
+        case "get": #expect(try Data(contentsOf: folder.appendingPathComponent("out.jpg")) == photo)
+        default: #expect(!result.stdout.isEmpty)
+        }
     }
 
     @Test func showAcceptsFileURLs() async throws {

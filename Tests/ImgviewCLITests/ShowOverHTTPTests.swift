@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewServer
+import ImgviewSupport
 import ImgviewTestSupport
 import Testing
 
@@ -34,5 +35,76 @@ struct ShowOverHTTPTests {
         let result = try await ImgviewProcess.run(["show", "http://127.0.0.1:9/a.jpg"])
         #expect(result.status == 5)
         #expect(result.stderr.hasPrefix("imgview: http://127.0.0.1:9/a.jpg: "))
+    }
+}
+
+/// `show` and `info` on a terminal say on stderr what a slow image is doing: nothing for a fast
+/// one, how much has come after a second, and that a transfer stalled.
+@Suite("Waiting for an image")
+struct WaitingFeedbackTests {
+    /// Runs `imgview arguments` under `script` (stdout and stderr on a pseudo-terminal, copied to a
+    /// pipe); `whileRunning` gets what was printed so far.
+    static func runOnTerminal(
+        _ arguments: [String], whileRunning: @Sendable (@escaping @Sendable () -> String) async throws -> Void = { _ in }
+    ) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([ImgviewProcess.binary.path] + arguments).map(TmuxSession.shellQuoted).joined(separator: " ")
+        process.arguments = ["-qfec", command, "/dev/null"]
+        process.environment = ImgviewProcess.environment([:])
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        let printed = Locked(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            printed.withLock { $0.append(data) }
+        }
+        try process.run()
+        let text: @Sendable () -> String = { String(decoding: printed.withLock { $0 }, as: UTF8.self) }
+        try await whileRunning(text)
+        try await offPool { process.waitUntilExit() }
+        output.fileHandleForReading.readabilityHandler = nil
+        printed.withLock { $0.append(output.fileHandleForReading.readDataToEndOfFile()) }
+        try? input.fileHandleForWriting.close()
+        return (process.terminationStatus, text())
+    }
+
+    @Test(arguments: ["show", "info"])
+    func aStalledTransferIsSaidThenTheImageComes(command: String) async throws {
+        let server = try await LoopbackServer.start()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photo.png")))
+        let gate = BodyGate()
+        server.publish(
+            .data(bytes, contentType: "image/png"), at: "/slow.png",
+            faults: [.held(after: 1000, until: gate, chunkSize: 1000, delayPerChunk: .zero)])
+        let url = server.url(for: "/slow.png").absoluteString
+        let arguments = command == "show" ? ["show", url, "--size", "20x5", "--mode", "ascii"] : ["info", url]
+        let result = try await Self.runOnTerminal(arguments) { printed in
+            try await eventually(timeout: .seconds(30)) { printed().contains("stalled: nothing for") }
+            #expect(printed().contains("/slow.png: 0 B of 36 kB (0%)"), "after a second, how much came of how much")
+            gate.open()
+        }
+        await server.stop()
+        #expect(result.status == 0, "\(result.output)")
+        // The line was erased before the result: after the last word of it, `\r\e[K`, then the image.
+        let lastWord = try #require(result.output.range(of: "stalled: nothing for", options: .backwards))
+        let erased = try #require(result.output[lastWord.upperBound...].range(of: "\r\u{1B}[K"))
+        let tail = result.output[erased.upperBound...]
+        #expect(!tail.contains("slow.png:"))
+        #expect(command == "show" ? tail.contains(":.") : tail.contains("PNG"), "\(tail)")
+    }
+
+    /// A cached image, or a fast one, prints nothing on stderr.
+    @Test func aFastImagePrintsNoWaitingLine() async throws {
+        let server = try await LoopbackServer.start()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photo.png")))
+        server.publish(.data(bytes, contentType: "image/png"), at: "/fast.png")
+        let result = try await Self.runOnTerminal(["info", server.url(for: "/fast.png").absoluteString])
+        await server.stop()
+        #expect(result.status == 0)
+        #expect(!result.output.contains("\u{1B}[K"), "\(result.output)")
     }
 }

@@ -21,6 +21,26 @@ struct BadImageTests {
         }
     }
 
+    /// dav1d's own lines ("Error parsing sequence header") go into the one error line, sanitised,
+    /// instead of reaching the terminal ahead of it; C's stderr is the terminal's again after.
+    @Test func dav1dMessagesJoinTheErrorLine() throws {
+        let error = try #require(error(decoding: try Self.avifWithDamagedAV1()))
+        #expect(
+            error.message
+                == "corrupt AVIF image: Decoding of color planes failed: tile->codec->getNextImage() failed "
+                + "(dav1d: Error parsing sequence header; Error parsing OBU data)")
+        // A good file after it decodes with nothing captured.
+        #expect(try decoder.decode(try Fixtures.data("hopper.avif"), request: DecodeRequest()).warning == nil)
+    }
+
+    /// hopper.avif with its AV1 sequence header's first byte made 0xFF.
+    static func avifWithDamagedAV1() throws -> Data {
+        var bytes = try Fixtures.data("hopper.avif")
+        let mdat = try #require(bytes.firstRange(of: Data("mdat".utf8)))
+        bytes[mdat.upperBound + 4] = 0xFF
+        return bytes
+    }
+
     @Test func emptyDataIsRefused() {
         #expect(error(decoding: Data()) == .empty)
     }

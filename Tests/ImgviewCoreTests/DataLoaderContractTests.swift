@@ -4,6 +4,7 @@ import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
+@testable import ImgviewCompression
 @testable import ImgviewCurl
 @testable import ImgviewFetching
 @testable import ImgviewSupport
@@ -110,16 +111,126 @@ struct DataLoaderContractTests {
         }
     }
 
-    @Test(arguments: LoaderKind.allCases)
-    func gzipBodiesArriveDecoded(kind: LoaderKind) async throws {
+    /// libcurl's loader asks for gzip, deflate and brotli and decodes them itself, vouching for the
+    /// decoded length once the coding ended; URLSession's asks for bodies as they are, since its
+    /// decoder cannot tell a cut stream from a whole one.
+    @Test(arguments: LoaderKind.allCases, Fault.Encoding.Coding.allCases)
+    func compressedBodiesArriveDecodedAndWhole(kind: LoaderKind, coding: Fault.Encoding.Coding) async throws {
         try await withLoopbackServer { server, _ in
             let image = fakePNG(size: 40_000)
-            server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.gzipped])
+            server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.encoded(coding)])
             let sink = CollectingSink()
             let head = try await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
-            #expect(head[.contentEncoding] == "gzip")
-            #expect(head.uncompressedLength == nil)
             #expect(sink.body == image)
+            #expect(head.uncompressedLength == Int64(image.count))
+            let accepted = server.requests(for: "/a.png").first?.headers["accept-encoding"]
+            switch kind {
+            case .curl:
+                #expect(accepted == "gzip, deflate, br")
+                #expect(head[.contentEncoding] == coding.token)
+                #expect(head.decodedLength == Int64(image.count))
+            #if URLSession
+                case .urlSession:
+                    #expect(accepted == "identity")
+                    #expect(head[.contentEncoding] == nil)
+            #endif
+            }
+        }
+    }
+
+    /// A body compressed though the client did not ask: decoded by both; only libcurl's loader can
+    /// vouch for its length.
+    @Test(arguments: LoaderKind.allCases)
+    func aBodyCompressedUnaskedArrivesDecoded(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            let image = fakePNG(size: 40_000)
+            server.publish(.data(image, contentType: "image/png"), at: "/a.png", faults: [.encoded(.gzip, evenIfNotAccepted: true)])
+            let sink = CollectingSink()
+            let head = try await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
+            #expect(sink.body == image)
+            #expect(head[.contentEncoding] == "gzip")
+            #expect(head.uncompressedLength == (kind == .curl ? Int64(image.count) : nil))
+        }
+    }
+
+    /// A compressed stream cut short with a Content-Length that matches what was sent: HTTP's
+    /// framing sees a whole body. libcurl's loader refuses it; URLSession's delivers what decoded
+    /// with no length vouched for, and the fetcher judges the image's own end (FetchStageTests).
+    @Test(arguments: LoaderKind.allCases, Fault.Encoding.Coding.allCases)
+    func aCompressedStreamCutShortIsNeverWhole(kind: LoaderKind, coding: Fault.Encoding.Coding) async throws {
+        try await withLoopbackServer { server, _ in
+            // Bytes that barely compress, so that the cut falls inside the stream.
+            let image = noisyPNG(size: 100_000)
+            server.publish(
+                .data(image, contentType: "image/png"), at: "/a.png", faults: [.encoded(coding, evenIfNotAccepted: true, cutAfter: 20_000)])
+            let sink = CollectingSink()
+            switch kind {
+            case .curl:
+                let name = ContentDecoder.Coding(rawValue: coding.token)!.name
+                await #expect(throws: TransportError.badResponse("the \(name) body stops before the end of its \(name) stream")) {
+                    try await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
+                }
+            #if URLSession
+                case .urlSession:
+                    let head = try? await kind.make().load(.get(server.url(for: "/a.png")), into: sink)
+                    #expect(head?.uncompressedLength == nil)
+                    #expect(sink.body.count < image.count)
+            #endif
+            }
+        }
+    }
+
+    /// Content-Length read strictly, by both loaders: repeated values that differ, and one past
+    /// what a length can be, are refused before the body (libcurl takes the last of two, and
+    /// reads an overflowing one's body to the connection's end).
+    @Test(arguments: LoaderKind.allCases)
+    func contentLengthsThatCannotBeTrustedAreRefused(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        let body = fakePNG(size: 3_000)
+        func respond(_ path: String, lengths: [String]) {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n" + lengths.map { "Content-Length: \($0)\r\n" }.joined() + "\r\n"
+            server.respond(at: path, with: Data(head.utf8) + body)
+        }
+        respond("/two.png", lengths: ["3000", "2999"])
+        respond("/list.png", lengths: ["3000, 3001"])
+        respond("/huge.png", lengths: ["100000000000000000000000000"])
+        respond("/same.png", lengths: ["3000", "3000"])
+        let loader = kind.make()
+        let refusals = [
+            "/two.png": "two different Content-Lengths, 3000 and 2999", "/list.png": "two different Content-Lengths, 3000 and 3001",
+            "/huge.png": "a Content-Length of 100000000000000000000000000 bytes, more than any body can hold",
+        ]
+        for (path, reason) in refusals {
+            await #expect(throws: TransportError.badResponse(reason), "\(path)") {
+                try await loader.load(.get(server.url(for: path)), into: CollectingSink())
+            }
+        }
+        let sink = CollectingSink()
+        let head = try await loader.load(.get(server.url(for: "/same.png")), into: sink)
+        #expect(head.expectedLength == 3000)
+        #expect(sink.body == body)
+    }
+
+    /// An answer that is not HTTP, and a header line of a megabyte: each said for what it is.
+    @Test(arguments: LoaderKind.allCases)
+    func answersThatAreNotHTTPAreBadResponses(kind: LoaderKind) async throws {
+        let server = try RawResponseServer()
+        defer { server.stop() }
+        server.respond(at: "/hello", with: Data("HELLO THERE\r\nContent-Length: 2\r\n\r\nhi".utf8))
+        let long = "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 1 << 20) + "\r\nContent-Length: 2\r\n\r\nhi"
+        server.respond(at: "/long", with: Data(long.utf8))
+        let loader = kind.make()
+        for path in ["/hello", "/long"] {
+            let error = await #expect(throws: TransportError.self) {
+                try await loader.load(.get(server.url(for: path)), into: CollectingSink())
+            }
+            guard case .badResponse(let reason)? = error else {
+                Issue.record("\(path): \(String(describing: error))\(error?.reason ?? "")")
+                continue
+            }
+            #expect(
+                reason == (path == "/hello" ? "the answer does not start with an HTTP status line" : "a header line longer than 100 kB"))
         }
     }
 

@@ -63,6 +63,34 @@ struct LocalImagesTests {
         #expect(listing.examined == 3)
     }
 
+    /// A name that is not UTF-8 (Latin-1 `café`, say) is listed, opened by its own bytes and shown
+    /// with U+FFFD; it was left out of folders silently, and could not be opened.
+    @Test func namesThatAreNotUTF8AreListedAndRead() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let url = folder.appendingPathBytes(name)
+        let descriptor = url.withFilePath { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        #expect(descriptor >= 0)
+        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try png.write(to: folder.appendingPathComponent("b.png"))
+
+        var listing = ImageListing(sources: [.folder(folder)], recursive: false)
+        let images = Array(AnyIterator { listing.next() })
+        #expect(images.map(\.name) == ["b.png", "caf\u{FFFD}.png"])
+        let found = try #require(images.last?.url)
+        #expect(found.filePathBytes == folder.filePathBytes + [UInt8(ascii: "/")] + name)
+        #expect(found.displayPath == folder.path + "/caf\u{FFFD}.png")
+        #expect(try LocalFileReader(limit: 1 << 20).read(found).data == png)
+        // The same URL from a path typed relative to the folder, through `..` and `.`.
+        #expect(
+            URL(filePathBytes: Array("../x/./".utf8) + name, relativeTo: folder.appendingPathComponent("x"))
+                == URL(filePathBytes: name, relativeTo: folder.appendingPathComponent("x")))
+        #expect(URL(filePathBytes: name, relativeTo: folder) == found)
+        #expect(found.location == found.displayPath)
+    }
+
     @Test func sourcesKeepTheirOrderAndFilesAreCheckedToo() throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,11 +109,14 @@ struct LocalImagesTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalogLoads = Locked(0)
         let catalog = Catalog(images: [AppImage(name: "image0", url: URL(string: "https://example.org/0.jpg")!)], origin: .builtIn)
-        func resolve(_ arguments: [String]) async throws -> [BrowseSource] {
+        func resolveAll(_ arguments: [String]) async throws -> BrowseArguments {
             try await BrowseSource.resolve(arguments, currentDirectory: folder) {
                 catalogLoads.withLock { $0 += 1 }
                 return catalog
             }
+        }
+        func resolve(_ arguments: [String]) async throws -> [BrowseSource] {
+            try await resolveAll(arguments).sources
         }
         let local = try await resolve(["shot1.png", "sub", "https://example.org/x.png", "file://\(folder.path)/shot2.png"])
         #expect(
@@ -96,12 +127,25 @@ struct LocalImagesTests {
         #expect(catalogLoads.withLock { $0 } == 0, "paths and URLs need no catalog")
         #expect(try await resolve(["image0", "image0"]) == [.catalogImage(catalog.images[0]), .catalogImage(catalog.images[0])])
         #expect(catalogLoads.withLock { $0 } == 1, "loaded once, for the names")
-        let unknown = await #expect(throws: ImageReferenceError.self) { try await resolve(["nothing-here"]) }
-        #expect(unknown?.exitStatus == .notFound)
         let invalid = await #expect(throws: ImageReferenceError.self) { try await resolve(["ftp://example.org/a.png"]) }
         #expect(invalid?.exitStatus == .usage)
-        let missing = await #expect(throws: ImagePipelineError.self) { try await resolve(["file:///nonexistent/a.png"]) }
-        #expect(missing?.exitStatus == .notFound)
+    }
+
+    /// What names nothing, and a file named on its own that is not an image, are left out with
+    /// their reasons, and the rest opens; a missing path stopped the browser from opening, and a
+    /// named non-image was dropped without a word.
+    @Test func argumentsThatNameNoImageAreLeftOutAndTheRestOpen() async throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let catalog = Catalog(images: [AppImage(name: "image0", url: URL(string: "https://example.org/0.jpg")!)], origin: .builtIn)
+        let resolved = try await BrowseSource.resolve(
+            ["missing.png", "shot1.png", "notes.txt", "nothing-here", "file:///nonexistent/a.png", "sub"], currentDirectory: folder
+        ) { catalog }
+        #expect(resolved.sources == [.file(folder.appendingPathComponent("shot1.png")), .folder(folder.appendingPathComponent("sub"))])
+        #expect(resolved.leftOut.map(\.argument) == ["missing.png", "notes.txt", "nothing-here", "file:///nonexistent/a.png"])
+        #expect(resolved.leftOut.map(\.reason) == [.notFound, .notAnImage, .notFound, .notFound])
+        #expect(resolved.leftOut.map(\.error.exitStatus) == [.notFound, .badImage, .notFound, .notFound])
+        #expect(resolved.leftOut[1].error.message == "\(folder.path)/notes.txt: not an image")
     }
 
     @Test func aBigListingOpensWithTheFirstImagesAndStreamsTheRest() async throws {

@@ -12,6 +12,17 @@ func fakePNG(size: Int, seed: UInt8 = 1) -> Data {
     return data
 }
 
+/// Bytes that sniff as a PNG and barely compress (a linear congruential sequence's high bits).
+func noisyPNG(size: Int) -> Data {
+    var state: UInt32 = 12_345
+    return fakePNG(size: 16)
+        + Data(
+            (0..<max(0, size - 16)).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            })
+}
+
 /// A wall clock a test moves by hand, for freshness.
 final class ManualDate: Sendable {
     private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))

@@ -14,10 +14,9 @@ public struct CacheProblem: Sendable, Equatable {
         case missingBlob = "missing-blob"
         /// A metadata file that does not parse as an entry, or is not under its URL's name.
         case unreadableEntry = "unreadable-entry"
-        /// A blob that no entry references.
-        case orphanedBlob = "orphaned-blob"
         /// A link, FIFO, device node, socket or folder where a file belongs (or a non-folder among the
-        /// blob shards); removed itself, never followed.
+        /// blob shards), or a hard link where a file the cache writes in place belongs; removed
+        /// itself, never followed.
         case notAFile = "not-a-file"
         /// A counters file that does not parse; the counters start again from zero.
         case unreadableCounters = "unreadable-counters"
@@ -50,6 +49,10 @@ public struct VerifyReport: Sendable, Equatable {
     public var problems: [CacheProblem] = []
     /// Temporary files of processes that are gone, removed as upkeep (not damage: a `kill -9` leaves them).
     public var abandonedFiles = 0
+    /// Blobs no entry referenced, removed as upkeep (a process stopped between a blob and its entry leaves one).
+    public var orphanedBlobs = 0
+    /// Their bytes.
+    public var orphanedBytes: Int64 = 0
 
     public init() {}
 }

@@ -18,17 +18,22 @@ import SystemPackage
 // without the lock; everything it suspects is checked again under the lock before it is
 // removed, since another process may have repaired it (a download of the same bytes renames
 // a good blob over a damaged one) or referenced it (a blob renamed into place a moment before
-// its entry) in the meantime. Temporary files of processes that are gone are upkeep, not damage:
-// they are removed and counted, but a cache that had only those is sound.
+// its entry) in the meantime. Temporary files of processes that are gone, and blobs no entry
+// references (a process stopped between renaming a blob into place and writing its entry), are
+// upkeep, not damage: they are removed and counted, but a cache that had only those is sound.
 extension DiskCache {
     /// Checks every entry, blob and temporary file; removes what is damaged or orphaned.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport()
-        let suspects = scan(into: &report)
+        var suspects = scan(into: &report)
         let abandoned = abandonedFiles()
         guard !suspects.isEmpty || !abandoned.isEmpty else { return report }
+        // What stands in the lock's place must go before the lock can be taken at all.
+        if let index = suspects.firstIndex(where: \.isAtLock), let problem = repair(suspects.remove(at: index)) {
+            report.problems.append(problem)
+        }
         try withLock {
-            report.problems = confirm(suspects)
+            report.problems += confirm(suspects, into: &report)
             var removal = RemovalReport()
             removeAbandonedFiles(into: &removal)
             report.abandonedFiles = removal.abandonedFiles
@@ -42,9 +47,15 @@ extension DiskCache {
         case missingBlob(CacheEntry)
         case damagedBlob(sha256: String, entries: [CacheEntry], reason: String)
         case orphanedBlob(shard: String, name: String)
-        /// A link, FIFO, device, socket or folder where a file belongs (or a non-folder among the shards).
+        /// A link, FIFO, device, socket or folder where a file belongs (or a non-folder among the
+        /// shards), or a hard link where a file the cache writes in place belongs.
         case notAFile(folder: Directory, relativePath: String, name: String, expectsFolder: Bool)
         case unreadableCounters
+
+        var isAtLock: Bool {
+            if case .notAFile(_, "v1/lock", _, _) = self { return true }
+            return false
+        }
     }
 
     private func scan(into report: inout VerifyReport) -> [Suspect] {
@@ -53,7 +64,7 @@ extension DiskCache {
         for name in entriesFolder.names() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             switch readEntry(named: name) {
             case .gone: continue
-            case .notAFile:
+            case .notAFile, .hardLink:
                 suspects.append(.notAFile(folder: entriesFolder, relativePath: "v1/entries/" + name, name: name, expectsFolder: false))
             case .unreadable(let reason): suspects.append(.unreadableEntry(name: name, reason: reason))
             case .entry(let entry):
@@ -103,7 +114,7 @@ extension DiskCache {
             suspects.append(.notAFile(folder: temporaryFolder, relativePath: "v1/tmp/" + name, name: name, expectsFolder: false))
         }
         for name in [Self.countersName, Self.hitsName, "lock"] {
-            if let status = root.status(of: name), status.type != .regular {
+            if let status = root.status(of: name), !Self.isOwnFile(status) {
                 suspects.append(.notAFile(folder: root, relativePath: "v1/" + name, name: name, expectsFolder: false))
             }
         }
@@ -111,8 +122,27 @@ extension DiskCache {
         return suspects
     }
 
-    /// Removes each suspect that is still wrong; runs under the lock.
-    private func confirm(_ suspects: [Suspect]) -> [CacheProblem] {
+    /// Whether `status` is a file the cache may write in place: regular, with no other name.
+    private static func isOwnFile(_ status: Stat) -> Bool {
+        status.type == .regular && status.linkCount == 1
+    }
+
+    /// Removes what stands where a file or folder belongs, if it still does; the problem it was.
+    private func repair(_ suspect: Suspect) -> CacheProblem? {
+        guard case .notAFile(let folder, let relativePath, let name, let expectsFolder) = suspect,
+            let status = folder.status(of: name)
+        else { return nil }
+        let isRight = expectsFolder ? status.type == .directory : Self.isOwnFile(status)
+        guard !isRight else { return nil }
+        let what =
+            status.type == .regular && !expectsFolder ? "a hard link (a file with another name elsewhere)" : Self.describe(status.type)
+        guard folder.removeItem(name) else { return nil }
+        return CacheProblem(kind: .notAFile, path: relativePath, detail: "\(what) where a \(expectsFolder ? "folder" : "file") belongs")
+    }
+
+    /// Removes each suspect that is still wrong; runs under the lock. Orphaned blobs are counted
+    /// in `report` as upkeep.
+    private func confirm(_ suspects: [Suspect], into report: inout VerifyReport) -> [CacheProblem] {
         var problems: [CacheProblem] = []
         // Read afresh: under the lock this is every entry there is, so a blob none of them names is an orphan.
         let referenced = Set(entries().map(\.sha256))
@@ -141,20 +171,13 @@ extension DiskCache {
                 removeBlob(sha256)
             case .orphanedBlob(let shardName, let name):
                 guard !referenced.contains(name), let shard = try? blobsFolder.subdirectory(shardName) else { continue }
+                let size = shard.status(of: name)?.size ?? 0
                 if shard.removeItem(name) {
-                    problems.append(
-                        CacheProblem(kind: .orphanedBlob, path: "v1/blobs/\(shardName)/\(name)", detail: "no entry references it"))
+                    report.orphanedBlobs += 1
+                    report.orphanedBytes += size
                 }
-            case .notAFile(let folder, let relativePath, let name, let expectsFolder):
-                guard let status = folder.status(of: name) else { continue }
-                let isRight = expectsFolder ? status.type == .directory : status.type == .regular
-                guard !isRight else { continue }
-                let what = Self.describe(status.type)
-                if folder.removeItem(name) {
-                    problems.append(
-                        CacheProblem(
-                            kind: .notAFile, path: relativePath, detail: "\(what) where a \(expectsFolder ? "folder" : "file") belongs"))
-                }
+            case .notAFile:
+                if let problem = repair(suspect) { problems.append(problem) }
             case .unreadableCounters:
                 guard case .some(nil) = storedCounters() else { continue }
                 if root.removeItem(Self.countersName) {
@@ -171,6 +194,8 @@ extension DiskCache {
         case entry(CacheEntry)
         case unreadable(String)
         case notAFile
+        /// A regular file with other names: one planted to a file elsewhere, which a hit would touch.
+        case hardLink
         /// Removed since the folder was listed (evicted or cleared by another process).
         case gone
     }
@@ -178,6 +203,7 @@ extension DiskCache {
     private func readEntry(named name: String) -> EntryFile {
         guard let status = entriesFolder.status(of: name) else { return .gone }
         guard status.type == .regular else { return .notAFile }
+        guard status.linkCount == 1 else { return .hardLink }
         let read: EntryFile? = SmallFileReader(folder: entriesFolder).read(name) { bytes, status in
             guard let entry = Self.decodeEntry(bytes, status) else { return .unreadable("not valid entry metadata") }
             // Lookups go by the URL's hash; an entry under another name could never be found, only listed.

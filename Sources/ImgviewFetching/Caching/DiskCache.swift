@@ -76,6 +76,42 @@ public final class DiskCache: Sendable {
         guard readOnly || access(root.path, W_OK) == 0 else { throw .unusable(directory.path, "not writable") }
     }
 
+    /// The cache in `directory` for a command that fetches: read and written when it may be,
+    /// else read only, so that hits are served from a cache the user may not write (one that is
+    /// shared, or on a read-only file system); nil when it may not be written and holds nothing.
+    ///
+    /// Read only, nothing is stored, counted or touched: downloads go to the system's temporary
+    /// folder and are not kept. Only a folder that exists and may not be written is read only; any
+    /// other reason the cache cannot be used (a file in its place) is an error, as before.
+    public static func forFetching(
+        directory: URL, sizeLimit: Int64 = defaultSizeLimit, now: @escaping @Sendable () -> Date = Date.init
+    ) throws(DiskCacheError) -> DiskCache? {
+        do {
+            return try DiskCache(directory: directory, sizeLimit: sizeLimit, now: now)
+        } catch {
+            guard Self.isNotWritable(directory) else { throw error }
+            return try? DiskCache(directory: directory, sizeLimit: sizeLimit, readOnly: true, now: now)
+        }
+    }
+
+    /// Whether the nearest existing part of `directory`'s path is a folder this process may not write.
+    private static func isNotWritable(_ directory: URL) -> Bool {
+        var path = directory.path
+        while !path.isEmpty, path != "/" {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+                // The folder itself when it exists, else the parent it would be made in.
+                if path == directory.path, let v1 = try? Directory.open(path).subdirectory("v1") {
+                    return access(v1.path, W_OK) != 0
+                }
+                return access(path, W_OK) != 0
+            }
+            path = PathText.folder(of: path)
+        }
+        return false
+    }
+
     /// Words for why the cache's folders could not be made: Foundation's own say only "error 512".
     private static func whyUnusable(_ directory: URL, readOnly: Bool) -> String {
         var path = directory.path
@@ -137,11 +173,16 @@ public final class DiskCache: Sendable {
 
     /// The body of `entry` under a private name in `tmp/`, checked against its SHA-256: it stays
     /// readable while the caller holds it, whatever `clear`, `prune` or eviction do meanwhile.
+    ///
+    /// In a cache opened read only no name can be made there: the body is copied into a
+    /// temporary file of the system's instead.
     public func openBlob(of entry: CacheEntry) throws -> TemporaryFile {
         let file: TemporaryFile
         do {
-            file = try TemporaryFile(
-                linking: entry.sha256, in: blobsFolder.subdirectory(Self.shard(of: entry.sha256)), into: temporaryFolder)
+            let shard = try blobsFolder.subdirectory(Self.shard(of: entry.sha256))
+            file =
+                isReadOnly
+                ? try Self.copy(entry.sha256, in: shard) : try TemporaryFile(linking: entry.sha256, in: shard, into: temporaryFolder)
         } catch {
             throw FileSystemError(operation: "read", path: blobURL(for: entry).path, errno: error.rawValue)
         }
@@ -153,6 +194,31 @@ public final class DiskCache: Sendable {
         }
         guard digest == entry.sha256 else { throw DiskCacheError.damagedBlob(blobURL(for: entry).path) }
         return file
+    }
+
+    /// A copy of the regular file `name` of `folder` in the system's temporary folder.
+    private static func copy(_ name: String, in folder: Directory) throws(Errno) -> TemporaryFile {
+        let source = try folder.openFile(name)
+        defer { try? source.close() }
+        let copy: TemporaryFile
+        do {
+            copy = try TemporaryFile(in: FileManager.default.temporaryDirectory)
+        } catch {
+            throw Errno(rawValue: (error as? FileSystemError)?.code ?? EIO)
+        }
+        do {
+            if try !LinuxFileCalls.copyInKernel(source, into: copy.fileDescriptor) {
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+                defer { buffer.deallocate() }
+                while case let count = try source.read(into: buffer), count > 0 {
+                    _ = try copy.fileDescriptor.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
+            }
+            _ = try copy.fileDescriptor.seek(offset: 0, from: .start)
+        } catch {
+            throw Errno(rawValue: Errno.code(of: error))
+        }
+        return copy
     }
 
     /// Whether the blob of `entry` is there, as a regular file.
@@ -212,17 +278,20 @@ public final class DiskCache: Sendable {
         return .some(counters)
     }
 
-    /// Hits recorded since the counters file was last written: one byte each.
+    /// Hits recorded since the counters file was last written: one byte each (a hard link planted
+    /// there is not the cache's file, and counts nothing).
     private func pendingHits() -> Int64 {
-        guard let status = root.status(of: Self.hitsName), status.type == .regular else { return 0 }
+        guard let status = root.status(of: Self.hitsName), status.type == .regular, status.linkCount == 1 else { return 0 }
         return status.size
     }
 
     // MARK: Writing
 
-    /// A new file for a download to write into; it becomes a blob through `store`.
+    /// A new file for a download to write into; it becomes a blob through `store` (in the
+    /// system's temporary folder when the cache is read only, where it stays a download).
     public func makeTemporaryFile() throws -> TemporaryFile {
-        try TemporaryFile(in: temporaryFolder)
+        if isReadOnly { return try TemporaryFile(in: FileManager.default.temporaryDirectory) }
+        return try TemporaryFile(in: temporaryFolder)
     }
 
     /// Makes the finished `file` the body of `entry`, then evicts until the cache is within its limit.
@@ -233,7 +302,7 @@ public final class DiskCache: Sendable {
     /// miss that led to the download to the counters, in the same locked step, so a download
     /// costs no extra locking for its statistics.
     public func store(_ file: TemporaryFile, as entry: CacheEntry, countingMiss: Bool = false) throws -> CacheEntry? {
-        guard entry.byteCount <= sizeLimit else { return nil }
+        guard entry.byteCount <= sizeLimit, !isReadOnly else { return nil }
         // The metadata is written and fsynced before the lock is taken, so concurrent downloads
         // wait for each other's renames, not for each other's disk flushes.
         let metadata = try AtomicFile.stage(
@@ -255,7 +324,12 @@ public final class DiskCache: Sendable {
                 } catch {
                     throw FileSystemError(operation: "store", path: blob, errno: Errno.code(of: error))
                 }
+                let replaced = self.entry(for: entry.url)
                 try metadata.commit()
+                // The image changed: its old bytes go, unless another URL's entry shares them.
+                if let replaced, replaced.sha256 != entry.sha256, !entries().contains(where: { $0.sha256 == replaced.sha256 }) {
+                    removeBlob(replaced.sha256)
+                }
                 let evicted = try enforceLimit(keeping: entry.sha256)
                 addToCounters(CacheCounters(misses: countingMiss ? 1 : 0, evictions: Int64(evicted)))
                 return entry
@@ -267,8 +341,9 @@ public final class DiskCache: Sendable {
     }
 
     /// Renews a stale entry after a 304: the body stays, the freshness and validators are updated.
-    /// Counts a revalidation.
+    /// Counts a revalidation. A cache opened read only renews nothing.
     public func renew(_ entry: CacheEntry) throws {
+        guard !isReadOnly else { return }
         try lock.withExclusiveLock {
             try write(entry)
             addToCounters(CacheCounters(revalidations: 1))
@@ -279,6 +354,7 @@ public final class DiskCache: Sendable {
     ///
     /// The use is the entry file's modification time, set in place: no lock, no rewrite, no flush.
     public func touch(_ entry: CacheEntry) {
+        guard !isReadOnly else { return }
         try? LinuxFileCalls.setModificationTime(of: Self.entryName(for: entry.url), in: entriesFolder, to: now())
     }
 
@@ -289,9 +365,10 @@ public final class DiskCache: Sendable {
     /// the moment a writer folds the hits into the counters file). `probe`, read by the caller
     /// from the body it verified, fills in an entry stored without one.
     public func recordHit(_ entry: CacheEntry, probe: ImageProbe? = nil) {
+        guard !isReadOnly else { return }
         touch(entry)
         try? lock.withSharedLock {
-            let file = try root.openRegular(Self.hitsName, flags: O_WRONLY | O_APPEND | O_CREAT)
+            let file = try root.openOwnFile(Self.hitsName, flags: O_WRONLY | O_APPEND | O_CREAT)
             defer { try? file.close() }
             _ = try file.writeAll([UInt8(ascii: "h")])
         }
@@ -309,6 +386,7 @@ public final class DiskCache: Sendable {
 
     /// Counts a request the cache could not answer and whose body was not stored; best effort.
     public func recordMiss() {
+        guard !isReadOnly else { return }
         try? lock.withExclusiveLock { addToCounters(CacheCounters(misses: 1)) }
     }
 
@@ -343,7 +421,7 @@ public final class DiskCache: Sendable {
         let pending = pendingHits()
         guard delta != .zero || pending > 0, let data = try? Self.encoder.encode(counters() + delta) else { return }
         guard (try? AtomicFile.write(data, as: Self.countersName, in: root, sync: false)) != nil else { return }
-        if pending > 0, let hits = try? root.openRegular(Self.hitsName, flags: O_WRONLY) {
+        if pending > 0, let hits = try? root.openRegular(Self.hitsName, flags: O_WRONLY, soleName: true) {
             // Under the exclusive lock no hit is being appended: what was counted goes.
             _ = try? hits.resize(to: 0)
             try? hits.close()

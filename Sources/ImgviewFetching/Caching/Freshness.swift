@@ -20,7 +20,7 @@ public struct Freshness: Sendable {
     public enum Verdict: Equatable, Sendable {
         /// Store, fresh until this date (a date in the past means: revalidate every time).
         case store(freshUntil: Date)
-        /// `Cache-Control: no-store`: never written to disk.
+        /// `Cache-Control: no-store`, or `Vary: *`: never written to disk.
         case doNotStore
     }
 
@@ -31,6 +31,10 @@ public struct Freshness: Sendable {
     public func verdict(fields: HTTPFields, now: Date) -> Verdict {
         let directives = Self.directives(fields[.cacheControl] ?? "")
         if directives["no-store"] != nil { return .doNotStore }
+        // A response that varies on everything can never be chosen for a later request (RFC 9111 §4.1).
+        if fields[values: .vary].contains(where: { $0.split(separator: ",").contains { $0.trimmingSpaces() == "*" } }) {
+            return .doNotStore
+        }
         if directives["no-cache"] != nil { return .store(freshUntil: now) }
         func fresh(for lifetime: TimeInterval) -> Verdict {
             .store(freshUntil: now.addingTimeInterval(min(max(0, lifetime), Self.maxLifetime)))

@@ -198,13 +198,15 @@ public struct CatalogParser: Sendable {
     private func resolve(_ text: String) -> URL? {
         guard !text.isEmpty, !Self.hasSpaceOrControl(text) else { return nil }
         if Self.hasScheme(text) {
-            guard let url = URL(string: text), url.scheme != nil else { return nil }
+            guard let url = URL(userText: text), url.scheme != nil else { return nil }
             return url
         }
         if let folder = baseFolder, Self.isPlainRelativePath(text) {
             return URL(string: folder + text)
         }
-        guard let url = URL(string: text, relativeTo: baseURL)?.absoluteURL, url.scheme != nil else { return nil }
+        // Encoded once first: `URL(string:relativeTo:)` would encode an escape's `%` again.
+        guard let encoded = URL.encodingOnce(text), let url = URL(string: encoded, relativeTo: baseURL)?.absoluteURL, url.scheme != nil
+        else { return nil }
         return url
     }
 

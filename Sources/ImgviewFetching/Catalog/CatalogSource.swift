@@ -12,7 +12,7 @@ public enum CatalogSource: Sendable, Equatable {
 
     /// Reads a `--catalog` value: an http(s) URL, a file:// URL or a path.
     public init(argument: String, currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
-        if let url = URL(string: argument), let scheme = url.scheme?.lowercased() {
+        if argument.contains("://"), let url = URL(userText: argument), let scheme = url.scheme?.lowercased() {
             switch scheme {
             case "http", "https":
                 self = .remote(url)

@@ -28,13 +28,13 @@ public struct ImageReference: Sendable, Equatable {
         catalog: () async throws -> Catalog
     ) async throws -> ImageReference {
         if let scheme = argument.firstRange(of: "://").map({ argument[..<$0.lowerBound].lowercased() }) {
-            guard ["http", "https", "file"].contains(scheme), let url = URL(string: argument),
+            guard ["http", "https", "file"].contains(scheme), let url = URL(userText: argument),
                 scheme == "file" || !(url.host ?? "").isEmpty
             else { throw ImageReferenceError.invalidURL(argument) }
             return ImageReference(image: nil, url: url)
         }
-        let file = URL(fileURLWithPath: argument, relativeTo: currentDirectory).standardizedFileURL
-        if FileManager.default.fileExists(atPath: file.path) { return ImageReference(image: nil, url: file) }
+        let file = CommandLineBytes.fileURL(for: argument, relativeTo: currentDirectory)
+        if file.fileStatus() != nil { return ImageReference(image: nil, url: file) }
         let loaded = try await catalog()
         if let image = loaded.image(named: argument) {
             return ImageReference(image: image, url: image.url)

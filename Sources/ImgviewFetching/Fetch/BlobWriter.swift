@@ -23,6 +23,8 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     let file: TemporaryFile
     private let url: URL
     private let limit: Int64
+    /// Whether a 206 is the body asked for (a range was requested); else it is not kept.
+    private let acceptsPartialContent: Bool
     private let progress: Progress?
     /// Sees each chunk as it arrives, for previews of what has come so far.
     private let body: BodyTap?
@@ -38,10 +40,11 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Fills blocks taken from `blocks`.
     private var gatherer = BlockGatherer()
 
-    init(file: TemporaryFile, url: URL, limit: Int64, progress: Progress?, body: BodyTap? = nil) {
+    init(file: TemporaryFile, url: URL, limit: Int64, acceptsPartialContent: Bool = false, progress: Progress?, body: BodyTap? = nil) {
         self.file = file
         self.url = url
         self.limit = limit
+        self.acceptsPartialContent = acceptsPartialContent
         self.progress = progress
         self.body = body
         self.blocks = HashingFileWriter(file: file)
@@ -54,7 +57,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
 
     func receive(_ head: ResponseHead) throws {
         // Only a successful body is worth writing; for errors the status is all we need.
-        let keeping = (200..<300).contains(head.status)
+        let keeping = (200..<300).contains(head.status) && (head.status != 206 || acceptsPartialContent)
         let expected = head.uncompressedLength
         lock.withLock {
             self.head = head

@@ -99,8 +99,13 @@ public struct ImageFetcher: ImageFetching {
             do {
                 return try await fetchOnce(request, revalidating: stale, progress: progress, body: body)
             } catch let failure as StatusFailure {
-                guard failure.error.isTransient,
-                    let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
+                guard failure.error.isTransient else { throw failure.error }
+                if configuration.retry.askedWait(failure.retryAfter, now: configuration.now()) == .tooLong,
+                    case .httpStatus(let url, let status) = failure.error, let retryAfter = failure.retryAfter
+                {
+                    throw ImagePipelineError.waitTooLong(url, status: status, retryAfter: retryAfter)
+                }
+                guard let delay = configuration.retry.delay(beforeRetry: retry, retryAfter: failure.retryAfter, now: configuration.now())
                 else { throw failure.error }
                 retry += 1
                 try await configuration.clock.sleep(for: delay)
@@ -119,10 +124,7 @@ public struct ImageFetcher: ImageFetching {
         body: BodyTap? = nil
     ) async throws -> ImageResponse {
         var fields: HTTPFields = [.userAgent: "imgview/0.1", .accept: "image/*, */*;q=0.5"]
-        if let stale {
-            if let etag = stale.etag { fields[.ifNoneMatch] = etag }
-            if let modified = stale.lastModified { fields[.ifModifiedSince] = modified }
-        }
+        if let stale { fields.append(contentsOf: Revalidation.conditions(for: stale)) }
         let file = try makeTemporaryFile(for: request.url)
         do {
             return try await transfer(
@@ -140,7 +142,9 @@ public struct ImageFetcher: ImageFetching {
         progress: @escaping TransferProgress, body: BodyTap?
     ) async throws -> ImageResponse {
         let url = request.url
-        let writer = BlobWriter(file: file, url: url, limit: configuration.maxDownloadBytes, progress: progress, body: body)
+        let writer = BlobWriter(
+            file: file, url: url, limit: configuration.maxDownloadBytes, acceptsPartialContent: httpRequest.headerFields[.range] != nil,
+            progress: progress, body: body)
         let head: ResponseHead
         do {
             head = try await configuration.dataLoader.load(httpRequest, into: writer)
@@ -148,16 +152,15 @@ public struct ImageFetcher: ImageFetching {
             throw translate(error, url: url, writer: writer)
         }
 
-        if head.status == 304, let stale, let disk = configuration.diskCache {
+        switch try Self.meaning(of: head, for: httpRequest, url: url) {
+        case .notModified:
+            guard let stale, let disk = configuration.diskCache, Revalidation.notModified(head.fields, selects: stale) else {
+                // A 304 about another representation renews nothing: ask for the body whole.
+                return try await fetchOnce(request, revalidating: nil, progress: progress, body: body)
+            }
             return try await renew(stale, with: head, in: disk, request: request, progress: progress, body: body)
-        }
-        switch head.status {
-        case 200..<300:
+        case .body:
             break
-        case 404, 410:
-            throw ImagePipelineError.notFound(url, status: head.status)
-        default:
-            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head[.retryAfter])
         }
         if let expected = head.uncompressedLength, writer.received < expected {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
@@ -167,9 +170,10 @@ public struct ImageFetcher: ImageFetching {
         } catch {
             throw translate(error, url: url, writer: writer)
         }
-        // One look at the body: what it is and, when its length was not announced, whether it is
-        // whole (it ended when the connection closed, as a cut one does too).
-        let isLengthKnown = head.expectedLength != nil
+        // One look at the body: what it is and, when nothing vouched for its length, whether it is
+        // whole (it ended when the connection closed, as a cut one does too; or it came compressed
+        // through a loader that cannot see the coding's end).
+        let isLengthKnown = head.uncompressedLength != nil
         guard let probe = ImageProbe.read(fileAt: file.url, through: isLengthKnown ? .header : .whole) else {
             throw ImagePipelineError.notAnImage(url, contentType: head[.contentType])
         }
@@ -205,7 +209,39 @@ public struct ImageFetcher: ImageFetching {
             request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored, probe: probe)
     }
 
-    /// A 304: the cached body is still good; renew its freshness and validators.
+    /// What a response's status asks the fetcher to do.
+    private enum Meaning {
+        /// The body is the image.
+        case body
+        /// A 304: the stored body is still good, if the 304 is about it.
+        case notModified
+    }
+
+    /// What `head` means as the answer to `request`, or the error it is.
+    ///
+    /// Statuses that do not fit the request are named as such: a 206 to a request for the whole
+    /// body is not the image, a 304 to one that was not conditional has nothing to renew, and a
+    /// redirect with no Location leads nowhere.
+    private static func meaning(of head: ResponseHead, for request: HTTPRequest, url: URL) throws -> Meaning {
+        let isConditional = request.headerFields[.ifNoneMatch] != nil || request.headerFields[.ifModifiedSince] != nil
+        switch head.status {
+        case 206 where request.headerFields[.range] == nil:
+            throw ImagePipelineError.misusedStatus(url, status: 206, .partialContentUnasked)
+        case 200..<300:
+            return .body
+        case 304:
+            guard isConditional else { throw ImagePipelineError.misusedStatus(url, status: 304, .notModifiedUnasked) }
+            return .notModified
+        case let status where [301, 302, 303, 307, 308].contains(status) && head[.location] == nil:
+            throw ImagePipelineError.misusedStatus(url, status: head.status, .redirectWithoutLocation)
+        case 404, 410:
+            throw ImagePipelineError.notFound(url, status: head.status)
+        default:
+            throw StatusFailure(error: .httpStatus(url, status: head.status), retryAfter: head[.retryAfter])
+        }
+    }
+
+    /// A 304 about `stale`: the cached body is still good; renew its freshness and validators.
     private func renew(
         _ stale: CacheEntry, with head: ResponseHead, in disk: DiskCache, request: ImageRequest, progress: @escaping TransferProgress,
         body: BodyTap?

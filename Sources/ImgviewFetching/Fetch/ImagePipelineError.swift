@@ -12,6 +12,10 @@ public enum ImagePipelineError: Error, Sendable, Equatable {
     case notFound(URL, status: Int)
     /// The server answered with another error status.
     case httpStatus(URL, status: Int)
+    /// The server answered with a status that does not fit the request: see `StatusMisuse`.
+    case misusedStatus(URL, status: Int, StatusMisuse)
+    /// A failed status whose Retry-After asks for a longer wait than imgview makes (`retryAfter` as sent).
+    case waitTooLong(URL, status: Int, retryAfter: String)
     /// The transfer failed below HTTP: refused, host not found, timed out, connection lost, TLS…
     case transport(URL, TransportError)
     /// The request, retries included, took longer than the overall limit.
@@ -42,6 +46,10 @@ extension ImagePipelineError: UserFacingError {
         switch self {
         case .notFound(let url, let status): "\(Self.show(url)): HTTP \(status) (not found)"
         case .httpStatus(let url, let status): "\(Self.show(url)): HTTP \(status) \(Self.phrase(status))"
+        case .misusedStatus(let url, let status, let misuse): "\(Self.show(url)): HTTP \(status) \(misuse.phrase)"
+        case .waitTooLong(let url, let status, let retryAfter):
+            "\(Self.show(url)): HTTP \(status) \(Self.phrase(status)), and the server asks to wait "
+                + "\(Self.waitText(retryAfter)) before trying again: longer than imgview waits"
         case .transport(let url, let failure): "\(Self.show(url)): \(failure.reason)"
         case .timedOut(let url, let after): "\(Self.show(url)): timed out (\(after))"
         case .truncated(let url, let received, let expected?):
@@ -52,8 +60,8 @@ extension ImagePipelineError: UserFacingError {
             "\(Self.show(url)): not an image\(contentType.map { " (\(TerminalText.sanitized($0)))" } ?? "")"
         case .tooLarge(let url, let limit): "\(Self.show(url)): larger than the download limit of \(ByteCount.format(limit))"
         case .offlineMiss(let url): "\(Self.show(url)): not in the cache, and --offline forbids the network"
-        case .fileNotFound(let url): "\(TerminalText.sanitized(url.path)): no such file"
-        case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.path)): \(reason)"
+        case .fileNotFound(let url): "\(TerminalText.sanitized(url.displayPath)): no such file"
+        case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.displayPath)): \(reason)"
         case .unsupportedURL(let url): "\(Self.show(url)): unsupported URL"
         case .cache(let reason): "cache: \(TerminalText.sanitized(reason))"
         case .storage(let url, let failure): "\(Self.show(url)): \(failure.storageReason)"
@@ -64,7 +72,7 @@ extension ImagePipelineError: UserFacingError {
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound, .fileNotFound: .notFound
-        case .httpStatus: .httpStatus
+        case .httpStatus, .misusedStatus, .waitTooLong: .httpStatus
         case .transport, .timedOut, .truncated, .unsupportedURL: .network
         case .notAnImage, .tooLarge: .badImage
         case .offlineMiss: .offlineMiss
@@ -92,8 +100,17 @@ extension ImagePipelineError: UserFacingError {
         TerminalText.sanitized(url.location)
     }
 
+    /// A Retry-After value in words: seconds, or the date it named.
+    private static func waitText(_ retryAfter: String) -> String {
+        let trimmed = TerminalText.sanitized(retryAfter.trimmingSpaces())
+        let shown = trimmed.count > 30 ? trimmed.prefix(30) + "…" : trimmed
+        return trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) ? "\(shown) s" : "until \(shown)"
+    }
+
     private static func phrase(_ status: Int) -> String {
         switch status {
+        case 300: "(multiple choices)"
+        case 304: "(not modified)"
         case 400: "(bad request)"
         case 401: "(unauthorized)"
         case 403: "(forbidden)"
@@ -103,7 +120,31 @@ extension ImagePipelineError: UserFacingError {
         case 502: "(bad gateway)"
         case 503: "(service unavailable)"
         case 504: "(gateway timeout)"
-        default: status >= 500 ? "(server error)" : "(client error)"
+        default:
+            switch status {
+            case 500...: "(server error)"
+            case 400..<500: "(client error)"
+            case 300..<400: "(redirect)"
+            default: "(unexpected)"
+            }
+        }
+    }
+}
+
+/// How a server's status does not fit what was asked: each names what the server did.
+public enum StatusMisuse: Sendable, Equatable {
+    /// 206 Partial Content to a request that asked for the whole body (no Range).
+    case partialContentUnasked
+    /// 304 Not Modified to a request that was not conditional: nothing to keep using.
+    case notModifiedUnasked
+    /// A redirect status with no Location to follow.
+    case redirectWithoutLocation
+
+    var phrase: String {
+        switch self {
+        case .partialContentUnasked: "(partial content) to a request for the whole image"
+        case .notModifiedUnasked: "(not modified) to a request that was not conditional"
+        case .redirectWithoutLocation: "(a redirect with no Location to follow)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import ImgviewSupport
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -25,7 +26,7 @@ public struct LocalFileReader: Sendable {
     /// The file's bytes, and its modification time.
     public func read(_ url: URL) throws(ImagePipelineError) -> (data: Data, modified: Date) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; a regular file reads the same with it.
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw Self.error(url, errno) }
         defer { close(descriptor) }
         var status = stat()

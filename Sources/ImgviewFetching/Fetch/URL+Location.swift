@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -12,6 +14,6 @@ extension URL {
     /// else the URL. Not sanitised: callers that print it make it safe.
     public var location: String {
         if self == .standardInput { return "standard input" }
-        return isFileURL ? path : absoluteString
+        return isFileURL ? displayPath : absoluteString
     }
 }

@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -35,7 +36,7 @@ public struct ImageListing: IteratorProtocol, Sendable {
             if var walk = folders.popLast() {
                 guard let name = walk.names.popLast() else { continue }
                 folders.append(walk)
-                if let image = examine(walk.folder.appendingPathComponent(name), tabName: walk.prefix + name, inFolder: true) {
+                if let image = examine(walk.folder.appendingPathBytes(name.bytes), tabName: walk.prefix + name.text, inFolder: true) {
                     return image
                 }
                 continue
@@ -47,7 +48,7 @@ public struct ImageListing: IteratorProtocol, Sendable {
             case .catalogImage(let image):
                 return image
             case .file(let url):
-                if let image = examine(url, tabName: url.lastPathComponent, inFolder: false) { return image }
+                if let image = examine(url, tabName: url.displayName, inFolder: false) { return image }
             case .folder(let url):
                 enter(url, prefix: "")
             }
@@ -63,23 +64,21 @@ public struct ImageListing: IteratorProtocol, Sendable {
     // MARK: Reading
 
     private mutating func enter(_ folder: URL, prefix: String) {
-        guard let names = Self.names(in: folder.path) else { return }
+        guard let names = Self.names(in: folder) else { return }
         // Reversed, so the next name is the last element and taking it costs nothing.
-        folders.append(FolderWalk(folder: folder, prefix: prefix, names: names.sorted { NaturalOrder.compare($0, $1) > 0 }))
+        folders.append(FolderWalk(folder: folder, prefix: prefix, names: names.sorted { NaturalOrder.compare($0.text, $1.text) > 0 }))
     }
 
     private mutating func examine(_ url: URL, tabName: String, inFolder: Bool) -> AppImage? {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else { return nil }
+        guard let status = url.fileStatus() else { return nil }
         switch status.st_mode & S_IFMT {
         case S_IFREG:
             examined += 1
-            guard Self.startsWithImageSignature(url.path) else { return nil }
+            guard Self.startsWithImageSignature(url) else { return nil }
             return AppImage(name: tabName, url: url)
         case S_IFDIR where inFolder && recursive:
             // A link to a folder is not followed: only real subfolders are walked.
-            var linkStatus = stat()
-            guard lstat(url.path, &linkStatus) == 0, linkStatus.st_mode & S_IFMT == S_IFDIR else { return nil }
+            guard let linkStatus = url.fileStatus(followingLinks: false), linkStatus.st_mode & S_IFMT == S_IFDIR else { return nil }
             enter(url, prefix: tabName + "/")
             return nil
         default:
@@ -87,25 +86,24 @@ public struct ImageListing: IteratorProtocol, Sendable {
         }
     }
 
-    /// The visible names in a folder, or nil when it cannot be read.
-    static func names(in path: String) -> [String]? {
-        guard let stream = opendir(path) else { return nil }
+    /// The visible names in a folder (as bytes, which need not be UTF-8, and as text with U+FFFD
+    /// where they are not), or nil when it cannot be read.
+    static func names(in folder: URL) -> [FolderWalk.Name]? {
+        guard let stream = folder.withFilePath({ opendir($0) }) else { return nil }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [FolderWalk.Name] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
-            names.append(name)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes.first == UInt8(ascii: ".") { continue }
+            names.append(FolderWalk.Name(bytes: bytes, text: String(decoding: bytes, as: UTF8.self)))
         }
         return names
     }
 
-    /// Whether the file at `path` begins with a signature `ImageFormat` recognises.
-    static func startsWithImageSignature(_ path: String) -> Bool {
+    /// Whether the file at `url` begins with a signature `ImageFormat` recognises.
+    static func startsWithImageSignature(_ url: URL) -> Bool {
         // O_NONBLOCK: a FIFO that changed places with the file must not hang the listing.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var head = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
@@ -116,10 +114,16 @@ public struct ImageListing: IteratorProtocol, Sendable {
 }
 
 /// A folder part way through being listed.
-private struct FolderWalk: Sendable {
-    package let folder: URL
+struct FolderWalk: Sendable {
+    /// A name in a folder: its bytes for the system, its text for people.
+    struct Name: Sendable {
+        let bytes: [UInt8]
+        let text: String
+    }
+
+    let folder: URL
     /// What tab names in it start with: the path from the folder named on the command line.
     let prefix: String
     /// The names not yet examined, in reverse natural order.
-    var names: [String]
+    var names: [Name]
 }

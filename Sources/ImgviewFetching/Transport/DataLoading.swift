@@ -14,12 +14,17 @@ public struct ResponseHead: Sendable, Equatable {
     public var url: URL
     /// Content-Length, when the server sent one (the compressed size for gzip bodies).
     public var expectedLength: Int64?
+    /// The decoded length of a body sent in a content coding, once the loader decoded it whole:
+    /// it saw the coding's own end (see `ImgviewCompression.ContentDecoder`). Nil in the head a
+    /// sink receives before the body, and from a loader that cannot check the coding.
+    public var decodedLength: Int64?
 
-    public init(status: Int, fields: HTTPFields, url: URL, expectedLength: Int64?) {
+    public init(status: Int, fields: HTTPFields, url: URL, expectedLength: Int64?, decodedLength: Int64? = nil) {
         self.status = status
         self.fields = fields
         self.url = url
         self.expectedLength = expectedLength
+        self.decodedLength = decodedLength
     }
 
     /// A head from header lines as a server wrote them: a name that is not an HTTP token is
@@ -37,11 +42,48 @@ public struct ResponseHead: Sendable, Equatable {
     /// The field's value, repeated fields joined with commas.
     public subscript(name: HTTPField.Name) -> String? { fields[name] }
 
-    /// The body's length as it will be received: Content-Length, unless the body is compressed
-    /// (loaders hand over the decoded bytes, whose count the server did not say).
+    /// The body's length as it is received, when something vouches for it: Content-Length for a
+    /// body sent as is; for a compressed one (loaders hand over the decoded bytes, whose count the
+    /// server did not say) the decoded length once the loader saw its coding end.
     public var uncompressedLength: Int64? {
-        let encoding = fields[.contentEncoding]?.trimmingSpaces().lowercased()
-        return encoding == nil || encoding == "identity" ? expectedLength : nil
+        isEncoded ? decodedLength : expectedLength
+    }
+
+    /// Whether the body was sent in a content coding (gzip, deflate, br…).
+    public var isEncoded: Bool {
+        guard let encoding = fields[.contentEncoding] else { return false }
+        return encoding.split(separator: ",").contains { $0.trimmingSpaces().lowercased() != "identity" }
+    }
+
+    /// The body's length as Content-Length says, read strictly (RFC 9110 §8.6, RFC 9112 §6.3):
+    /// nil when there is none, or when Transfer-Encoding frames the body instead.
+    ///
+    /// A value that is not digits, repeated values that differ, and a length past what any file can
+    /// hold are refused: a client that guesses which one is meant, or reads such a body to the
+    /// connection's end, may keep another message's bytes as this one's.
+    public static func contentLength(in fields: HTTPFields) throws(TransportError) -> Int64? {
+        let texts = fields[values: .contentLength].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingSpaces() }
+        guard let first = texts.first else { return nil }
+        var length: Int64?
+        for text in texts {
+            guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw .badResponse("a Content-Length that is not a number: \"\(Self.shortened(text))\"")
+            }
+            guard let value = Int64(text) else {
+                throw .badResponse("a Content-Length of \(Self.shortened(text)) bytes, more than any body can hold")
+            }
+            if let length, length != value {
+                throw .badResponse("two different Content-Lengths, \(Self.shortened(first)) and \(Self.shortened(text))")
+            }
+            length = value
+        }
+        if fields[.transferEncoding] != nil { return nil }
+        return length
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 40 ? text.prefix(40) + "…" : text
     }
 }
 

@@ -59,7 +59,12 @@ public final class Directory: Sendable {
     }
 
     /// Opens `name` with `flags` (plus `O_NOFOLLOW`, `O_NONBLOCK`, `O_CLOEXEC`), and only if it is a regular file.
-    package func openRegular(_ name: String, flags: Int32, permissions: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+    ///
+    /// - Parameter soleName: refuse a file with other names (`EMLINK`): one to be written in place
+    ///   must not be a hard link planted to a file elsewhere, which `O_NOFOLLOW` cannot see.
+    package func openRegular(
+        _ name: String, flags: Int32, permissions: mode_t = 0o644, soleName: Bool = false
+    ) throws(Errno) -> FileDescriptor {
         let raw = openat(descriptor.rawValue, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, permissions)
         guard raw >= 0 else { throw Errno(rawValue: errno == ELOOP ? EINVAL : errno) }
         let file = FileDescriptor(rawValue: raw)
@@ -67,7 +72,25 @@ public final class Directory: Sendable {
             try? file.close()
             throw Errno(rawValue: EINVAL)
         }
+        guard !soleName || status.linkCount == 1 else {
+            try? file.close()
+            throw Errno(rawValue: EMLINK)
+        }
         return file
+    }
+
+    /// Opens the file `name` to write it in place, as `openRegular` with `soleName`; whatever else
+    /// stands under the name (a folder, link, FIFO, device, or a hard link to a file elsewhere) is
+    /// damage, removed (the name only, never what it leads to) and made again as a file.
+    package func openOwnFile(_ name: String, flags: Int32) throws(Errno) -> FileDescriptor {
+        do {
+            return try openRegular(name, flags: flags, soleName: true)
+        } catch {
+            // Only what is there and is not this folder's own file goes; a file we may not open stays.
+            guard let status = status(of: name), status.type != .regular || status.linkCount > 1 else { throw error }
+            removeItem(name)
+            return try openRegular(name, flags: flags, soleName: true)
+        }
     }
 
     /// Every name in the folder but `.` and `..`, with its type as the folder records it.

@@ -44,17 +44,12 @@ public final class FileLock: Sendable {
         return try body()
     }
 
+    /// The lock file; a link, FIFO, folder or hard link planted under its name is damage, replaced
+    /// by a real file (two processes repairing at the same instant could each lock a file of its
+    /// own, a risk only a planted non-file opens).
     private func open() throws -> FileDescriptor {
         do {
-            return try folder.openRegular(name, flags: O_RDWR | O_CREAT)
-        } catch .invalidArgument {
-            // A link, FIFO or folder planted under the lock's name: damage, replaced by a real file.
-            folder.removeItem(name)
-        } catch {
-            throw FileSystemError(operation: "open", path: path, errno: error.rawValue)
-        }
-        do {
-            return try folder.openRegular(name, flags: O_RDWR | O_CREAT)
+            return try folder.openOwnFile(name, flags: O_RDWR | O_CREAT)
         } catch {
             throw FileSystemError(operation: "open", path: path, errno: error.rawValue)
         }

@@ -78,10 +78,12 @@ package enum LinuxFileCalls {
         guard futimens(file.rawValue, &times) == 0 else { throw Errno(rawValue: errno) }
     }
 
-    /// Sets the modification time of `name` in `folder` (of a link itself, never what it points to).
+    /// Sets the modification time of the regular file `name` in `folder`; a link, or a file with
+    /// other names (a hard link planted to a file elsewhere), is left alone.
     package static func setModificationTime(of name: String, in folder: Directory, to date: Date) throws(Errno) {
-        var times = modificationTimes(date)
-        guard utimensat(folder.descriptor.rawValue, name, &times, AT_SYMLINK_NOFOLLOW) == 0 else { throw Errno(rawValue: errno) }
+        let file = try folder.openRegular(name, flags: O_RDONLY, soleName: true)
+        defer { try? file.close() }
+        try setModificationTime(of: file, to: date)
     }
 
     private static func modificationTimes(_ date: Date) -> [timespec] {

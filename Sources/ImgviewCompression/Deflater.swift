@@ -1,13 +1,38 @@
 import CZlib
-import Foundation
 
-/// gzip compression through zlib, for the server's Content-Encoding fault.
-enum Gzip {
-    struct Failure: Error { let code: Int32 }
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
-    static func compress(_ data: Data) throws -> Data {
+/// Compresses with zlib, for the loopback server's encoded bodies (`Fault.Encoding`).
+public enum Deflater {
+    /// The wrapper around the deflate stream.
+    public enum Format: Sendable {
+        /// gzip (RFC 1952): HTTP's `gzip`.
+        case gzip
+        /// zlib (RFC 1950): HTTP's `deflate`.
+        case zlib
+        /// Deflate without a wrapper, as some servers send for `deflate`.
+        case raw
+
+        var windowBits: Int32 {
+            switch self {
+            case .gzip: 15 + 16
+            case .zlib: 15
+            case .raw: -15
+            }
+        }
+    }
+
+    public struct Failure: Error {
+        public let code: Int32
+    }
+
+    public static func compress(_ data: Data, as format: Format = .gzip) throws -> Data {
         var stream = z_stream()
-        var status = imgview_deflate_init_gzip(&stream, Z_DEFAULT_COMPRESSION)
+        var status = imgview_deflate_init(&stream, Z_DEFAULT_COMPRESSION, format.windowBits)
         guard status == Z_OK else { throw Failure(code: status) }
         defer { deflateEnd(&stream) }
 
