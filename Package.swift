@@ -35,6 +35,10 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libxml2's HTML push parser behind an interface of plain C types: the only code that
+        // includes libxml2's headers (libxml2-dev), resolving its functions from a handle opened at
+        // run time, so nothing links libxml2 or its ICU.
+        .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
         // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
@@ -84,6 +88,8 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // Web pages read with libxml2's HTML parser, opened on first use: the only importer of CLibXML2.
+        .target(name: "ImgviewHTML", dependencies: ["ImgviewSupport", "ImgviewFetching", "CLibXML2"]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
@@ -101,7 +107,7 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewHTML",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -117,7 +123,7 @@ let package = Package(
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewHTML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -137,7 +143,7 @@ let package = Package(
             name: "ImgviewCoreTests",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport",
+                "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewHTML", "ImgviewTestSupport",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -22,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
+    /// A web page, as `get --page` reads it: libxml2's HTML parser, then the images taken from it.
+    case webPage = "web-page"
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
 
@@ -37,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .webPage: WebPageFuzzing.run(bytes)
         }
     }
 }

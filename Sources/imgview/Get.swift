@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImgviewFetching
+import ImgviewHTML
 import ImgviewPipeline
 import ImgviewSupport
 
@@ -36,6 +37,11 @@ extension Imgview {
                 one JSON object per image as it finishes (url, path, status, bytes, sha256, \
                 error, exit_code…) instead of its path.
 
+                --page URL reads a web page (HTML, parsed by libxml2) and downloads the images it \
+                shows or links: img src and the largest srcset candidate, picture sources, \
+                og:image and twitter:image, links to image files; resolved against the page, \
+                without duplicates, in page order, at most 1,000.
+
                 Exit codes: 0 all saved; 1 some failed; when every image failed, the code of the \
                 first failure (see 'imgview --help').
                 """)
@@ -55,6 +61,12 @@ extension Imgview {
                 "Also download the URLs or names listed in this file, one per line ('-' for standard input; # starts a comment line).",
                 valueName: "file"))
         var inputFile: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Also download the images this web page shows or links (img, srcset, picture, og:image, links to images).",
+                valueName: "url"))
+        var page: String?
 
         @Option(
             name: .customShort("o"),
@@ -77,13 +89,18 @@ extension Imgview {
         var json = false
 
         func validate() throws {
-            if images.isEmpty && !all && inputFile == nil { throw ValidationError("name an image (or a URL), or use --all") }
-            if (!images.isEmpty || inputFile != nil) && all {
+            if images.isEmpty && !all && inputFile == nil && page == nil {
+                throw ValidationError("name an image (or a URL), or use --all")
+            }
+            if (!images.isEmpty || inputFile != nil || page != nil) && all {
                 throw ValidationError("--all downloads the whole catalog; name no images with it")
             }
             if output != nil && outputDirectory != nil { throw ValidationError("-o and -O cannot be used together") }
-            if output != nil && (all || images.count > 1 || inputFile != nil) {
+            if output != nil && (all || images.count > 1 || inputFile != nil || page != nil) {
                 throw ValidationError("-o saves a single image; use -O DIR for several")
+            }
+            if let page, !(page.lowercased().hasPrefix("http://") || page.lowercased().hasPrefix("https://")) || URL(string: page) == nil {
+                throw ValidationError("--page takes an http(s) URL")
             }
             if json && output == "-" { throw ValidationError("--json and -o - both write to standard output") }
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64") }
@@ -102,6 +119,20 @@ extension Imgview {
                 for argument in images {
                     let reference = try await ImageReference.resolve(argument) { try await catalog.value() }
                     items.append(DownloadItem(input: argument, line: nil, reference: .success(reference)))
+                }
+                if let page, let url = URL(string: page) {
+                    let found = try await PageReader(loader: loader, parsing: LibXMLHTMLParser()).read(url)
+                    guard !found.images.isEmpty else { throw PageError.noImages(url) }
+                    for image in found.images {
+                        items.append(
+                            DownloadItem(
+                                input: image.url.absoluteString, line: nil, reference: .success(ImageReference(image: nil, url: image.url)))
+                        )
+                    }
+                    if found.isCut {
+                        StandardError.print(
+                            "imgview: \(TerminalText.sanitized(page)): only the first \(found.images.count) images of the page are taken")
+                    }
                 }
                 if let inputFile {
                     let list = inputFile == "-" ? "stdin" : inputFile
@@ -149,7 +180,7 @@ extension Imgview {
                 throw ExitCode(128 + number)
             }
             display.finish()
-            if inputFile != nil, items.count > 1 {
+            if inputFile != nil || page != nil, items.count > 1 {
                 let saved = items.count - failures.count
                 StandardError.print("imgview: \(items.count) images: \(saved) saved, \(failures.count) failed")
             }
