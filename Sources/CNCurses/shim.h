@@ -52,3 +52,4 @@ static inline int imgview_key_sright(void) { return KEY_SRIGHT; }
 static inline int imgview_key_sr(void) { return KEY_SR; }
 static inline int imgview_key_sf(void) { return KEY_SF; }
 static inline int imgview_key_mouse(void) { return KEY_MOUSE; }
+static inline int imgview_key_f(int n) { return KEY_F(n); }

@@ -33,74 +33,35 @@ public enum BrowserCommand: Sendable, Equatable {
     case pan(dx: Int, dy: Int)
     /// Space: pause or play the animation on screen.
     case togglePause
+    /// Marks or unmarks the selected image.
+    case toggleMark
+    /// Marks every image; when all are marked already, unmarks them.
+    case markAll
+    /// Marks the unmarked images and unmarks the marked ones.
+    case invertMarks
+    /// Copies the paths (or URLs) of the marked images, or the selected one, to the clipboard.
+    case copy
+    /// Opens the marked images, or the selected one, in the desktop's viewer.
+    case open
+    /// Moves the marked images, or the selected one, to the trash.
+    case trash
+    /// Puts back what the last `trash` moved to the trash.
+    case undo
+    /// Starts or stops the slideshow (resumes a paused one).
+    case toggleSlideshow
+    /// Sorts by the next order: name, date, mtime, size.
+    case cycleOrder
+    /// Waits for one more key and runs the user's key-handler with it.
+    case keyHandler
     /// Esc: closes a panel, or quits when none is open.
     case dismiss
     case quit
 }
 
-/// A key as the terminal reported it, with ncurses' codes already decoded.
-public enum BrowserKey: Sendable, Equatable {
-    case character(Character)
-    case left
-    case right
-    case up
-    case down
-    case shiftLeft
-    case shiftRight
-    case shiftUp
-    case shiftDown
-    case home
-    case end
-    case pageUp
-    case pageDown
-    case tab
-    case backTab
-    case enter
-    case backspace
-    case delete
-    case escape
-    /// Ctrl-C: the terminal is in raw mode, so it arrives as a key rather than a signal.
-    case interrupt
-    /// Ctrl-Z, for the same reason: the browser suspends itself.
-    case suspend
-}
-
 extension BrowserCommand {
-    /// The command a key means; nil for keys the browser ignores.
+    /// The command a key means with the standard keys; nil for keys the browser ignores.
     public init?(key: BrowserKey) {
-        switch key {
-        case .left, .backTab, .character("h"): self = .previous
-        case .right, .tab, .character("l"): self = .next
-        case .home: self = .first
-        case .end: self = .last
-        case .pageDown: self = .pageForward
-        case .pageUp: self = .pageBack
-        case .up: self = .lineUp
-        case .down: self = .lineDown
-        case .character("/"): self = .find
-        case .delete: self = .remove
-        case .character("r"): self = .reload
-        case .character("x"): self = .stop
-        case .character("d"): self = .save
-        case .character("m"): self = .toggleMode
-        case .character("?"): self = .toggleHelp
-        case .character("c"): self = .toggleCache
-        case .character("f"): self = .toggleFullWidth
-        case .character("+"), .character("="): self = .zoomIn
-        case .character("-"): self = .zoomOut
-        case .character("0"): self = .zoomFit
-        case .shiftLeft, .character("H"): self = .pan(dx: -1, dy: 0)
-        case .shiftRight, .character("L"): self = .pan(dx: 1, dy: 0)
-        case .shiftUp, .character("K"): self = .pan(dx: 0, dy: -1)
-        case .shiftDown, .character("J"): self = .pan(dx: 0, dy: 1)
-        case .character(" "): self = .togglePause
-        case .escape: self = .dismiss
-        case .character("q"), .interrupt: self = .quit
-        case .character(let character):
-            guard let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII else { return nil }
-            self = .jump(digit - 1)
-        case .enter, .backspace, .suspend:
-            return nil
-        }
+        guard let command = Keymap.standard.command(for: key) else { return nil }
+        self = command
     }
 }

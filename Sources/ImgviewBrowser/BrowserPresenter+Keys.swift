@@ -4,26 +4,59 @@ extension BrowserPresenter {
     @discardableResult
     public func handle(key: BrowserKey) -> Bool {
         if key == .interrupt { return handle(.quit) }
+        // Any key pauses a running slideshow (and does what it does); the slideshow key stops it.
+        let pauses = state.slideshow.status == .running && state.keymap.action(for: key) != .slideshow
+        if pauses { pauseSlideshow() }
+        defer { if pauses { noteSlideshowPaused() } }
+        if state.awaitsHandlerKey {
+            if key == .escape {
+                update {
+                    $0.awaitsHandlerKey = false
+                    $0.notice = Notice("key-handler cancelled")
+                }
+            } else {
+                runKeyHandler(with: key)
+            }
+            return true
+        }
+        if let overlay = state.overlay, case .cache = overlay, let command = Self.panelCommand(for: key) {
+            return handle(command)
+        }
         if state.overlay == nil, let prompt = state.prompt {
             guard let unused = edit(prompt, with: key) else { return true }
             // The key ended the prompt and means something of its own.
             return handle(key: unused)
         }
         if state.overlay == nil, case .character(let character) = key, character.isASCII, let digit = character.wholeNumberValue,
-            digit > 0
+            digit > 0, state.keymap.action(for: key) == nil
         {
             openPrompt(.goTo)
             if let prompt = state.prompt { _ = edit(prompt, with: key) }
             return true
         }
-        guard let command = BrowserCommand(key: key) else { return true }
+        guard let command = state.keymap.command(for: key) else { return true }
         return handle(command)
+    }
+
+    /// What a key means in the cache panel whatever the keymap says: ↑ ↓ and Del work on its rows.
+    private static func panelCommand(for key: BrowserKey) -> BrowserCommand? {
+        switch key {
+        case .up: .lineUp
+        case .down: .lineDown
+        case .delete: .remove
+        case .pageUp: .pageBack
+        case .pageDown: .pageForward
+        case .home: .first
+        case .end: .last
+        default: nil
+        }
     }
 
     /// Carries out what a mouse event means where it happened; an open prompt is accepted first.
     @discardableResult
     public func handle(mouse event: MouseEvent) -> Bool {
         if state.prompt != nil, case .press = event.kind { update { $0.prompt = nil } }
+        if state.awaitsHandlerKey, case .press = event.kind { update { $0.awaitsHandlerKey = false } }
         guard let command = BrowserCommand(mouse: event, on: state) else { return true }
         return handle(command)
     }

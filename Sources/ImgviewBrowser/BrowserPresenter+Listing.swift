@@ -12,7 +12,7 @@ extension BrowserPresenter {
             for await batch in batches {
                 guard let self else { return }
                 self.catalog.images += batch
-                self.update { $0.images += batch }
+                self.admit(batch)
             }
             guard let self else { return }
             self.listingTask = nil

@@ -40,12 +40,28 @@ public final class BrowserPresenter {
         public var clock: any PlaybackClock
         /// What pixel previews need from the terminal (cell size, background, passthrough).
         public var graphics: GraphicsTerminal
+        /// Which key does what.
+        public var keymap: Keymap
+        /// The order to start in.
+        public var ordering: ImageOrdering
+        /// Reads what `date`, `mtime` and `size` sort by.
+        public var sortKeys: any SortKeyReading
+        /// The random numbers `shuffle` sorts by.
+        public var random: @Sendable () -> UInt64
+        /// The slideshow's interval, and whether it starts running.
+        public var slideshow: Slideshow
+        /// What copy, open, trash and the key-handler use.
+        public var actions: BrowserActions
 
         public init(
             pipeline: ImagePipeline, diskCache: DiskCache? = nil, catalogPaging: (any CatalogPaging)? = nil,
             moreTabs: AsyncStream<[AppImage]>? = nil, saveFolder: URL, cellAspect: Double = 2, neighbourhood: Int = 1,
             now: @escaping @Sendable () -> Date = Date.init, clock: any PlaybackClock = SystemPlaybackClock(),
-            graphics: GraphicsTerminal = GraphicsTerminal()
+            graphics: GraphicsTerminal = GraphicsTerminal(), keymap: Keymap = .standard,
+            ordering: ImageOrdering = ImageOrdering(order: .name),
+            sortKeys: any SortKeyReading = FileSortKeyReader(),
+            random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
+            slideshow: Slideshow = Slideshow(), actions: BrowserActions = BrowserActions()
         ) {
             self.pipeline = pipeline
             self.diskCache = diskCache
@@ -57,6 +73,12 @@ public final class BrowserPresenter {
             self.now = now
             self.clock = clock
             self.graphics = graphics
+            self.keymap = keymap
+            self.ordering = ordering
+            self.sortKeys = sortKeys
+            self.random = random
+            self.slideshow = slideshow
+            self.actions = actions
         }
     }
 
@@ -83,6 +105,25 @@ public final class BrowserPresenter {
     /// Where the shown animation is, and the one wake-up that moves it on: none while nothing moves.
     private var playback = AnimationPlayback()
     private var wake: (deadline: Duration, task: Task<Void, Never>)?
+    /// When the slideshow's current image was first shown, and the one wake-up that moves it on.
+    var slideShown: (url: String, at: Duration)?
+    var slideWake: (deadline: Duration, task: Task<Void, Never>)?
+    /// Each image's place in the listing, by URL text: the `name` order, and ties in the others.
+    var arrival: [String: Int] = [:]
+    /// What the images are sorted by, once read; and `shuffle`'s random numbers.
+    var sortKeys: [String: ImageSortKeys] = [:]
+    var shuffleKeys: [String: UInt64] = [:]
+    /// Images that arrived while sort keys were needed, waiting for theirs before they take their place.
+    var waitingForKeys: [AppImage] = []
+    /// The sort keys being read, and whether the whole list is to be sorted again when they are in.
+    var keyReading: Task<Void, Never>?
+    var resortsAfterReading = false
+    /// Nothing is selected until the first images are in their order.
+    var startsAfterSorting = false
+    /// What the last trash moved, for undo.
+    var lastTrash: [TrashedImage] = []
+    /// The key-handler is running: a second one waits.
+    var isRunningKeyHandler = false
 
     /// - Parameters:
     ///   - mode: the preview mode to start in.
@@ -97,18 +138,28 @@ public final class BrowserPresenter {
         state = BrowserState(
             images: catalog.images, hasMorePages: catalog.next != nil, terminalSize: terminalSize, mode: mode, modes: modes,
             colors: colors)
+        state.keymap = configuration.keymap
+        state.order = configuration.ordering.order
+        state.isReversed = configuration.ordering.isReversed
+        state.slideshow = configuration.slideshow
     }
 
-    /// Shows the first tab.
+    /// Shows the first tab (in the order asked for: when that needs the files read, once they are).
     public func start() {
         if let moreTabs = configuration.moreTabs { receive(moreTabs) }
+        let first = state.images
+        state.images = []
+        admit(first, starting: true)
         commit(state)
-        select(state.selectedIndex, policy: .useCache)
+        if !startsAfterSorting { select(state.selectedIndex, policy: .useCache) }
     }
 
     /// Carries out `command`; returns false when the user asked to quit.
     @discardableResult
     public func handle(_ command: BrowserCommand) -> Bool {
+        let pauses = state.slideshow.status == .running && command != .toggleSlideshow && command != .quit
+        if pauses { pauseSlideshow() }
+        defer { if pauses { noteSlideshowPaused() } }
         if state.overlay != nil, command != .quit {
             // A panel is open: its own keys work in it, any other closes it, and only that.
             if !handleInPanel(command) { update { $0.overlay = nil } }
@@ -154,6 +205,22 @@ public final class BrowserPresenter {
             showCache()
         case .togglePause:
             togglePause()
+        case .toggleMark, .markAll, .invertMarks:
+            changeMarks(command)
+        case .copy:
+            copyTargets()
+        case .open:
+            openTargets()
+        case .trash:
+            trashTargets()
+        case .undo:
+            undoTrash()
+        case .toggleSlideshow:
+            toggleSlideshow()
+        case .cycleOrder:
+            cycleOrder()
+        case .keyHandler:
+            awaitHandlerKey()
         }
         return true
     }
@@ -179,6 +246,9 @@ public final class BrowserPresenter {
         current = nil
         wake?.task.cancel()
         wake = nil
+        slideWake?.task.cancel()
+        slideWake = nil
+        keyReading?.cancel()
     }
 
     // MARK: Selecting
@@ -329,7 +399,7 @@ public final class BrowserPresenter {
     }
 
     /// Lowers the tasks of tabs next to `index` and gives up those of tabs further away.
-    private func keepOnlyNeighbours(of index: Int) {
+    func keepOnlyNeighbours(of index: Int) {
         let near = Set(neighbours(of: index).map { state.images[$0].url }).union([state.images[index].url])
         for (url, task) in tasks where !near.contains(url) {
             task.cancel()
@@ -422,7 +492,7 @@ public final class BrowserPresenter {
 
     // MARK: Paging
 
-    private func loadNextPageIfAtEnd() {
+    func loadNextPageIfAtEnd() {
         guard state.selectedIndex == state.images.count - 1, let next = catalog.next, pageTask == nil,
             let paging = configuration.catalogPaging
         else { return }
@@ -445,9 +515,12 @@ public final class BrowserPresenter {
             pageTask = nil
             switch result {
             case .success(let grown):
-                catalog = grown
+                // Only the new page's images: those of earlier pages moved to the trash since stay gone.
+                let added = Array(grown.images.dropFirst(current.images.count))
+                catalog.next = grown.next
+                catalog.images += added
+                admit(added)
                 update {
-                    $0.images = grown.images
                     $0.hasMorePages = grown.next != nil
                     $0.isLoadingMorePages = false
                 }
@@ -465,6 +538,11 @@ public final class BrowserPresenter {
     // MARK: Saving and the cache view
 
     private func save() {
+        let marked = state.markedImages
+        if !marked.isEmpty {
+            saveMarked(marked)
+            return
+        }
         guard case .loaded(let shown) = state.phase, let image = state.selectedImage, shown.facts.url == image.url else {
             update { $0.notice = Notice("nothing to save yet", isError: true) }
             return
@@ -527,6 +605,7 @@ public final class BrowserPresenter {
     func commit(_ proposed: BrowserState) {
         var next = proposed
         advanceAnimation(in: &next)
+        followSlideshow(next)
         state = next
         guard next != displayed else { return }
         displayed = next
@@ -555,7 +634,7 @@ public final class BrowserPresenter {
         return TerminalText.sanitized(String(describing: error))
     }
 
-    private static func displayPath(_ url: URL) -> String {
+    static func displayPath(_ url: URL) -> String {
         let cwd = FileManager.default.currentDirectoryPath
         let path = url.path
         return path.hasPrefix(cwd + "/") ? "./" + path.dropFirst(cwd.count + 1) : path

@@ -14,28 +14,47 @@ public struct BrowserScreen: Sendable {
     /// Frames of the loading spinner; the view advances `spinnerFrame` while something loads.
     public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    /// The keys, as the help overlay lists them (the status line shows `StatusHints`).
-    public static let helpLines: [(String, String)] = [
-        ("← → h l", "previous / next tab (also the mouse wheel)"),
-        ("Tab S-Tab", "next / previous tab"),
-        ("Home End", "first / last tab"),
-        ("PgUp PgDn", "a strip's width of tabs back / forward"),
-        ("1 … 9", "go to tab 1 … 9; more digits for tab 10 on"),
-        ("/", "find a tab by name (Enter keeps, Esc goes back)"),
-        ("f", "preview across the whole width / with facts"),
-        ("+ -", "zoom in / out around the centre"),
-        ("H J K L", "pan a zoomed view (also Shift+arrows)"),
-        ("0", "back to the whole image"),
-        ("r", "reload, bypassing the caches"),
-        ("x", "stop loading"),
-        ("d", "save the image to the working folder"),
-        ("m", "next preview mode (of those this terminal shows)"),
-        ("c", "the disk cache (↑ ↓ select, Del removes)"),
-        ("Space", "pause / play an animation"),
-        ("Ctrl-Z", "suspend (fg comes back)"),
-        ("?", "show or hide this help"),
-        ("q Esc", "quit (Esc closes a panel first)"),
+    /// The help overlay's lines: the actions in these groups, each with its keys as bound now.
+    public static let helpGroups: [(actions: [BrowserAction], meaning: String)] = [
+        ([.previous, .next], "previous / next tab (also the mouse wheel)"),
+        ([.first, .last], "first / last tab"),
+        ([.pageBack, .pageForward], "a strip's width of tabs back / forward"),
+        ([.find], BrowserAction.find.meaning),
+        ([.fullWidth], BrowserAction.fullWidth.meaning),
+        ([.zoomIn, .zoomOut, .zoomFit], "zoom in / out around the centre / the whole image"),
+        ([.panLeft, .panDown, .panUp, .panRight], "pan a zoomed view left / down / up / right"),
+        ([.reload, .stop], "reload, bypassing the caches / stop loading"),
+        ([.mode], BrowserAction.mode.meaning),
+        ([.cache], BrowserAction.cache.meaning),
+        ([.pause], BrowserAction.pause.meaning),
+        ([.mark, .markAll, .invertMarks], "mark this image / all (again: none) / invert"),
+        ([.save], BrowserAction.save.meaning),
+        ([.copy, .open], "copy the marked paths (or this one) / open them in the desktop's viewer"),
+        ([.trash, .undo], "to the trash (marked, or this one) / put back"),
+        ([.keyHandler], "then a key: the key-handler, given the marked paths"),
+        ([.slideshow], BrowserAction.slideshow.meaning),
+        ([.order], BrowserAction.order.meaning),
+        ([.help], BrowserAction.help.meaning),
+        ([.quit], "quit (Esc closes a panel first; Ctrl-C quits)"),
     ]
+
+    /// The keys as the help overlay lists them for `keymap`: keys, then what they do; digits and
+    /// Ctrl-Z, which cannot be bound, are always there.
+    public static func helpLines(for keymap: Keymap) -> [(String, String)] {
+        var lines: [(String, String)] = []
+        for (actions, meaning) in helpGroups {
+            var keys = actions.map { keymap.label(for: $0) }
+            guard keys.contains(where: { !$0.isEmpty }) else { continue }
+            // A long list of keys (the pan keys and their Shift+arrows): each action's first key.
+            if keys.joined(separator: " / ").count > 20 {
+                keys = actions.map { keymap.keys(for: $0).first?.label ?? "" }
+            }
+            lines.append((keys.map { $0.isEmpty ? "-" : $0 }.joined(separator: " / "), meaning))
+            if actions == [.find] { lines.append(("1 … 9", "go to tab 1 … 9; more digits for tab 10 on")) }
+        }
+        lines.append(("Ctrl-Z", "suspend (fg comes back)"))
+        return lines
+    }
 
     public var state: BrowserState
     /// Which spinner frame to draw while loading.
@@ -245,16 +264,39 @@ public struct BrowserScreen: Sendable {
         max(0, state.terminalSize.columns - DisplayWidth.of(statusRight(state, spinner: spinner[0])) - 2)
     }
 
-    /// The status line's right end: progress while loading.
+    /// The status line's right end: progress while loading, the slideshow, how many are marked.
     private static func statusRight(_ state: BrowserState, spinner: Character) -> String {
-        guard case .loading = state.phase else { return "" }
-        return "\(spinner) \(state.phase.percent.map { "\($0)%" } ?? "loading") "
+        var parts: [String] = []
+        if case .loading = state.phase { parts.append("\(spinner) \(state.phase.percent.map { "\($0)%" } ?? "loading")") }
+        switch state.slideshow.status {
+        case .running: parts.append("▶ \(Slideshow.text(state.slideshow.interval))")
+        case .paused: parts.append("slideshow paused")
+        case .off: break
+        }
+        if !state.marks.isEmpty { parts.append("\(state.marks.count) marked") }
+        return parts.isEmpty ? "" : parts.joined(separator: " · ") + " "
     }
 
     private func drawHelp(into frame: inout ScreenFrame, layout: BrowserLayout) {
-        let lines = Self.helpLines.map { keys, meaning in keys.padded(toLength: 11) + meaning }
-        let modes = "preview modes here: " + Self.modeCycle(state)
-        panel(title: "keys", lines: lines + ["", modes, "any key closes this panel"], into: &frame, layout: layout)
+        let help = Self.helpLines(for: state.keymap)
+        let keyWidth = min(22, (help.map { DisplayWidth.of($0.0) }.max() ?? 0) + 2)
+        var lines = help.map { keys, meaning in
+            DisplayWidth.truncated(keys, to: keyWidth - 2) + String(repeating: " ", count: max(2, keyWidth - DisplayWidth.of(keys)))
+                + meaning
+        }
+        let footer = ["", "preview modes here: " + Self.modeCycle(state), "any key closes this panel"]
+        // Too many for the screen's height: two columns, where the width has room for them.
+        let room = layout.size.rows - 4 - footer.count
+        let widest = lines.map(DisplayWidth.of).max() ?? 0
+        if lines.count > room, 2 * widest + 3 <= layout.size.columns - 8 {
+            let half = (lines.count + 1) / 2
+            lines = (0..<half).map { row in
+                let left = lines[row]
+                guard row + half < lines.count else { return left }
+                return left + String(repeating: " ", count: widest - DisplayWidth.of(left) + 3) + lines[row + half]
+            }
+        }
+        panel(title: "keys", lines: lines + footer, into: &frame, layout: layout)
     }
 
     private func drawCache(_ overview: CacheOverview, into frame: inout ScreenFrame, layout: BrowserLayout) {

@@ -37,6 +37,20 @@ public struct BrowserState: Sendable, Equatable {
     public var prompt: BrowserPrompt?
     /// The user paused the animation on screen (space); selecting another tab plays again.
     public var isPaused = false
+    /// Which key does what: the help panel and the status line's hints show it.
+    public var keymap = Keymap.standard
+    /// The marked images, by URL text: a property of the image list, kept by whatever shows it
+    /// (the tab strip, a grid) and through sorting, paging and a folder still being listed.
+    public var marks: Set<String> = []
+    /// The slideshow: its interval, and whether it runs.
+    public var slideshow = Slideshow()
+    /// The order the images are in, and whether it is reversed.
+    public var order = ImageOrder.name
+    public var isReversed = false
+    /// Sort keys are being read for images not yet in their place.
+    public var isSorting = false
+    /// `keyHandler` was pressed: the next key goes to the key-handler.
+    public var awaitsHandlerKey = false
 
     public init(
         images: [AppImage], selectedIndex: Int = 0, hasMorePages: Bool = false, terminalSize: TerminalSize,
@@ -70,9 +84,51 @@ public struct BrowserState: Sendable, Equatable {
         images.indices.contains(selectedIndex) ? images[selectedIndex] : nil
     }
 
+    /// Whether `image` is marked.
+    public func isMarked(_ image: AppImage) -> Bool {
+        !marks.isEmpty && marks.contains(image.urlString)
+    }
+
+    /// The marked images, in the list's order.
+    public var markedImages: [AppImage] {
+        marks.isEmpty ? [] : images.filter { marks.contains($0.urlString) }
+    }
+
+    /// What an action applies to: the marked images, else the selected one.
+    public var actionTargets: [AppImage] {
+        let marked = markedImages
+        if !marked.isEmpty { return marked }
+        return selectedImage.map { [$0] } ?? []
+    }
+
     /// Where each part of the screen goes in this state.
     public var layout: BrowserLayout {
         BrowserLayout(size: terminalSize, showsMetadata: !isFullWidth)
+    }
+}
+
+/// The slideshow's interval, and whether it runs, waits for a key to resume, or is off.
+public struct Slideshow: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        case off
+        case running
+        /// A key stopped it; the slideshow key resumes it.
+        case paused
+    }
+
+    /// How long each still image shows (an animation plays at least once).
+    public var interval: Duration
+    public var status: Status
+
+    public init(interval: Duration = .seconds(5), status: Status = .off) {
+        self.interval = interval
+        self.status = status
+    }
+
+    /// "5 s", "2.5 s": an interval as the status line says it.
+    public static func text(_ interval: Duration) -> String {
+        let tenths = Int((interval.seconds * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 }
 

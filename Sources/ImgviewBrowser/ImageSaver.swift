@@ -1,4 +1,5 @@
 import ImgviewFetching
+import ImgviewImaging
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -19,6 +20,13 @@ public struct ImageSaver: Sendable {
 
     public init(folder: URL) {
         self.folder = folder
+    }
+
+    /// The name an image is saved under: its URL's file name (or the catalog name), with the
+    /// format's extension when the URL has none (…/images/hopper), so other programs recognise it.
+    public static func fileName(for image: AppImage, format: ImageFormat) -> String {
+        let name = OutputNaming.fileName(for: image.url) ?? OutputNaming.fallbackName(catalogName: image.name, format: format)
+        return PathText.fileExtension(of: name).isEmpty ? name + "." + format.fileExtension : name
     }
 
     /// Writes `data` under `preferredName` or the first free variant of it; returns where.

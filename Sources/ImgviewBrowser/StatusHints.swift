@@ -16,29 +16,27 @@ public struct StatusHints: Sendable, Equatable {
     public let text: String
     public let targets: [Target]
 
-    /// The hints for `state`: with a zoomed view, its keys come first.
+    /// The hints for `state`, with the keys as bound: with a zoomed view, its keys come first.
     public init(state: BrowserState) {
-        var hints: [(keys: [(String, BrowserCommand)], word: String)] = [
-            ([("←", .previous), ("→", .next)], "tab"), ([("/", .find)], "find"),
-        ]
+        func keys(_ actions: BrowserAction...) -> [(String, BrowserCommand)] {
+            actions.compactMap { action in state.keymap.keys(for: action).first.map { ($0.label, action.command) } }
+        }
+        var hints: [(keys: [(String, BrowserCommand)], word: String)] = [(keys(.previous, .next), "tab"), (keys(.find), "find")]
+        let fullWidth = (keys(.fullWidth), state.isFullWidth ? "facts" : "full")
         if state.viewport.isFit {
-            hints += [([("f", .toggleFullWidth)], state.isFullWidth ? "facts" : "full"), ([("+", .zoomIn), ("-", .zoomOut)], "zoom")]
+            hints += [fullWidth, (keys(.zoomIn, .zoomOut), "zoom")]
         } else {
             hints += [
-                ([("+", .zoomIn), ("-", .zoomOut)], "zoom ×" + Self.zoomText(state.viewport.zoom)),
-                (
-                    [
-                        ("H", .pan(dx: -1, dy: 0)), ("J", .pan(dx: 0, dy: 1)), ("K", .pan(dx: 0, dy: -1)),
-                        ("L", .pan(dx: 1, dy: 0)),
-                    ], "pan"
-                ),
-                ([("0", .zoomFit)], "fit"), ([("f", .toggleFullWidth)], state.isFullWidth ? "facts" : "full"),
+                (keys(.zoomIn, .zoomOut), "zoom ×" + Self.zoomText(state.viewport.zoom)),
+                (keys(.panLeft, .panDown, .panUp, .panRight), "pan"),
+                (keys(.zoomFit), "fit"), fullWidth,
             ]
         }
         hints += [
-            ([("r", .reload)], "reload"), ([("x", .stop)], "stop"), ([("d", .save)], "save"), ([("m", .toggleMode)], "mode"),
-            ([("c", .toggleCache)], "cache"), ([("?", .toggleHelp)], "help"), ([("q", .quit)], "quit"),
+            (keys(.reload), "reload"), (keys(.stop), "stop"), (keys(.save), "save"), (keys(.mode), "mode"), (keys(.cache), "cache"),
+            (keys(.help), "help"), (keys(.quit), "quit"),
         ]
+        hints.removeAll { $0.keys.isEmpty }
         var text = " "
         var targets: [Target] = []
         for (offset, hint) in hints.enumerated() {

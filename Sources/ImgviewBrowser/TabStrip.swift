@@ -21,21 +21,29 @@ public struct TabStrip: Sendable, Equatable {
     public var hiddenBefore: Bool
     public var hiddenAfter: Bool
 
-    /// The label of a tab: the selected one bracketed, the others padded to the same width.
-    public static func label(for name: String, selected: Bool) -> String {
+    /// What stands before a marked image's name, in the space that is otherwise blank.
+    public static let markSign = "•"
+
+    /// The label of a tab: the selected one bracketed, the others padded to the same width; a
+    /// marked one with `markSign` before its name.
+    public static func label(for name: String, selected: Bool, marked: Bool = false) -> String {
         let shown = DisplayWidth.truncated(TerminalText.sanitized(name), to: maxNameWidth)
-        return selected ? "[ \(shown) ]" : "  \(shown)  "
+        let lead = marked ? markSign : " "
+        return selected ? "[\(lead)\(shown) ]" : " \(lead)\(shown)  "
     }
 
     /// The strip for `names` with `selected` chosen, in `width` columns (room for the `‹ ›` marks included).
     ///
     /// Only the tabs near the selected one are measured, however many there are: a catalog of
     /// 100,000 images lays out as fast as one of ten (pass `images.lazy.map(\.name)`).
-    public init<Names: RandomAccessCollection<String>>(names: Names, selected: Int, width: Int) where Names.Index == Int {
+    /// `isMarked` says whether the tab at an offset is marked.
+    public init<Names: RandomAccessCollection<String>>(
+        names: Names, selected: Int, width: Int, isMarked: (Int) -> Bool = { _ in false }
+    ) where Names.Index == Int {
         var measured: [Int: (label: String, width: Int)] = [:]
         func tab(_ offset: Int) -> (label: String, width: Int) {
             if let known = measured[offset] { return known }
-            let label = Self.label(for: names[names.startIndex + offset], selected: offset == selected)
+            let label = Self.label(for: names[names.startIndex + offset], selected: offset == selected, marked: isMarked(offset))
             let tab = (label, DisplayWidth.of(label))
             measured[offset] = tab
             return tab

@@ -19,11 +19,29 @@ public struct TabStripPlacement: Sendable, Equatable {
     public init(state: BrowserState, columns: Int, spinner: Character = BrowserScreen.spinner[0]) {
         column = DisplayWidth.of(Self.title) + DisplayWidth.of(Self.titleRule)
         let total = state.images.count
-        var count = "\(total)\(state.hasMorePages ? "+" : "") image\(total == 1 && !state.hasMorePages ? "" : "s") "
-        if state.isLoadingMorePages { count = "\(spinner) " + count }
+        var count = "\(total)\(state.hasMorePages ? "+" : "") image\(total == 1 && !state.hasMorePages ? "" : "s")"
+        if state.isSorting {
+            count += " · sorting"
+        } else if state.order != .name || state.isReversed {
+            count += " · " + Self.orderText(state)
+        }
+        count += " "
+        if state.isLoadingMorePages || state.isSorting { count = "\(spinner) " + count }
         self.count = count
         width = max(0, columns - column - DisplayWidth.of(count) - 1)
-        strip = TabStrip(names: state.images.lazy.map(\.name), selected: state.selectedIndex, width: width)
+        let images = state.images
+        strip = TabStrip(
+            names: images.lazy.map(\.name), selected: state.selectedIndex, width: width,
+            isMarked: { state.marks.isEmpty ? false : state.marks.contains(images[$0].urlString) })
+    }
+
+    /// "by date", "by size, reversed", "shuffled": the order, when it is not the listing's.
+    static func orderText(_ state: BrowserState) -> String {
+        switch state.order {
+        case .shuffle: "shuffled"
+        case .name: state.isReversed ? "reversed" : ""
+        default: "by \(state.order.rawValue)\(state.isReversed ? ", reversed" : "")"
+        }
     }
 
     /// The tab drawn at `column` of row 0, if any.

@@ -26,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case webPage = "web-page"
     /// What a terminal sends back while the detection query is out: answers, keys, garbage.
     case terminalReplies = "terminal-replies"
+    /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
+    case config
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -40,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         case .webPage: WebPageFuzzing.run(bytes)
+        case .config: ConfigFuzzing.run(bytes)
         }
     }
 }

@@ -33,6 +33,9 @@ enum ImageFuzzing {
                     && header.hasColorProfile == probe.hasColorProfile,
                 "the header probe and the whole probe disagree")
         }
+        // Whole, and cut where the browser cuts it when sorting by date.
+        _ = ExifDate.taken(in: ArrayBytes(raw))
+        _ = ExifDate.taken(in: ArrayBytes(Array(raw.prefix(4096))))
 
         guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
         let request = DecodeRequest(

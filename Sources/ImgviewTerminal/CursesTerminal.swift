@@ -229,6 +229,9 @@ public final class CursesTerminal {
             case 8, 127: add(.backspace)
             case 26: add(.suspend)
             case 27: add(.escape)
+            case 1...26:
+                // The other Ctrl-letters (Ctrl-X, the key-handler's prefix): their letter.
+                add(.control(Character(Unicode.Scalar(UInt8(value) + 0x60))))
             default:
                 if let scalar = Unicode.Scalar(UInt32(value)), !TerminalText.isUnsafe(scalar) {
                     add(.character(Character(scalar)))
@@ -260,6 +263,7 @@ public final class CursesTerminal {
         case imgview_key_backspace(): .backspace
         case imgview_key_dc(): .delete
         case imgview_key_enter(): .enter
+        case imgview_key_f(1)...imgview_key_f(12): .function(Int(code - imgview_key_f(0)))
         default: nil
         }
     }
@@ -294,6 +298,12 @@ public final class CursesTerminal {
         writeToTerminal(MouseInputDecoder.enableSequence)
     }
 
+    /// Writes `sequence` to the terminal after the frame drawn last (a request such as OSC 52).
+    public func write(_ sequence: [UInt8]) {
+        guard isActive else { return }
+        writeToTerminal(sequence)
+    }
+
     /// Writes `text` straight to the terminal, after whatever ncurses has queued.
     private func writeToTerminal(_ text: String) {
         writeToTerminal(Array(text.utf8))
@@ -306,7 +316,7 @@ public final class CursesTerminal {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0, errno == EINTR {

@@ -70,6 +70,10 @@ public final class TerminalBrowser: BrowserView {
         animateSpinner(BrowserScreen.isAnimated(state))
     }
 
+    public func write(_ sequence: [UInt8]) {
+        terminal.write(sequence)
+    }
+
     // MARK: Events
 
     private func listen() {
@@ -107,7 +111,9 @@ public final class TerminalBrowser: BrowserView {
                 redraw()
                 continue
             case .key(let key):
-                if let command = BrowserCommand(key: key) { frameLog?.keyPressed(command, from: presenter.state.selectedIndex) }
+                if let command = presenter.state.keymap.command(for: key) {
+                    frameLog?.keyPressed(command, from: presenter.state.selectedIndex)
+                }
                 goesOn = presenter.handle(key: key)
             case .mouse(let event):
                 if let command = BrowserCommand(mouse: event, on: presenter.state) {

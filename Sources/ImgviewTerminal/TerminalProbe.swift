@@ -49,6 +49,11 @@ public enum TerminalProbe {
             allowsPassthrough: passthrough == "on" || passthrough == "all")
     }
 
+    /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.
+    public static func tmuxServerOption(_ name: String) -> String? {
+        run(["show-options", "-sv", name])
+    }
+
     /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
     private static func run(_ arguments: [String]) -> String? {
         guard

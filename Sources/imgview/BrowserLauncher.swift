@@ -4,6 +4,7 @@ import ImgviewImaging
 import ImgviewPipeline
 import ImgviewSupport
 import ImgviewTerminal
+import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -22,7 +23,7 @@ enum BrowserLauncher {
     static func run(
         catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
-        offline: Bool
+        offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow()
     ) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
@@ -36,7 +37,8 @@ enum BrowserLauncher {
             pipeline: pipeline, diskCache: fetcher.configuration.diskCache,
             catalogPaging: CatalogLoader(loader: fetcher.configuration.dataLoader), moreTabs: moreTabs,
             saveFolder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), cellAspect: cellAspect,
-            graphics: detected.graphics)
+            graphics: detected.graphics, keymap: Settings.shared.keymap, ordering: ordering, slideshow: slideshow,
+            actions: actions(environment: environment, passthrough: detected.graphics.passthrough))
         let presenter = BrowserPresenter(
             catalog: catalog, configuration: configuration, terminalSize: terminal.size, mode: detected.mode, modes: detected.modes,
             colors: colors)
@@ -47,5 +49,23 @@ enum BrowserLauncher {
         case .quit: return ExitStatus.success.rawValue
         case .signal(let number): return 128 + number
         }
+    }
+
+    /// What the browser's actions use here: the user's trash, opener and key-handler, and the way
+    /// to the clipboard (tmux is asked about it on the first copy, not at start).
+    static func actions(environment: [String: String], passthrough: Bool) -> BrowserActions {
+        let multiplexer = TerminalEnvironment(environment).multiplexer
+        return BrowserActions(
+            trashCan: TrashCan(environment: environment), opener: ImageOpener(environment: environment),
+            keyHandler: KeyHandler(environment: environment),
+            clipboard: {
+                switch multiplexer {
+                case .tmux:
+                    ClipboardRoute(
+                        multiplexer: .tmux(setClipboard: TerminalProbe.tmuxServerOption("set-clipboard"), passthrough: passthrough))
+                case .screen: ClipboardRoute(multiplexer: .screen)
+                case nil: ClipboardRoute(multiplexer: .none)
+                }
+            }, copiesFolder: ActionFiles.defaultFolder(environment: environment))
     }
 }

@@ -33,8 +33,13 @@ extension Imgview {
         @Option(help: ArgumentHelp("The box each preview fits in.", valueName: "COLSxROWS"))
         var size = CellBox(columns: 48, rows: 14)
 
-        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
-        var colors: ColorChoice = .auto
+        @Option(
+            name: .customLong("colors"),
+            help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM; the default).", valueName: "colors"))
+        var colorsOption: ColorChoice?
+
+        /// `--colors`, else the config file's, else auto.
+        var colors: ColorChoice { ColorChoice.setting(colorsOption).value }
 
         @Option(
             help: ArgumentHelp(
@@ -62,7 +67,7 @@ extension Imgview {
             }
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
-            let explicitCache = global.cacheDirectory != nil || ProcessInfo.processInfo.environment["IMGVIEW_CACHE_DIR"] != nil
+            let explicitCache = global.cacheDirectorySetting.source != .standard
             let cacheFolder =
                 explicitCache
                 ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")

@@ -76,8 +76,11 @@ extension Imgview {
         @Option(name: .customShort("O"), help: ArgumentHelp("Save into this folder.", valueName: "dir"))
         var outputDirectory: String?
 
-        @Option(help: "How many images to download at once.")
-        var jobs: Int = 4
+        @Option(name: .customLong("jobs"), help: ArgumentHelp("How many images to download at once (default: 4).", valueName: "n"))
+        var jobsOption: Int?
+
+        /// `--jobs`, else the config file's, else 4.
+        var jobs: Int { Settings.shared.integer("jobs", commandLine: jobsOption, standard: 4) }
 
         @Flag(help: "Overwrite files that exist.")
         var force = false
@@ -103,7 +106,7 @@ extension Imgview {
                 throw ValidationError("--page takes an http(s) URL")
             }
             if json && output == "-" { throw ValidationError("--json and -o - both write to standard output") }
-            guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64") }
+            if let jobs = jobsOption, !(1...64).contains(jobs) { throw ValidationError("--jobs takes 1 to 64") }
         }
 
         func run() async throws {

@@ -33,18 +33,36 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Use only what is cached; never touch the network (env IMGVIEW_OFFLINE=1).")
     var offline = false
 
+    @Flag(
+        name: .customLong("no-config"),
+        help: "Do not read the config file ($XDG_CONFIG_HOME/imgview/config.toml; env IMGVIEW_NO_CONFIG=1).")
+    var noConfig = false
+
+    /// Checks what was typed and the environment, never the config file: ArgumentParser runs this
+    /// for `--help` too, which must not read the file.
     func validate() throws {
-        _ = try cacheSizeLimit()
+        if let cacheSize { _ = try Self.size(cacheSize, option: "--cache-size") }
+        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_SIZE"], !text.isEmpty {
+            _ = try Self.size(text, option: "IMGVIEW_CACHE_SIZE")
+        }
     }
 
-    /// The cache's size limit: the option, else the environment, else 1 GiB.
+    /// The cache's size limit: the option, else the environment, else the config file, else 1 GiB.
     func cacheSizeLimit() throws -> Int64 {
-        let environment = ProcessInfo.processInfo.environment
-        guard let text = cacheSize ?? environment["IMGVIEW_CACHE_SIZE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return DiskCache.defaultSizeLimit
-        }
+        try cacheSizeLimitSetting().value
+    }
+
+    func cacheSizeLimitSetting() throws -> Resolved<Int64> {
+        try Settings.shared.resolve(
+            "cache-size", commandLine: try cacheSize.map { try Self.size($0, option: "--cache-size") },
+            fromEnvironment: { try Self.size($0, option: "IMGVIEW_CACHE_SIZE") }, fromFile: { Settings.text($0).flatMap(ByteCount.parse) },
+            standard: DiskCache.defaultSizeLimit)
+    }
+
+    /// `text` as a size in bytes; a usage error naming `option` when it is not one.
+    static func size(_ text: String, option: String) throws -> Int64 {
         guard let bytes = ByteCount.parse(text), bytes > 0 else {
-            throw ValidationError("--cache-size: \"\(TerminalText.sanitized(text))\" is not a size (use e.g. 500M, 2G)")
+            throw ValidationError("\(option): \"\(TerminalText.sanitized(text))\" is not a size (use e.g. 500M, 2G)")
         }
         return bytes
     }
@@ -64,7 +82,8 @@ struct GlobalOptions: ParsableArguments {
             if ["--catalog", "--cache-dir", "--cache-size"].contains(argument), index + 1 < arguments.count {
                 globals += arguments[index...index + 1]
                 index += 2
-            } else if argument == "--offline" || argument.hasPrefix("--catalog=") || argument.hasPrefix("--cache-dir=")
+            } else if argument == "--offline" || argument == "--no-config" || argument.hasPrefix("--catalog=")
+                || argument.hasPrefix("--cache-dir=")
                 || argument.hasPrefix("--cache-size=")
             {
                 globals.append(argument)
@@ -83,21 +102,38 @@ struct GlobalOptions: ParsableArguments {
         return path + globals + arguments[index...]
     }
 
-    /// Where the catalog comes from: the option, else the environment, else the built-in catalog.
+    /// Where the catalog comes from: the option, else the environment, else the config file, else
+    /// the built-in catalog. A relative catalog path in the file is relative to the file's folder.
     var catalogSource: CatalogSource {
-        let environment = ProcessInfo.processInfo.environment
-        guard let value = catalog ?? environment["IMGVIEW_CATALOG"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return .builtIn
-        }
-        return CatalogSource(argument: value)
+        catalogSetting.value
     }
 
-    /// The cache folder: the option, else the environment, else the XDG default.
+    var catalogSetting: Resolved<CatalogSource> {
+        let settings = Settings.shared
+        return settings.resolve(
+            "catalog", commandLine: catalog.map { CatalogSource(argument: $0) }, fromEnvironment: { CatalogSource(argument: $0) },
+            fromFile: { value in
+                Settings.text(value).map { $0.contains("://") ? CatalogSource(argument: $0) : CatalogSource(argument: settings.path($0)) }
+            }, standard: .builtIn)
+    }
+
+    /// The cache folder: the option, else the environment, else the config file, else the XDG default.
     var cacheDirectoryURL: URL {
+        cacheDirectorySetting.value
+    }
+
+    var cacheDirectorySetting: Resolved<URL> {
+        let settings = Settings.shared
+        return settings.resolve(
+            "cache-dir", commandLine: cacheDirectory.map { URL(fileURLWithPath: $0).standardizedFileURL },
+            fromEnvironment: { URL(fileURLWithPath: $0).standardizedFileURL },
+            fromFile: { Settings.text($0).map { URL(fileURLWithPath: settings.path($0)).standardizedFileURL } },
+            standard: Self.standardCacheDirectory)
+    }
+
+    /// `$XDG_CACHE_HOME/imgview`, else `~/.cache/imgview`.
+    static var standardCacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
-        if let path = cacheDirectory ?? environment["IMGVIEW_CACHE_DIR"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return URL(fileURLWithPath: path).standardizedFileURL
-        }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
         }
@@ -108,11 +144,19 @@ struct GlobalOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/imgview")
     }
 
-    /// Whether to stay off the network: the flag, or IMGVIEW_OFFLINE set to 1/true/yes.
+    /// Whether to stay off the network: the flag, else IMGVIEW_OFFLINE (1/true/yes, or 0/false/no),
+    /// else the config file.
     var isOffline: Bool {
-        if offline { return true }
-        let value = ProcessInfo.processInfo.environment["IMGVIEW_OFFLINE"]?.lowercased() ?? ""
-        return ["1", "true", "yes"].contains(value)
+        offlineSetting.value
+    }
+
+    var offlineSetting: Resolved<Bool> {
+        Settings.shared.resolve(
+            "offline", commandLine: offline ? true : nil,
+            fromEnvironment: { value in
+                let lowered = value.lowercased()
+                return ["1", "true", "yes"].contains(lowered) ? true : ["0", "false", "no"].contains(lowered) ? false : nil
+            }, fromFile: Settings.boolean, standard: false)
     }
 
     /// The whole catalog, every page of a paged remote catalog included, fetched with `loader`.

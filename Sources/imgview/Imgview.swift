@@ -21,13 +21,17 @@ struct Imgview: AsyncParsableCommand {
         discussion: """
             Images are files, folders and URLs named on the command line (imgview ~/Pictures), or \
             come from a catalog: the built-in one (image0, image1), a JSON file, or an http(s) URL \
-            given with --catalog. Downloads go through a memory and a disk cache.
+            given with --catalog. Downloads go through a memory and a disk cache. Defaults come \
+            from $XDG_CONFIG_HOME/imgview/config.toml (`imgview config` shows each setting and where \
+            it came from; --no-config ignores the file).
 
             EXIT CODES
             \(ExitStatus.allCases.map { "  \(String($0.rawValue).padded(toLength: 4))\($0.summary)" }.joined(separator: "\n"))
             """,
         version: version,
-        subcommands: [Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self],
+        subcommands: [
+            Browse.self, Demo.self, List.self, Get.self, Show.self, Info.self, Terminal.self, Serve.self, Cache.self, Config.self,
+        ],
         defaultSubcommand: Browse.self
     )
 

@@ -17,14 +17,22 @@ import ImgviewTerminalDetection
 enum ModeChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, kitty, iterm, sixel, blocks, ascii
 
-    /// `--mode` when given, else `IMGVIEW_MODE`, else nil (each command has its default).
+    /// `--mode` when given, else `IMGVIEW_MODE`, else the config file's, else nil (each command has its default).
     static func resolved(_ option: ModeChoice?, environment: [String: String]) throws -> ModeChoice? {
-        if let option { return option }
-        guard let value = environment["IMGVIEW_MODE"], !value.isEmpty else { return nil }
-        guard let choice = ModeChoice(rawValue: value.lowercased()) else {
-            throw ModeError(value: value)
-        }
-        return choice
+        try setting(option, environment: environment).value
+    }
+
+    static func setting(_ option: ModeChoice?, environment: [String: String]) throws -> Resolved<ModeChoice?> {
+        try Settings.shared.resolve(
+            "mode", commandLine: option.map { Optional($0) }, environment: environment,
+            fromEnvironment: { value -> ModeChoice?? in
+                guard let choice = ModeChoice(rawValue: value.lowercased()) else { throw ModeError(value: value) }
+                return choice
+            },
+            fromFile: { value -> ModeChoice?? in
+                guard let choice = Settings.text(value).flatMap(ModeChoice.init(rawValue:)) else { return nil }
+                return choice
+            }, standard: nil)
     }
 }
 

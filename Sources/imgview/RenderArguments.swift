@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImgviewFetching
 import ImgviewImaging
 
 #if canImport(FoundationEssentials)
@@ -19,6 +20,12 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case twoFiftySix = "256"
     case full
 
+    /// `option` when given, else the config file's `colors`, else auto.
+    static func setting(_ option: ColorChoice?) -> Resolved<ColorChoice> {
+        Settings.shared.resolve(
+            "colors", commandLine: option, fromFile: { Settings.text($0).flatMap(ColorChoice.init(rawValue:)) }, standard: .auto)
+    }
+
     /// The mode to render with; `auto` follows NO_COLOR, COLORTERM and TERM.
     func resolved(environment: [String: String]) -> ColorMode {
         switch self {
@@ -29,6 +36,13 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
         case .full: .full
         }
     }
+}
+
+/// The `--sort` choices.
+enum ImageOrderChoice: String, ExpressibleByArgument, CaseIterable {
+    case name, date, mtime, size
+
+    var order: ImageOrder { ImageOrder(rawValue: rawValue) ?? .name }
 }
 
 /// A `COLSxROWS` box, as in `--size 80x24`.

@@ -13,26 +13,44 @@ import ImgviewSupport
 struct ServiceOptions: ParsableArguments {
     static let defaultIdleTimeout: Double = 30
 
-    @Option(name: .customLong("connect-timeout"), help: "Seconds to wait for a connection or for more data.")
-    var idleTimeout: Double = defaultIdleTimeout
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("Seconds to wait for a connection or for more data (default: 30).", valueName: "seconds"))
+    var idleTimeoutOption: Double?
 
-    @Option(name: .customLong("max-time"), help: "Seconds one image may take at most, retries included.")
-    var overallTimeout: Double = 600
+    @Option(
+        name: .customLong("max-time"),
+        help: ArgumentHelp("Seconds one image may take at most, retries included (default: 600).", valueName: "seconds"))
+    var overallTimeoutOption: Double?
 
-    @Option(name: .customLong("retry"), help: "Retries of transient failures (timeouts, lost connections, cut bodies, 408, 429, 5xx).")
-    var retries: Int = 3
+    @Option(
+        name: .customLong("retry"),
+        help: ArgumentHelp(
+            "Retries of transient failures (timeouts, lost connections, cut bodies, 408, 429, 5xx; default: 3).", valueName: "n"))
+    var retriesOption: Int?
 
-    @Option(name: .customLong("max-filesize"), help: "Largest download accepted, e.g. 200M.")
-    var maxFileSize: String = "512M"
+    @Option(
+        name: .customLong("max-filesize"), help: ArgumentHelp("Largest download accepted, e.g. 200M (default: 512M).", valueName: "size"))
+    var maxFileSizeOption: String?
 
     func validate() throws {
-        guard idleTimeout > 0, overallTimeout > 0 else { throw ValidationError("timeouts must be positive") }
-        guard (0...20).contains(retries) else { throw ValidationError("--retry takes 0 to 20") }
-        guard ByteCount.parse(maxFileSize) != nil else { throw ValidationError("--max-filesize: not a size: \(maxFileSize)") }
+        if let value = idleTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }
+        if let value = overallTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }
+        if let retries = retriesOption, !(0...20).contains(retries) { throw ValidationError("--retry takes 0 to 20") }
+        if let text = maxFileSizeOption, ByteCount.parse(text) == nil { throw ValidationError("--max-filesize: not a size: \(text)") }
     }
 
-    /// `--max-filesize` in bytes: the most a download, or standard input, may hold.
-    var maxFileSizeBytes: Int64 { ByteCount.parse(maxFileSize) ?? 512 << 20 }
+    /// `--connect-timeout`, else the config file's, else 30 seconds.
+    var idleTimeout: Double { Settings.shared.number("connect-timeout", commandLine: idleTimeoutOption, standard: Self.defaultIdleTimeout) }
+    /// `--max-time`, else the config file's, else 600 seconds.
+    var overallTimeout: Double { Settings.shared.number("max-time", commandLine: overallTimeoutOption, standard: 600) }
+    /// `--retry`, else the config file's, else 3.
+    var retries: Int { Settings.shared.integer("retry", commandLine: retriesOption, standard: 3) }
+
+    /// `--max-filesize` (else the config file's, else 512M) in bytes: the most a download, or standard input, may hold.
+    var maxFileSizeBytes: Int64 {
+        ByteCount.parse(Settings.shared.text("max-filesize", commandLine: maxFileSizeOption, standard: "512M")) ?? 512 << 20
+    }
 
     /// The HTTP client (`IMGVIEW_HTTP`) with these options' idle timeout; give the same one to the
     /// service and to catalog loading, so one client serves the command.

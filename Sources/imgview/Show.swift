@@ -42,17 +42,36 @@ extension Imgview {
         @Option(help: ArgumentHelp("auto, kitty, iterm, sixel, blocks or ascii (default: auto, or IMGVIEW_MODE).", valueName: "mode"))
         var mode: ModeChoice?
 
-        @Option(help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM).", valueName: "colors"))
-        var colors: ColorChoice = .auto
-
-        @Option(name: .customLong("cell-aspect"), help: "A cell's height divided by its width.")
-        var cellAspect: Double = 2.0
+        @Option(
+            name: .customLong("colors"),
+            help: ArgumentHelp("none, 16, 256, full, or auto (from NO_COLOR, COLORTERM, TERM; the default).", valueName: "colors"))
+        var colorsOption: ColorChoice?
 
         @Option(
+            name: .customLong("cell-aspect"), help: ArgumentHelp("A cell's height divided by its width (default: 2).", valueName: "ratio"))
+        var cellAspectOption: Double?
+
+        @Option(
+            name: .customLong("background"),
             help: ArgumentHelp(
                 "The colour transparent pixels are drawn over (default: black; for pixels, the terminal's background).",
                 valueName: "#rrggbb"))
-        var background: RGBColor?
+        var backgroundOption: RGBColor?
+
+        /// `--colors`, else the config file's, else auto.
+        var colors: ColorChoice { ColorChoice.setting(colorsOption).value }
+        /// `--cell-aspect`, else the config file's, else 2.
+        var cellAspect: Double { Settings.shared.number("cell-aspect", commandLine: cellAspectOption, standard: 2) }
+        /// `--background`, else the config file's, else none (black, or the terminal's for pixels).
+        var background: RGBColor? {
+            Settings.shared.resolve(
+                "background", commandLine: backgroundOption.map { Optional($0) },
+                fromFile: { value -> RGBColor?? in
+                    guard let color = Settings.text(value).flatMap(RGBColor.init(hex:)) else { return nil }
+                    return color
+                }, standard: nil
+            ).value
+        }
 
         @Option(help: ArgumentHelp("Play an animation for at most this many seconds (on a terminal).", valueName: "S"))
         var duration: Double?
@@ -65,7 +84,9 @@ extension Imgview {
 
         func validate() throws {
             try ImageArguments.validate(images)
-            guard cellAspect > 0.2, cellAspect < 5 else { throw ValidationError("--cell-aspect must be between 0.2 and 5") }
+            if let cellAspect = cellAspectOption, !(0.2...5).contains(cellAspect) {
+                throw ValidationError("--cell-aspect must be between 0.2 and 5")
+            }
             if let duration, !(duration > 0 && duration <= 86_400) {
                 throw ValidationError("--duration takes seconds, more than 0 and at most 86400")
             }

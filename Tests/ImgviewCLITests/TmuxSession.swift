@@ -76,6 +76,20 @@ final class TmuxSession: @unchecked Sendable {
         throw TmuxError(message: "timed out")
     }
 
+    /// Runs a tmux command on this session's server (`set-option -s set-clipboard on`,
+    /// `show-buffer`) and returns what it printed.
+    @discardableResult
+    func command(_ arguments: String...) async throws -> String {
+        try await command(arguments)
+    }
+
+    @discardableResult
+    func command(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await tmux(arguments)
+        guard status == 0 else { throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed: \(output)") }
+        return output
+    }
+
     func kill() async {
         _ = try? await tmux(["kill-server"])
     }

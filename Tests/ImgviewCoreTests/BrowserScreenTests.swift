@@ -120,9 +120,28 @@ struct BrowserScreenTests {
         var help = state(names: ["a"])
         help.overlay = .help
         let text = BrowserScreen(state: help).compose().text
-        for (keys, meaning) in BrowserScreen.helpLines {
-            #expect(text.contains(keys) && text.contains(meaning))
+        for (keys, meaning) in BrowserScreen.helpLines(for: .standard) {
+            #expect(text.contains(keys) && text.contains(meaning), "\(keys) \(meaning)")
         }
+        #expect(text.contains("← h S-Tab / → l Tab"))
+        #expect(text.contains("D Del / u"))
+        #expect(text.contains("Ctrl-X"))
+    }
+
+    @Test func theHelpPanelAndTheHintsShowTheKeysAsBound() throws {
+        var help = state(names: ["a"])
+        help.keymap = try Keymap.standard.applying([
+            .init(action: "next", keys: ["n", "Right"]), .init(action: "quit", keys: ["Q"]), .init(action: "save", keys: []),
+        ])
+        let hints = StatusHints(state: help)
+        #expect(hints.text.hasPrefix(" ← n tab  / find"))
+        #expect(hints.text.contains("Q quit"))
+        #expect(!hints.text.contains("save"), "an action without keys has no hint")
+        help.overlay = .help
+        let text = BrowserScreen(state: help).compose().text
+        #expect(text.contains("← h S-Tab / n →"))
+        #expect(text.contains("Q    ") || text.contains("Q  "))
+        #expect(!text.contains("save the marked images"))
     }
 
     @Test func wideCharactersTakeTwoCellsAndNeverCrossABorder() {

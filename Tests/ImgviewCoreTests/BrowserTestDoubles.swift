@@ -12,11 +12,17 @@ import Testing
 @MainActor
 final class SpyBrowserView: BrowserView {
     private(set) var states: [BrowserState] = []
+    /// What the presenter wrote to the terminal beside its frames (OSC 52), in order.
+    private(set) var written: [[UInt8]] = []
 
     var last: BrowserState? { states.last }
 
     func display(_ state: BrowserState) {
         states.append(state)
+    }
+
+    func write(_ sequence: [UInt8]) {
+        written.append(sequence)
     }
 
     /// The URL of the image the last state shows loaded, if any.

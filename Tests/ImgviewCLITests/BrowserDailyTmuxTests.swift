@@ -1,0 +1,333 @@
+import Foundation
+import ImgviewTestSupport
+import Testing
+
+/// The browser as a daily tool, the real binary in tmux: marks, each action on them (the
+/// clipboard through tmux's buffer, the trash as trash-cli sees it, the opener, the
+/// key-handler, saving), the slideshow, the orders, and keys from a config file.
+@Suite(
+    "imgview browse: marks, actions, slideshow, order, keys (tmux)", .serialized,
+    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup.sh installs it)"))
+struct BrowserDailyTmuxTests {
+    /// A folder for one test: `pics/` with `names` (grey PNGs, each `index + 1` times as wide as
+    /// the first, so sizes grow with the name), and a home of its own for the trash and the config.
+    struct Place {
+        let root: URL
+        var pictures: URL { root.appendingPathComponent("pics") }
+        var home: URL { root.appendingPathComponent("home") }
+        var dataHome: URL { home.appendingPathComponent(".local/share") }
+        var configHome: URL { home.appendingPathComponent(".config") }
+
+        func picture(_ name: String) -> URL { pictures.appendingPathComponent(name) }
+
+        /// What the browser and trash-cli run with: this home, this data home, this config home.
+        var environment: [String: String] {
+            [
+                "HOME": home.path, "XDG_DATA_HOME": dataHome.path, "XDG_CONFIG_HOME": configHome.path,
+                "IMGVIEW_CACHE_DIR": root.appendingPathComponent("cache").path, "DISPLAY": "", "WAYLAND_DISPLAY": "",
+            ]
+        }
+    }
+
+    func makePlace(_ names: [String] = ["a.png", "b.png", "c.png"]) throws -> Place {
+        let place = Place(root: try makeTemporaryDirectory())
+        try FileManager.default.createDirectory(at: place.pictures, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: place.configHome.appendingPathComponent("imgview"), withIntermediateDirectories: true)
+        for (index, name) in names.enumerated() {
+            try BrowseLocalTmuxTests.png(width: 40 * (index + 1), height: 30) { x, y in UInt8((x * 3 + y * 5 + index * 40) & 0xFF) }
+                .write(to: place.picture(name))
+        }
+        return place
+    }
+
+    /// imgview with `arguments` in a tmux pane in the place's folder; `prepare` runs on the tmux
+    /// server before the browser starts (its options).
+    func withBrowser(
+        _ arguments: [String], in place: Place, environment: [String: String] = [:], serverOptions: [[String]] = [],
+        _ body: (TmuxSession) async throws -> Void
+    ) async throws {
+        let command = TmuxSession.imgviewCommand(arguments, environment: place.environment.merging(environment) { $1 })
+        // The pane's program waits for the server's options to be set before it starts.
+        let ready = place.root.appendingPathComponent("ready")
+        let session = try await TmuxSession(
+            columns: 120, rows: 30, command: "while [ ! -e \(TmuxSession.shellQuoted(ready.path)) ]; do sleep 0.05; done; " + command,
+            directory: place.root)
+        do {
+            for option in serverOptions { _ = try await session.command(option) }
+            try Data().write(to: ready)
+            _ = try await session.waitForScreen { $0.contains("source  local file") }
+            try await body(session)
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+    }
+
+    /// Runs `command` with /bin/sh in the place's environment (trash-cli), returning its output.
+    func shell(_ command: String, in place: Place) async throws -> ImgviewProcess.Result {
+        try await ImgviewProcess.run(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"), environment: place.environment)
+    }
+
+    static var hasTrashCLI: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/trash-list") }
+
+    // MARK: Marks and the clipboard
+
+    @Test func marksShowInTheStripAndCopyFillsTmuxsBuffer() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try await withBrowser(["pics"], in: place, serverOptions: [["set-option", "-s", "set-clipboard", "on"]]) { session in
+            try await session.send("t", "Right", "Right", "t")
+            var screen = try await session.waitForScreen { $0.contains("marked c.png · 2 marked") }
+            #expect(screen.contains(" •a.png  ") && screen.contains("[•c.png ]"))
+            try await session.send("y")
+            screen = try await session.waitForScreen { $0.contains("copied 2 paths to the clipboard (tmux)") }
+            let buffer = try await session.command("show-buffer")
+            #expect(buffer == place.picture("a.png").path + "\n" + place.picture("c.png").path)
+            // Invert: b alone, copied as the only path.
+            try await session.send("*")
+            _ = try await session.waitForScreen { $0.contains("marks inverted · 1 marked") }
+            try await session.send("y")
+            _ = try await session.waitForScreen { $0.contains("copied the path of b.png to the clipboard (tmux)") }
+            #expect(try await session.command("show-buffer") == place.picture("b.png").path)
+            // tmux that ignores programs' clipboard requests: said so.
+            try await session.command("set-option", "-s", "set-clipboard", "external")
+            try await session.send("y")
+            screen = try await session.waitForScreen { $0.contains("tmux ignores clipboard requests") }
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    // MARK: The trash
+
+    @Test(.enabled(if: BrowserDailyTmuxTests.hasTrashCLI, "needs trash-cli (scripts/setup.sh installs it)"))
+    func trashCLIListsAndRestoresWhatWasTrashedAndUndoPutsBackTheRest() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try await withBrowser(["pics"], in: place) { session in
+            try await session.send("t", "Right", "t")
+            _ = try await session.waitForScreen { $0.contains("2 marked") }
+            try await session.send("D")
+            let screen = try await session.waitForScreen { $0.contains("moved 2 images to the trash · u undoes") }
+            #expect(screen.contains("[ c.png ]") && screen.contains("1 image"))
+            #expect(!FileManager.default.fileExists(atPath: place.picture("a.png").path))
+            let info = try String(
+                contentsOf: place.dataHome.appendingPathComponent("Trash/info/a.png.trashinfo"), encoding: .utf8)
+            #expect(info.hasPrefix("[Trash Info]\nPath=\(place.picture("a.png").path)\nDeletionDate="))
+            // trash-cli sees both, and restores one.
+            let listed = try await shell("trash-list", in: place)
+            #expect(listed.status == 0)
+            #expect(listed.stdout.contains(" " + place.picture("a.png").path + "\n"))
+            #expect(listed.stdout.contains(" " + place.picture("b.png").path + "\n"))
+            let restored = try await shell("echo 0 | trash-restore \(TmuxSession.shellQuoted(place.picture("b.png").path))", in: place)
+            #expect(restored.status == 0, "\(restored.stdout) \(restored.stderr)")
+            #expect(FileManager.default.fileExists(atPath: place.picture("b.png").path))
+            // Undo puts back what is still in the trash; what trash-cli took back is said, and left as it is.
+            try await session.send("u")
+            _ = try await session.waitForScreen { $0.contains("could not put b.png back") && $0.contains("(1 put back)") }
+            #expect(FileManager.default.fileExists(atPath: place.picture("a.png").path))
+            #expect(try await shell("trash-list", in: place).stdout.isEmpty)
+            // a came back marked, as it went: the one marked image goes, and undo brings it back, marked.
+            try await session.send("Home", "D")
+            _ = try await session.waitForScreen { $0.contains("moved a.png to the trash") }
+            try await session.send("u")
+            let back = try await session.waitForScreen { $0.contains("put back a.png") }
+            #expect(back.contains("[•a.png ]  c.png "))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test(.enabled(if: SystemCommands.canUseChattr(), "needs root and chattr"))
+    func aFileInAReadOnlyFolderIsReportedAndLeftInPlace() async throws {
+        let place = try makePlace()
+        defer {
+            try? SystemCommands.run("/usr/bin/chattr", ["-i", place.pictures.path])
+            try? FileManager.default.removeItem(at: place.root)
+        }
+        try SystemCommands.run("/usr/bin/chattr", ["+i", place.pictures.path])
+        try await withBrowser(["pics"], in: place) { session in
+            try await session.send("D")
+            let screen = try await session.waitForScreen { $0.contains("could not move a.png to the trash") }
+            #expect(screen.contains("could not move a.png to the trash: operation not permitted; left in place"))
+            #expect(screen.contains("[ a.png ]") && screen.contains("3 images"))
+            #expect(FileManager.default.fileExists(atPath: place.picture("a.png").path))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test(.enabled(if: SystemCommands.canMount(), "needs to mount a tmpfs"))
+    func aFileOnAnotherVolumeWithoutATrashIsReportedAndLeftInPlace() async throws {
+        let place = try makePlace([])
+        let volume = place.root.appendingPathComponent("volume")
+        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
+        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        defer {
+            try? SystemCommands.run("/bin/umount", [volume.path])
+            try? FileManager.default.removeItem(at: place.root)
+        }
+        try BrowseLocalTmuxTests.png(width: 30, height: 20) { x, _ in UInt8(x * 8) }.write(to: volume.appendingPathComponent("v.png"))
+        try SystemCommands.run("/bin/mount", ["-o", "remount,ro", volume.path])
+        let command = TmuxSession.imgviewCommand(["volume"], environment: place.environment)
+        let session = try await TmuxSession(columns: 120, rows: 30, command: command, directory: place.root)
+        do {
+            _ = try await session.waitForScreen { $0.contains("source  local file") }
+            try await session.send("D")
+            let screen = try await session.waitForScreen { $0.contains("could not move v.png") }
+            // The whole line is wider than the pane; the unit tests read all of it.
+            #expect(screen.contains("could not move v.png to the trash: no trash can be made on"))
+            #expect(FileManager.default.fileExists(atPath: volume.appendingPathComponent("v.png").path))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+    }
+
+    // MARK: Open, the key-handler, save
+
+    @Test func theOpenerTheKeyHandlerAndSaveGetTheMarkedImages() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        let opened = place.root.appendingPathComponent("opened")
+        let opener = place.root.appendingPathComponent("opener")
+        try Data("#!/bin/sh\nfor f in \"$@\"; do echo \"$f\" >> '\(opened.path)'; done\n".utf8).write(to: opener)
+        let handled = place.root.appendingPathComponent("handled")
+        let handler = place.configHome.appendingPathComponent("imgview/key-handler")
+        try Data("#!/bin/sh\necho \"key $1\" > '\(handled.path)'\ncat >> '\(handled.path)'\necho \"did $1 to them\"\n".utf8).write(
+            to: handler)
+        for script in [opener, handler] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path) }
+        try await withBrowser(["pics"], in: place, environment: ["IMGVIEW_OPENER": opener.path]) { session in
+            try await session.send("t", "End", "t")
+            _ = try await session.waitForScreen { $0.contains("2 marked") }
+            try await session.send("o")
+            _ = try await session.waitForScreen { $0.contains("opened 2 images with \(opener.path)") }
+            #expect(try String(contentsOf: opened, encoding: .utf8) == "\(place.picture("a.png").path)\n\(place.picture("c.png").path)\n")
+            // The key-handler: Ctrl-X, then a key.
+            try await session.send("C-x")
+            _ = try await session.waitForScreen { $0.contains("key-handler: press a key (Esc cancels)") }
+            try await session.send("e")
+            _ = try await session.waitForScreen { $0.contains("key-handler e: did e to them") }
+            #expect(
+                try String(contentsOf: handled, encoding: .utf8)
+                    == "key e\n\(place.picture("a.png").path)\n\(place.picture("c.png").path)\n")
+            // d saves each marked image into the working folder.
+            try await session.send("d")
+            _ = try await session.waitForScreen { $0.contains("saved 2 images to") }
+            #expect(FileManager.default.fileExists(atPath: place.root.appendingPathComponent("a.png").path))
+            #expect(FileManager.default.fileExists(atPath: place.root.appendingPathComponent("c.png").path))
+            // Without a display or IMGVIEW_OPENER there is nothing to open in: said so.
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["pics"], in: place) { session in
+            try await session.send("o")
+            _ = try await session.waitForScreen { $0.contains("cannot open: no desktop to open in (set IMGVIEW_OPENER") }
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    // MARK: Slideshow and order
+
+    @Test func theSlideshowMovesOnStopsAtTheEndAndAKeyPausesIt() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try await withBrowser(["--slideshow", "0.3", "pics"], in: place) { session in
+            let screen = try await session.waitForScreen { $0.contains("slideshow ended at the last image") }
+            #expect(screen.contains("[ c.png ]"))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["--slideshow", "60", "pics"], in: place) { session in
+            _ = try await session.waitForScreen { $0.contains("▶ 60 s") }
+            // A key pauses it, and does what it does.
+            try await session.send("l")
+            let paused = try await session.waitForScreen { $0.contains("slideshow paused · S resumes") }
+            #expect(paused.contains("[ b.png ]"))
+            try await session.send("S")
+            _ = try await session.waitForScreen { $0.contains("slideshow: every 60 s · any key pauses it") && $0.contains("▶ 60 s") }
+            try await session.send("S")
+            _ = try await session.waitForScreen { $0.contains("slideshow stopped") }
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test func sortOrdersTheTabsAndTheOrderKeyCyclesKeepingTheSelection() async throws {
+        // Names against sizes: a is the largest, c the smallest; dates taken: b, then c, then a.
+        let place = try makePlace(["c.jpg", "b.jpg", "a.jpg"])
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        let photo = try Data(contentsOf: BrowseLocalTmuxTests.photo)
+        for (name, date, padding) in [
+            ("a.jpg", "2024:03:01 10:00:00", 3000), ("b.jpg", "2022:01:01 10:00:00", 1000), ("c.jpg", "2023:06:01 10:00:00", 0),
+        ] {
+            try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: date, padding: padding)).write(to: place.picture(name))
+        }
+        try await withBrowser(["--sort", "size", "pics"], in: place) { session in
+            let screen = try await session.screen()
+            #expect(screen.contains("[ c.jpg ]  b.jpg    a.jpg "), "\(screen)")
+            #expect(screen.contains("3 images · by size"))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["--sort", "date", "--reverse", "pics"], in: place) { session in
+            #expect(try await session.screen().contains("[ a.jpg ]  c.jpg    b.jpg "))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["pics"], in: place) { session in
+            // As listed: natural order. O: by date taken; the selection stays on a.jpg.
+            #expect(try await session.screen().contains("[ a.jpg ]  b.jpg    c.jpg "))
+            try await session.send("O")
+            let dated = try await session.waitForScreen { $0.contains("3 images · by date") }
+            #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"))
+            #expect(dated.contains("sorted by date taken · O: modification time next"))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["--shuffle", "pics"], in: place) { session in
+            let screen = try await session.screen()
+            #expect(screen.contains("3 images · shuffled"))
+            #expect(["a.jpg", "b.jpg", "c.jpg"].allSatisfy { screen.contains($0) })
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    // MARK: Keys from the config file
+
+    @Test func aConfigFileRemapsKeysAndTheHelpShowsThem() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try Data(
+            """
+            # my keys
+            [keys]
+            next = ["n", "Right"]
+            quit = "Q"
+            mark = "C-t"
+            """.utf8
+        ).write(to: place.configHome.appendingPathComponent("imgview/config.toml"))
+        try await withBrowser(["pics"], in: place) { session in
+            try await session.send("n")
+            _ = try await session.waitForScreen { $0.contains("[ b.png ]") }
+            try await session.send("C-t")
+            _ = try await session.waitForScreen { $0.contains("marked b.png · 1 marked") }
+            // q is no longer quit; the help and the hints show the keys as bound.
+            try await session.send("q", "?")
+            let help = try await session.waitForScreen { $0.contains("┌ keys") }
+            #expect(help.contains("← h S-Tab / n →"))
+            #expect(help.contains("Ctrl-T / T / *"))
+            try await session.send("Escape")
+            let hints = try await session.waitForScreen { !$0.contains("┌ keys") }
+            #expect(hints.contains("Q quit") && hints.contains("← n tab"))
+            try await session.send("Q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+}
