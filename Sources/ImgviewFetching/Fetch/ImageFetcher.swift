@@ -132,7 +132,8 @@ public struct ImageFetcher: ImageFetching {
                 // Ranges count the bytes as sent: a compressed answer could not be continued.
                 fields[.acceptEncoding] = "identity"
             } else {
-                partial.discard()
+                // Asked for whole: the kept bytes go, the file stays this download's.
+                try? partial.restart(with: nil, encoder: DiskCache.encoder)
             }
         }
         let file = try partial?.file ?? makeTemporaryFile(for: request.url)
