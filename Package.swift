@@ -91,13 +91,19 @@ let package = Package(
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Web pages read with libxml2's HTML parser, opened on first use: the only importer of CLibXML2.
         .target(name: "ImgviewHTML", dependencies: ["ImgviewSupport", "ImgviewFetching", "CLibXML2"]),
+        // The process's life: the one signal handler, requests to end, job control, the terminal
+        // put back and temporary folders removed on every exit path.
+        .target(
+            name: "ImgviewProcess", dependencies: ["ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
         // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
         .target(
             name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
-            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "CNCurses"]),
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "ImgviewProcess", "CNCurses",
+            ]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
@@ -111,7 +117,7 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewConfig", "ImgviewHTML",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewProcess", "ImgviewCurl", "ImgviewConfig", "ImgviewHTML",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -121,14 +127,14 @@ let package = Package(
         // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
         .executableTarget(
             name: "imgview-server",
-            dependencies: ["ImgviewServer", "ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ImgviewServer", "ImgviewSupport", "ImgviewProcess", .product(name: "SystemPackage", package: "swift-system")]),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewConfig",
-                "ImgviewHTML",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewBrowser", "ImgviewCodecs",
+                "ImgviewConfig", "ImgviewHTML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -172,8 +178,9 @@ let package = Package(
                 "ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCodecs",
                 "ImgviewTestSupport", .target(name: "imgview"),
             ],
-            // The screenshot similarity script the emulator tests run with python3.
-            exclude: ["Emulators"]
+            // The screenshot similarity script the emulator tests run with python3, and the hostile
+            // terminal the reply tests play under a pty.
+            exclude: ["Emulators", "Terminals"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,8 +24,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case bmp
     /// A web page, as `get --page` reads it: libxml2's HTML parser, then the images taken from it.
     case webPage = "web-page"
-    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage,
+    /// arriving over time against the query's deadline.
     case terminalReplies = "terminal-replies"
+    /// Bytes reaching the browser as keys: typed keys, escape sequences, noise.
+    case browserKeys = "browser-keys"
     /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
     case config
 
@@ -42,6 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         case .webPage: WebPageFuzzing.run(bytes)
+        case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)
         }
     }
