@@ -44,6 +44,10 @@ let package = Package(
         // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
         .systemLibrary(name: "CRSVG"),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libxml2's HTML push parser behind an interface of plain C types: the only code that
+        // includes libxml2's headers (libxml2-dev), resolving its functions from a handle opened at
+        // run time, so nothing links libxml2 or its ICU.
+        .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
         // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
@@ -106,6 +110,8 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // Web pages read with libxml2's HTML parser, opened on first use: the only importer of CLibXML2.
+        .target(name: "ImgviewHTML", dependencies: ["ImgviewSupport", "ImgviewFetching", "CLibXML2"]),
         // The process's life: the one signal handler, requests to end, job control, the terminal
         // put back and temporary folders removed on every exit path.
         .target(
@@ -132,7 +138,7 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewProcess", "ImgviewCurl", "ImgviewConfig",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewProcess", "ImgviewCurl", "ImgviewConfig", "ImgviewHTML",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -153,7 +159,7 @@ let package = Package(
             name: "ImgviewFuzzing",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewBrowser", "ImgviewCodecs",
-                "ImgviewConfig", "ImgviewCompression",
+                "ImgviewConfig", "ImgviewCompression", "ImgviewHTML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -174,6 +180,7 @@ let package = Package(
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
                 "ImgviewBrowser", "ImgviewServer", "ImgviewCurl", "ImgviewTestSupport", "ImgviewConfig", "ImgviewCompression",
+                "ImgviewHTML",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -4,6 +4,8 @@
 Serves a folder with `imgview serve` (the same loopback server for both tools), then times
   1. 200 images of 1 MB each, 8 at a time (imgview get --all --jobs 8 vs xargs -P 8 curl)
   2. one 100 MB image (imgview get vs curl -o)
+  3. the same image resumed from 90 % (imgview continuing its partial in the cache vs curl -C -),
+     with the bytes each moved
 reporting wall time, throughput, CPU time (user+sys) and peak RSS, each as a ratio to curl.
 imgview starts each run with an empty cache, so it does the full network path. The two tools
 take turns (imgview then curl, then curl then imgview, ...), so a change in the machine's load
@@ -15,6 +17,7 @@ Exit status: 0 when every run succeeded (goals are judged by bench/report.py), 1
 Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
 (`make bench` does, and runs this with --runs 5).
 """
+import hashlib
 import json
 import os
 import shutil
@@ -127,6 +130,50 @@ def main():
             mine, theirs = alternating_runs(args.runs, imgview_argv, curl_argv, fresh)
             rows.append({"workload": name, "bytes": size, "files": 200 if size == 200 * 1_000_000 else 1, "imgview": mine, "curl": theirs,
                          "imgview_command": imgview_text, "curl_command": curl_text})
+
+        # Resuming: each run starts with 90 % of the body kept, imgview's as the partial download
+        # an interrupted `get` leaves in its cache, curl's as the output file `curl -C -` continues.
+        big_file = os.path.join(folder, "big.jpg")
+        total = os.path.getsize(big_file)
+        kept = total * 9 // 10
+        head = subprocess.run(["curl", "-s", "-f", "-I", big_url], capture_output=True, text=True).stdout
+        etag = next(line.split(":", 1)[1].strip() for line in head.splitlines() if line.lower().startswith("etag:"))
+
+        def resumable():
+            cwd, env = fresh()
+            with open(big_file, "rb") as source:
+                prefix = source.read(kept)
+            os.makedirs(os.path.join(cwd, "out"))
+            with open(os.path.join(cwd, "big.jpg"), "wb") as f:
+                f.write(prefix)
+            tmp = os.path.join(env["IMGVIEW_CACHE_DIR"], "v1", "tmp")
+            os.makedirs(tmp)
+            name = "partial-" + hashlib.sha256(big_url.encode()).hexdigest()
+            with open(os.path.join(tmp, name), "wb") as f:
+                f.write(prefix)
+            with open(os.path.join(tmp, name + ".json"), "w") as f:
+                json.dump({"version": 1, "url": big_url, "etag": etag, "last_modified": None, "total": total,
+                           "content_type": "image/jpeg", "started_at": "2026-01-01T00:00:00Z"}, f)
+            return cwd, env
+
+        mine, theirs = alternating_runs(
+            args.runs, lambda cwd: [args.imgview, "get", big_url, "-O", os.path.join(cwd, "out"), "--quiet"],
+            lambda cwd: ["curl", "-s", "-f", "-C", "-", "-o", "big.jpg", big_url], resumable)
+        # Once more each, to see how many bytes came over the network.
+        cwd, env = resumable()
+        report_line = subprocess.run([args.imgview, "get", big_url, "-O", os.path.join(cwd, "out"), "--quiet", "--json"],
+                                     cwd=cwd, env=env, capture_output=True, text=True).stdout
+        result = json.loads(report_line)
+        if result["status"] != "resumed":
+            sys.exit(f"imgview did not resume: {report_line}")
+        moved_imgview = result["bytes"] - result["resumed_from"]
+        cwd, env = resumable()
+        moved_curl = int(subprocess.run(["curl", "-s", "-f", "-C", "-", "-o", "big.jpg", "-w", "%{size_download}", big_url],
+                                        cwd=cwd, capture_output=True, text=True).stdout)
+        rows.append({"workload": "1 × 100 MB resumed from 90 %", "bytes": total - kept, "files": 1, "imgview": mine, "curl": theirs,
+                     "moved_bytes": {"imgview": moved_imgview, "curl": moved_curl},
+                     "imgview_command": "imgview get URL -O DIR --quiet (its cache holding 90 % as a partial)",
+                     "curl_command": "curl -s -f -C - -o FILE URL (FILE holding 90 %)"})
 
         lines = [
             f"Downloads over loopback, median of {args.runs} runs each, taking turns (`python3 bench/bench_get.py`); imgview starts with an empty cache.",

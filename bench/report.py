@@ -40,6 +40,7 @@ PROGRESSIVE = ("11_large_progressive.jpg", "10_large_6000x4000.jpg")  # the same
 PROGRESSIVE_WALL_GOAL, PROGRESSIVE_SCORE_TOLERANCE = 0.5, 0.005
 HARDENING_RSS_GOAL_MB = 100
 THROUGHPUT_GOAL, DOWNLOAD_RSS_GOAL_MB = 0.9, 64
+RESUME_MOVED_GOAL_MB = 11  # issue 31: resuming a 100 MB file at 90 % moves at most this much
 SWITCH_P99_GOAL_MS = 16
 IMGVIEW_CONFIGS = ["imgview_ascii", "imgview_blocks_tc", "imgview_blocks_256"]
 SKIPPED_CONFIGS = {"jp2a_invert"}  # bench.py's polarity check, not a way anyone runs jp2a
@@ -328,6 +329,10 @@ def downloads(results):
                             if tool == "imgview" else ["", "", ""])])
         goals.append([f"downloads, {w['workload']}: throughput ≥ {THROUGHPUT_GOAL}× curl's", ratio(throughput),
                       verdict(throughput >= THROUGHPUT_GOAL)])
+        if "moved_bytes" in w:
+            moved = w["moved_bytes"]["imgview"] / 1e6
+            goals.append([f"downloads, {w['workload']}: moves ≤ {RESUME_MOVED_GOAL_MB} MB",
+                          f"{moved:.1f} MB (curl {w['moved_bytes']['curl'] / 1e6:.1f} MB)", verdict(moved <= RESUME_MOVED_GOAL_MB)])
         if w["files"] == 1:  # the goal's "100 MB file"
             rss = mine["rss_kb"] / 1024
             goals.append([f"downloads, {w['workload']}: peak RSS ≤ {DOWNLOAD_RSS_GOAL_MB} MB", f"{rss:.1f} MB",

@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 
 # libcurl4-openssl-dev: curl/curl.h for CCurl (libcurl itself is opened at run time, libcurl4).
 # libbrotli-dev: brotli/decode.h for CBrotli (libbrotlidec is opened at run time, libbrotli1).
+# libxml2-dev: libxml/HTMLparser.h for CLibXML2 (libxml2 itself is opened at run time when a page is read).
 # strace: the CLI test that checks a cache hit flushes nothing (HostileCacheTests).
 # gdb: the tmux test that makes the browser crash for real (TerminalLifeTmuxTests).
 # trash-cli: the browser's trash test checks that trash-list and trash-restore see what it trashed.
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev pkg-config tmux strace gdb trash-cli)
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }

@@ -22,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
+    /// A web page, as `get --page` reads it: libxml2's HTML parser, then the images taken from it.
+    case webPage = "web-page"
     /// QOI bytes straight to the QOI decoder (Swift).
     case qoi
     /// Icon and cursor bytes straight to the ICO decoder: the directory walk, bitmaps with masks, PNG pictures.
@@ -72,6 +74,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
         case .colorProfile: ColorProfileFuzzing.run(bytes)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .webPage: WebPageFuzzing.run(bytes)
         case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)
         case .contentCoding: ContentCodingFuzzing.run(bytes)

@@ -31,6 +31,27 @@ enum HTTPMetadataFuzzing {
         checkFreshness(head)
         checkRetry(head)
         checkMessages(head)
+        checkRanges(head)
+    }
+
+    /// A Content-Range is read into a range that makes sense or not at all, and whether a 206 or
+    /// 416 continues kept bytes never crashes, whatever it says.
+    private static func checkRanges(_ head: ResponseHead) {
+        if let text = head[.contentRange], let range = ContentRange(text) {
+            if let first = range.first, let last = range.last {
+                precondition(first >= 0 && first <= last, "a range that ends before it starts")
+                if let complete = range.complete { precondition(last < complete, "a range past the body's end") }
+            } else {
+                precondition(range.first == nil && range.last == nil && range.complete != nil, "half a range")
+            }
+        }
+        if let validators = PartialDownload.validators(for: head, url: url, now: now) {
+            precondition(validators.ifRange != nil, "kept bytes with nothing to resume them by")
+            precondition(validators.etag?.hasPrefix("W/") != true, "a weak tag in If-Range")
+        }
+        if case .some(.some(let total)) = PartialDownload.continuation(head, of: 1000, .init(url: url.absoluteString, startedAt: now)) {
+            precondition(total > 1000, "a continuation that ends before the kept bytes")
+        }
     }
 
     /// Whatever the headers say, the entry the cache would write reads back unchanged.

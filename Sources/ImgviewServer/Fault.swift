@@ -37,6 +37,12 @@ public struct Fault: Sendable, Equatable {
     public var partialContent: Range<Int>?
     /// Answer conditional requests with 304 when the validators match.
     public var honoursConditionalRequests: Bool = true
+    /// Answer `Range: bytes=N-` with 206 (after `If-Range`) and say `Accept-Ranges: bytes`; off,
+    /// the server ignores ranges and sends every body whole, as many do.
+    public var honoursRanges: Bool = true
+    /// Send the range asked for even when `If-Range` names another version: a broken server that
+    /// splices, which the client must notice by the validators of the 206.
+    public var ignoresIfRange: Bool = false
     /// Send these bytes instead of the resource's (a body that is not an image, say).
     public var replacementBody: Data?
     /// Send this Content-Type instead of the resource's.
@@ -130,6 +136,13 @@ public struct Fault: Sendable, Equatable {
         fault.redirect = Redirect(status: status, location: location)
         return fault
     }
+
+    /// A server that knows nothing of ranges: no `Accept-Ranges`, every body whole.
+    public static let noRanges: Fault = {
+        var fault = Fault()
+        fault.honoursRanges = false
+        return fault
+    }()
 
     public static let gzipped: Fault = encoded(.gzip)
 

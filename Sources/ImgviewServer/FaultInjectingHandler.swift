@@ -80,19 +80,37 @@ struct FaultInjectingHandler: HTTPHandler {
             length = encoded.count
             response.headers[.contentEncoding] = encoding.coding.token
         }
-        response.headers[.contentLength] = String(length)
+        // Ranges count the bytes as sent, so a compressed body is never served in parts.
+        var start = 0
+        if fault.honoursRanges, response.headers[.contentEncoding] == nil {
+            response.headers[HTTPHeader("Accept-Ranges")] = "bytes"
+            switch RangeRequest.evaluate(headers, resource: resource, fault: fault, length: length) {
+            case .whole:
+                break
+            case .from(let first):
+                start = first
+                response.statusCode = HTTPStatusCode(206, phrase: "Partial Content")
+                response.headers[HTTPHeader("Content-Range")] = "bytes \(first)-\(length - 1)/\(length)"
+            case .unsatisfiable:
+                var refused = plain(416, "range not satisfiable")
+                refused.headers[HTTPHeader("Content-Range")] = "bytes */\(length)"
+                for name in [HTTPHeader("ETag"), .lastModified] { refused.headers[name] = response.headers[name] }
+                return finish(sequence, apply(fault.headers, to: refused))
+            }
+        }
+        response.headers[.contentLength] = String(length - start)
         response = apply(fault.headers, to: response)
         log.update(sequence) { $0.status = response.statusCode.code }
 
         if request.method == .HEAD {
             return finish(sequence, response)
         }
-        let sent = fault.truncateAfter.map { min($0, length) } ?? length
+        let sent = fault.truncateAfter.map { max(start, min($0, length)) } ?? length
         let body = FaultyBody(
-            source: source, length: sent, truncated: fault.truncateAfter != nil,
+            source: source, start: start, length: sent, truncated: fault.truncateAfter != nil,
             chunkSize: max(1, fault.chunkSize), delayPerChunk: fault.delayPerChunk, hold: fault.hold,
             tracker: BodyTracker(log: log, sequence: sequence))
-        response.payload = .httpBody(HTTPBodySequence(from: body, count: length, suggestedBufferSize: fault.chunkSize))
+        response.payload = .httpBody(HTTPBodySequence(from: body, count: length - start, suggestedBufferSize: fault.chunkSize))
         return response
     }
 

@@ -13,6 +13,8 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
     }
 
     let source: Source
+    /// Where the body starts (a range's first byte); `length`, `hold` and truncation count from the body's start, not this.
+    var start = 0
     /// Bytes to send before stopping; with `truncated` the connection is then closed mid-body.
     let length: Int
     let truncated: Bool
@@ -32,6 +34,7 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
 
         init(body: FaultyBody) {
             self.body = body
+            self.offset = body.start
         }
 
         mutating func next() async throws -> UInt8? {
@@ -40,7 +43,7 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
 
         mutating func nextBuffer(suggested count: Int) async throws -> Data? {
             guard offset < body.length else {
-                body.tracker.sent(upTo: offset)
+                body.tracker.sent(upTo: offset - body.start)
                 if body.truncated {
                     // Throwing makes the server close the socket with the body short of Content-Length.
                     body.tracker.finish(aborted: true)
@@ -51,7 +54,7 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
             }
             if body.delayPerChunk > .zero { try await Task.sleep(for: body.delayPerChunk) }
             if let hold = body.hold, offset >= hold.after {
-                body.tracker.sent(upTo: offset)
+                body.tracker.sent(upTo: offset - body.start)
                 await hold.gate.wait()
                 try Task.checkCancellation()
             }
@@ -71,7 +74,7 @@ struct FaultyBody: AsyncBufferedSequence, Sendable {
                 guard !chunk.isEmpty else { throw CancellationError() }
             }
             // What was handed over last time has been written by now: the server asks for more only then.
-            body.tracker.sent(upTo: offset)
+            body.tracker.sent(upTo: offset - body.start)
             offset += chunk.count
             return chunk
         }

@@ -21,7 +21,8 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The client's port: requests with the same one came over the same (kept-alive) connection.
     public var connection: UInt16?
     public var status: Int?
-    /// Bytes of the resource's body handed to the socket (a short status text does not count).
+    /// Bytes of the resource's body handed to the socket (a short status text does not count; a
+    /// range counts the bytes of the range).
     public var bodyBytesSent: Int = 0
     public var outcome: Outcome = .inProgress
 

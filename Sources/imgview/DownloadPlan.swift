@@ -33,6 +33,12 @@ struct DownloadPlan: Sendable {
         case printed
     }
 
+    /// An image saved, with the response it came in.
+    struct Download: Sendable {
+        let saved: Saved
+        let response: ImageResponse
+    }
+
     let pipeline: ImagePipeline
     let target: Target
     let replace: Bool
@@ -51,7 +57,7 @@ struct DownloadPlan: Sendable {
         }
     }
 
-    func download(_ reference: ImageReference) async -> Result<Saved, any Error> {
+    func download(_ reference: ImageReference) async -> Result<Download, any Error> {
         do {
             var destination = destination(for: reference)
             // Refuse before downloading what could never be replaced: a device node, a FIFO, a folder.
@@ -66,11 +72,11 @@ struct DownloadPlan: Sendable {
                 body: draft?.bodyTap)
             display.done(label)
             guard case .folder(let folder) = target, destination == nil else {
-                return .success(try save(response, to: destination, draft: draft))
+                return .success(Download(saved: try save(response, to: destination, draft: draft), response: response))
             }
             let fallback = OutputNaming.fallbackName(catalogName: reference.image?.name, format: response.entry.format)
             destination = folder.appendingPathComponent(names.claim(fallback, for: reference.url))
-            return .success(try save(response, to: destination, draft: draft))
+            return .success(Download(saved: try save(response, to: destination, draft: draft), response: response))
         } catch {
             return .failure(error)
         }

@@ -47,10 +47,10 @@ struct LightBinaryTests {
     static let codecs = ["libavif", "libdav1d", "libaom", "libgav1", "librav1e", "libSvtAv1", "libyuv", "libabsl"]
     #if URLSession
         // A build with the URLSession trait links FoundationNetworking, and with it libcurl, on purpose.
-        static let onDemand = codecs
+        static let onDemand = codecs + ["libxml2"]
         static let fetchingOnly: [String] = []
     #else
-        static let onDemand = codecs + ["libcurl", "libbrotli"]
+        static let onDemand = codecs + ["libcurl", "libbrotli", "libxml2"]
         static let fetchingOnly = ["libcurl"]
     #endif
 

@@ -121,7 +121,8 @@ extension DiskCache {
     /// Temporary files whose process is gone, with the folder each is in.
     func abandonedFiles() -> [(folder: Directory, name: String)] {
         var files = abandonedDownloads().map { (folder: temporaryFolder, name: $0) }
-        for folder in [entriesFolder, root] {
+        files += abandonedPartials().map { (folder: temporaryFolder, name: $0) }
+        for folder in [entriesFolder, root, temporaryFolder] {
             files += folder.names().filter(AtomicFile.isAbandoned).map { (folder: folder, name: $0) }
         }
         // Blobs are staged beside their final name, in the shard.
@@ -130,5 +131,29 @@ extension DiskCache {
             files += shard.names().filter(AtomicFile.isAbandoned).map { (folder: shard, name: $0) }
         }
         return files
+    }
+
+    /// Partial downloads nobody will continue: untouched for `PartialDownload.maximumAge`, or one
+    /// half of a pair without the other (bytes no process is writing, metadata without bytes).
+    func abandonedPartials() -> [String] {
+        let names = temporaryFolder.names().filter(PartialDownload.isPartial)
+        let present = Set(names)
+        let oldest = now().addingTimeInterval(-PartialDownload.maximumAge)
+        return names.filter { name in
+            guard let status = temporaryFolder.status(of: name) else { return false }
+            if Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)) < oldest { return !isBeingWritten(name) }
+            if name.hasSuffix(".json") { return !present.contains(String(name.dropLast(5))) }
+            return !present.contains(name + ".json") && !isBeingWritten(name)
+        }
+    }
+
+    /// Whether a process holds the partial's lock: it is writing the bytes now.
+    private func isBeingWritten(_ name: String) -> Bool {
+        guard let file = try? temporaryFolder.openRegular(name.hasSuffix(".json") ? String(name.dropLast(5)) : name, flags: O_RDONLY)
+        else { return false }
+        defer { try? file.close() }
+        guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return true }
+        _ = flock(file.rawValue, LOCK_UN)
+        return false
     }
 }

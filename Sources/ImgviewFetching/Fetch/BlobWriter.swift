@@ -40,14 +40,32 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Fills blocks taken from `blocks`.
     private var gatherer = BlockGatherer()
 
-    init(file: TemporaryFile, url: URL, limit: Int64, acceptsPartialContent: Bool = false, progress: Progress?, body: BodyTap? = nil) {
-        self.file = file
+    /// Where the body goes when the download can be resumed later; `file` is its file then.
+    let partial: PartialDownload?
+    private let now: Date
+    /// The bytes an earlier transfer left, when this one's 206 continues them.
+    private(set) var resumedFrom: Int64?
+    /// No more bytes are taken: the transfer failed and what arrived was kept for a later one.
+    private var isClosed = false
+
+    init(
+        file: TemporaryFile, url: URL, limit: Int64, acceptsPartialContent: Bool = false, progress: Progress?, body: BodyTap? = nil,
+        partial: PartialDownload? = nil, now: Date = Date()
+    ) {
+        self.file = partial?.file ?? file
         self.url = url
         self.limit = limit
         self.acceptsPartialContent = acceptsPartialContent
         self.progress = progress
         self.body = body
-        self.blocks = HashingFileWriter(file: file)
+        self.partial = partial
+        self.now = now
+        self.blocks = HashingFileWriter(file: partial?.file ?? file)
+    }
+
+    /// The body's whole length as announced: a 206's from its Content-Range.
+    var expectedTotal: Int64? {
+        lock.withLock { expectedForProgress }
     }
 
     deinit {
@@ -58,17 +76,74 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     func receive(_ head: ResponseHead) throws {
         // Only a successful body is worth writing; for errors the status is all we need.
         let keeping = (200..<300).contains(head.status) && (head.status != 206 || acceptsPartialContent)
-        let expected = head.uncompressedLength
+        var expected = head.uncompressedLength
+        var start: Int64 = 0
+        if keeping, let partial {
+            if head.status == 206 {
+                // Only a continuation of exactly the bytes kept, of the same version, is appended.
+                guard let (count, validators) = partial.resumable, let total = PartialDownload.continuation(head, of: count, validators)
+                else {
+                    throw ResumeRejected()
+                }
+                start = count
+                expected = total
+            } else {
+                try partial.restart(
+                    with: PartialDownload.validators(for: head, url: url, now: now), encoder: DiskCache.encoder)
+            }
+        }
         lock.withLock {
             self.head = head
             isKeeping = keeping
             expectedForProgress = expected
+            received = start
+            reported = start
+            resumedFrom = start > 0 ? start : nil
         }
         guard keeping else { return }
         if let expected, expected > limit {
             throw ImagePipelineError.tooLarge(url, limit: limit)
         }
-        progress?(0, expected)
+        if start > 0 { try absorbExisting(start) }
+        progress?(start, expected)
+    }
+
+    /// A 416 to a range asked for from the end of the kept bytes, saying the body has just that
+    /// many: they are the whole body. Takes them as if they had arrived.
+    func completeFromKeptBytes(_ head: ResponseHead) -> Bool {
+        guard head.status == 416, let partial, let (count, validators) = partial.resumable,
+            let range = head[.contentRange].flatMap(ContentRange.init), range.first == nil, range.complete == count,
+            validators.total == nil || validators.total == count
+        else { return false }
+        var fields = head.fields
+        fields[.contentType] = validators.contentType
+        if let etag = validators.etag { fields[.eTag] = etag }
+        if let modified = validators.lastModified { fields[.lastModified] = modified }
+        let whole = ResponseHead(status: 200, fields: fields, url: head.url, expectedLength: count)
+        lock.withLock {
+            self.head = whole
+            isKeeping = true
+            expectedForProgress = count
+            received = count
+            reported = count
+            resumedFrom = count
+        }
+        return (try? absorbExisting(count)) != nil
+    }
+
+    /// Hashes the bytes kept from before and shows them to the body tap, as if they had just come.
+    private func absorbExisting(_ count: Int64) throws {
+        try blocks.absorbExisting(count) { offset, bytes in body?(offset, bytes) }
+    }
+
+    /// The transfer failed: writes what is gathered, so a later fetch continues after it, and takes no more.
+    func keepWhatArrived() {
+        lock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            if isKeeping { try? flush() }
+            try? file.finish()
+        }
     }
 
     func receive(_ chunk: Data) throws {
@@ -78,6 +153,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     func receive(bytes chunk: UnsafeRawBufferPointer) throws {
         var offset: Int64 = -1
         let report = try lock.withLock { () throws -> (Int64, Int64?)? in
+            if isClosed { throw CancellationError() }
             guard isKeeping else { return nil }
             offset = received
             received += Int64(chunk.count)
@@ -119,3 +195,6 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
         try gatherer.handOn { try blocks.write($0, count: $1) }
     }
 }
+
+/// A 206 or 416 that does not continue the bytes kept: they are dropped and the body fetched whole.
+struct ResumeRejected: Error {}

@@ -2,6 +2,10 @@ import Crypto
 import Dispatch
 import ImgviewSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -66,6 +70,29 @@ final class HashingFileWriter: @unchecked Sendable {
         queue.async { [self] in
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: block[0..<count]))
             recycle(block)
+        }
+    }
+
+    /// Hashes the first `count` bytes already in the file (a resumed download's), before any
+    /// block written after them, handing each piece to `each` with its offset as it is read.
+    func absorbExisting(_ count: Int64, each: (Int64, UnsafeRawBufferPointer) -> Void) throws {
+        var offset: Int64 = 0
+        while offset < count {
+            let filled = takeBlock()
+            let wanted = Int(min(Int64(Self.blockSize), count - offset))
+            let read = pread(file.descriptor, filled.baseAddress, wanted, off_t(offset))
+            guard read > 0 else {
+                let code = read < 0 ? errno : EIO
+                recycle(filled)
+                throw FileSystemError(operation: "read", path: file.url.path, errno: code)
+            }
+            each(offset, UnsafeRawBufferPointer(rebasing: filled[0..<read]))
+            offset += Int64(read)
+            nonisolated(unsafe) let block = filled
+            queue.async { [self] in
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: block[0..<read]))
+                recycle(block)
+            }
         }
     }
 

@@ -121,35 +121,86 @@ public struct ImageFetcher: ImageFetching {
 
     private func fetchOnce(
         _ request: ImageRequest, revalidating stale: CacheEntry?, progress: @escaping TransferProgress,
-        body: BodyTap? = nil
+        body: BodyTap? = nil, resuming: Bool = true
     ) async throws -> ImageResponse {
         var fields: HTTPFields = [.userAgent: "imgview/0.1", .accept: "image/*, */*;q=0.5"]
         if let stale { fields.append(contentsOf: Revalidation.conditions(for: stale)) }
-        let file = try makeTemporaryFile(for: request.url)
+        // A new body goes where a later fetch can continue it; a revalidation has a whole one already.
+        let partial = stale == nil ? configuration.diskCache?.partial(for: request.url) : nil
+        if let partial, let (count, validators) = partial.resumable {
+            if resuming, let condition = validators.ifRange {
+                fields[.range] = "bytes=\(count)-"
+                fields[.ifRange] = condition
+                // Ranges count the bytes as sent: a compressed answer could not be continued.
+                fields[.acceptEncoding] = "identity"
+            } else {
+                // Asked for whole: the kept bytes go, the file stays this download's.
+                try? partial.restart(with: nil, encoder: DiskCache.encoder)
+            }
+        }
+        let file = try partial?.file ?? makeTemporaryFile(for: request.url)
+        let writer = BlobWriter(
+            file: file, url: request.url, limit: configuration.maxDownloadBytes, acceptsPartialContent: fields[.range] != nil,
+            progress: progress, body: body, partial: partial, now: configuration.now())
         do {
             return try await transfer(
-                request, into: file, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
+                request, with: writer, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
                 body: body)
         } catch {
-            // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
-            file.discard()
+            guard let partial else {
+                // Nothing of a failed transfer may stay behind, not even until the file's owner lets go.
+                file.discard()
+                throw error
+            }
+            writer.keepWhatArrived()
+            if error is ResumeRejected {
+                partial.discard()
+                // A range nobody asked for, or asked for once already: the server's, not ours to retry.
+                guard resuming, writer.resumedFrom == nil else {
+                    throw ImagePipelineError.httpStatus(request.url, status: writer.head?.status ?? 206)
+                }
+                return try await fetchOnce(request, revalidating: stale, progress: progress, body: body, resuming: false)
+            }
+            // Bytes cut off on the way stay for the next fetch; those of a body that will never do go.
+            if !Self.isCutShort(error) || !partial.isWorthKeeping { partial.discard() }
             throw error
         }
     }
 
+    /// Whether a failure stopped a body on its way (a lost connection, a timeout, Ctrl-C) rather
+    /// than found it wanting: only then are its bytes worth continuing.
+    private static func isCutShort(_ error: any Error) -> Bool {
+        switch error {
+        case is CancellationError: true
+        case let error as ImagePipelineError:
+            switch error {
+            case .truncated, .transport, .timedOut: true
+            case .httpStatus: error.isTransient
+            default: false
+            }
+        default: false
+        }
+    }
+
     private func transfer(
-        _ request: ImageRequest, into file: TemporaryFile, revalidating stale: CacheEntry?, httpRequest: HTTPRequest,
+        _ request: ImageRequest, with writer: BlobWriter, revalidating stale: CacheEntry?, httpRequest: HTTPRequest,
         progress: @escaping TransferProgress, body: BodyTap?
     ) async throws -> ImageResponse {
         let url = request.url
-        let writer = BlobWriter(
-            file: file, url: url, limit: configuration.maxDownloadBytes, acceptsPartialContent: httpRequest.headerFields[.range] != nil,
-            progress: progress, body: body)
-        let head: ResponseHead
+        var head: ResponseHead
         do {
             head = try await configuration.dataLoader.load(httpRequest, into: writer)
         } catch {
             throw translate(error, url: url, writer: writer)
+        }
+        // A 206 nobody asked for is the server's fault (`meaning`); one that does not continue the kept bytes is rejected.
+        if head.status == 206, httpRequest.headerFields[.range] != nil, writer.resumedFrom == nil {
+            throw writer.partial == nil ? ImagePipelineError.httpStatus(url, status: 206) : ResumeRejected()
+        }
+        if head.status == 416, writer.partial?.resumable != nil {
+            // Asked for the rest of a body that has no more: the kept bytes are all of it, or they are not of this body.
+            guard writer.completeFromKeptBytes(head), let whole = writer.head else { throw ResumeRejected() }
+            head = whole
         }
 
         switch try Self.meaning(of: head, for: httpRequest, url: url) {
@@ -162,11 +213,14 @@ public struct ImageFetcher: ImageFetching {
         case .body:
             break
         }
-        if let expected = head.uncompressedLength, writer.received < expected {
+        if let expected = writer.expectedTotal, writer.received < expected {
             throw ImagePipelineError.truncated(url, received: writer.received, expected: expected)
         }
+        let file: TemporaryFile
         do {
             try writer.finish()
+            // Whole now: the partial's names go, and the body is a download's file like any other.
+            file = try writer.partial?.complete() ?? writer.file
         } catch {
             throw translate(error, url: url, writer: writer)
         }
@@ -205,8 +259,10 @@ public struct ImageFetcher: ImageFetching {
         } else {
             body = .file(file.url, owner: file)
         }
-        return ImageResponse(
+        var response = ImageResponse(
             request: request, entry: entry, source: .network, body: body, elapsed: .zero, isCached: isStored, probe: probe)
+        response.resumedFrom = writer.resumedFrom
+        return response
     }
 
     /// What a response's status asks the fetcher to do.
@@ -289,7 +345,7 @@ public struct ImageFetcher: ImageFetching {
     /// download's file that fails is this machine's failure, not the network's.
     private func translate(_ error: any Error, url: URL, writer: BlobWriter) -> any Error {
         switch error {
-        case is CancellationError, is ImagePipelineError:
+        case is CancellationError, is ImagePipelineError, is ResumeRejected:
             return error
         case let failure as FileSystemError:
             return ImagePipelineError.storage(url, failure)

@@ -52,6 +52,8 @@ public struct ImageResponse: Sendable {
     /// What the bytes are: the entry's probe, made when they arrived (or, for an entry older than
     /// the probe, read from the bytes now).
     public let probe: ImageProbe
+    /// How many of the bytes an earlier, interrupted transfer had brought: this one asked only for the rest.
+    public package(set) var resumedFrom: Int64?
 
     /// - Parameter probe: the probe as it was made, when it was made just now (the entry keeps
     ///   what lasts of it, not how complete the bytes were).
@@ -70,7 +72,10 @@ public struct ImageResponse: Sendable {
 
     /// The same response, delivered in `elapsed`.
     public func withElapsed(_ elapsed: Duration) -> ImageResponse {
-        ImageResponse(request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached, probe: probe)
+        var response = ImageResponse(
+            request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached, probe: probe)
+        response.resumedFrom = resumedFrom
+        return response
     }
 
     /// The bytes, read from the file if they are not in memory.

@@ -63,6 +63,16 @@ public final class TemporaryFile: @unchecked Sendable {
         self.url = URL(fileURLWithPath: folder.path).appendingPathComponent(name)
     }
 
+    /// A file the caller opened as `descriptor` (`name` in `folder`), written through this one
+    /// and closed by it, but never removed by it: its owner decides when the name goes.
+    package init(adopting descriptor: Int32, name: String, in folder: Directory) {
+        self.name = name
+        self.folder = folder
+        self.descriptor = descriptor
+        self.url = URL(fileURLWithPath: folder.path).appendingPathComponent(name)
+        isKept = true
+    }
+
     private static func makeName() -> String {
         "\(getpid())-\(UUID().uuidString).part"
     }
