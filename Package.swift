@@ -85,13 +85,19 @@ let package = Package(
         .target(
             name: "ImgviewURLSession",
             dependencies: ["ImgviewSupport", "ImgviewFetching", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // The process's life: the one signal handler, requests to end, job control, the terminal
+        // put back and temporary folders removed on every exit path.
+        .target(
+            name: "ImgviewProcess", dependencies: ["ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
         // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
         .target(
             name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
-            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "CNCurses"]),
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "ImgviewProcess", "CNCurses",
+            ]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
@@ -105,7 +111,7 @@ let package = Package(
             name: "imgview",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline",
-                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewCurl", "ImgviewConfig",
+                "ImgviewBrowser", "ImgviewCodecs", "ImgviewTerminal", "ImgviewProcess", "ImgviewCurl", "ImgviewConfig",
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -115,13 +121,14 @@ let package = Package(
         // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
         .executableTarget(
             name: "imgview-server",
-            dependencies: ["ImgviewServer", "ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ImgviewServer", "ImgviewSupport", "ImgviewProcess", .product(name: "SystemPackage", package: "swift-system")]),
 
         // libFuzzer targets over everything imgview reads from outside (scripts/fuzz.sh builds them).
         .target(
             name: "ImgviewFuzzing",
             dependencies: [
-                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewCodecs", "ImgviewConfig",
+                "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewBrowser", "ImgviewCodecs",
+                "ImgviewConfig",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(name: "imgview-fuzz", dependencies: ["ImgviewFuzzing"]),
@@ -165,8 +172,9 @@ let package = Package(
                 "ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCodecs",
                 "ImgviewTestSupport", .target(name: "imgview"),
             ],
-            // The screenshot similarity script the emulator tests run with python3.
-            exclude: ["Emulators"]
+            // The screenshot similarity script the emulator tests run with python3, and the hostile
+            // terminal the reply tests play under a pty.
+            exclude: ["Emulators", "Terminals"]
         ),
     ],
     swiftLanguageModes: [.v6]

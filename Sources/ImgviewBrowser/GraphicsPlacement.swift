@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 import ImgviewTerminalDetection
 
 /// Keeps the pixel image on a full-screen terminal the one each frame places, leaving nothing
@@ -35,8 +36,8 @@ public struct GraphicsPlacement: Sendable {
         public var isEmpty: Bool { steps.isEmpty }
     }
 
-    public static let beginSynchronizedUpdate = Array("\u{1B}[?2026h".utf8)
-    public static let endSynchronizedUpdate = Array("\u{1B}[?2026l".utf8)
+    public static let beginSynchronizedUpdate = EscapeSequence.setMode(.synchronizedOutput)
+    public static let endSynchronizedUpdate = EscapeSequence.resetMode(.synchronizedOutput)
 
     /// The image on the screen now, as far as this program knows.
     public private(set) var shown: PlacedGraphic?
@@ -109,14 +110,16 @@ public struct GraphicsPlacement: Sendable {
             let rows = max(0, min(area.row + area.height, screen.rows) - area.row)
             guard columns > 0, rows > 0, area.column >= 0, area.row >= 0 else { return [] }
             // Default attributes: spaces in the terminal's own background colour.
-            let blanks = String(repeating: " ", count: columns)
-            var text = "\u{1B}7\u{1B}[0m"
+            let blanks = [UInt8](repeating: UInt8(ascii: " "), count: columns)
+            var bytes = EscapeSequence.saveCursor + SGR.reset
             for row in area.row..<(area.row + rows) {
-                text += "\u{1B}[\(row + 1);\(area.column + 1)H" + blanks
+                EscapeSequence.appendCursorPosition(row: row, column: area.column, to: &bytes)
+                bytes += blanks
             }
-            return Array((text + "\u{1B}8").utf8)
+            return bytes + EscapeSequence.restoreCursor
         case .draw(let placed):
-            return Array("\u{1B}7\u{1B}[\(placed.row + 1);\(placed.column + 1)H".utf8) + placed.preview.bytes + Array("\u{1B}8".utf8)
+            return EscapeSequence.saveCursor + EscapeSequence.cursorPosition(row: placed.row, column: placed.column) + placed.preview.bytes
+                + EscapeSequence.restoreCursor
         }
     }
 }

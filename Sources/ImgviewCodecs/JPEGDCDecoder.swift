@@ -12,7 +12,8 @@ import ImgviewSupport
 ///
 /// At 1/8 scale each 8×8 block becomes one pixel whose value is its DC coefficient, so the AC
 /// scans — most of a progressive file — add nothing to a small preview. libjpeg cannot skip
-/// them, and it keeps every coefficient of the image until the last scan (72 MB for 24 MP);
+/// them, and it keeps every coefficient of the image until the last scan (a camera's photo takes
+/// tens of megabytes that way; DECISIONS.md, "Small previews of progressive JPEGs");
 /// this keeps one number per block. Luma comes out as libjpeg's 1/8 decode has it (the same
 /// arithmetic); chroma is each chroma block's DC, repeated over the luma blocks it covers, where
 /// libjpeg would use a 2×2 transform. Handles 8-bit Huffman-coded progressive files with one

@@ -22,8 +22,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
-    /// What a terminal sends back while the detection query is out: answers, keys, garbage.
+    /// What a terminal sends back while the detection query is out: answers, keys, garbage,
+    /// arriving over time against the query's deadline.
     case terminalReplies = "terminal-replies"
+    /// Bytes reaching the browser as keys: typed keys, escape sequences, noise.
+    case browserKeys = "browser-keys"
     /// A config file (`~/.config/imgview/config.toml`): TOML, then the settings' checks.
     case config
 
@@ -39,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
+        case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)
         }
     }

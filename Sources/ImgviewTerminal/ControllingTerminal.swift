@@ -1,3 +1,4 @@
+import ImgviewProcess
 import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
@@ -18,6 +19,8 @@ import ImgviewTerminalDetection
 public final class ControllingTerminal: TerminalChannel {
     private let descriptor: Int32
     private var savedModes = termios()
+    /// The modes put back should the process end while the terminal is asked.
+    private let restoration: RestorationHandle
 
     /// Why the terminal cannot be asked; the text is what `imgview terminal` reports.
     public enum Unavailable: String, Error {
@@ -40,6 +43,7 @@ public final class ControllingTerminal: TerminalChannel {
             Glibc.close(descriptor)
             throw .unusable
         }
+        restoration = ProcessSignals.restoring(TerminalRestoration(modes: (descriptor, savedModes)))
         var modes = savedModes
         modes.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &modes.c_cc) { characters in
@@ -47,6 +51,7 @@ public final class ControllingTerminal: TerminalChannel {
             characters[Int(VTIME)] = 0
         }
         guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else {
+            restoration.end()
             Glibc.close(descriptor)
             throw .unusable
         }
@@ -55,6 +60,7 @@ public final class ControllingTerminal: TerminalChannel {
 
     deinit {
         tcsetattr(descriptor, TCSANOW, &savedModes)
+        restoration.end()
         Glibc.close(descriptor)
     }
 
@@ -76,7 +82,8 @@ public final class ControllingTerminal: TerminalChannel {
         return true
     }
 
-    public func read(before deadline: ContinuousClock.Instant) -> [UInt8] {
+    public func read(timeout: Duration) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return [] }
@@ -92,5 +99,16 @@ public final class ControllingTerminal: TerminalChannel {
             guard count > 0 else { return [] }
             return Array(buffer[0..<count])
         }
+    }
+
+    public func discardInput() {
+        tcflush(descriptor, TCIFLUSH)
+    }
+
+    /// Inserts `bytes` into the terminal's input (TIOCSTI) while echo is still off, so they wait
+    /// there for the shell without appearing on screen now; kernels that forbid it lose them, as
+    /// typeahead would be.
+    public func giveBack(_ bytes: [UInt8]) {
+        for var byte in bytes where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
     }
 }

@@ -1,6 +1,7 @@
 import CNCurses
 import ImgviewBrowser
 import ImgviewImaging
+import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminalDetection
 
@@ -36,10 +37,12 @@ public final class CursesTerminal {
     private var isActive = true
     /// Which cells of the last frame were written directly, not by ncurses (see `draw`).
     private var lastDrawnDirectly: [Bool] = []
-    /// Mouse reports arrive as keys; this picks them out.
-    private var mouseDecoder = MouseInputDecoder()
+    /// Keys ncurses did not decode, and mouse reports, arrive as characters; this puts them together.
+    private var keyDecoder = BrowserKeyDecoder()
     /// The pixel image on screen, drawn beside ncurses (which knows only the blank cells under it).
     private var placement: GraphicsPlacement
+    /// What puts the terminal back should the process end without `end` (a crash, a second signal).
+    private var restoration: RestorationHandle?
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
     ///
@@ -52,7 +55,9 @@ public final class CursesTerminal {
         guard Self.hasTerminal else { throw .notATerminal }
         // UTF-8 block and box characters need the user's locale before ncurses starts.
         _ = imgview_setlocale_all()
-        TerminalRestorer.saveModes()
+        // The tty modes from before ncurses changes them.
+        var savedModes = termios()
+        let hasModes = tcgetattr(STDIN_FILENO, &savedModes) == 0
         // newterm, unlike initscr, returns nil instead of exiting when TERM is unknown.
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
             let screen = newterm(nil, output, input)
@@ -80,11 +85,12 @@ public final class CursesTerminal {
             colors = count > 256 ? .full : count == 256 ? .twoFiftySix : count >= 16 ? .sixteen : .none
         }
         colorMode = colors
-        TerminalRestorer.installCrashHandlers()
+        restoration = ProcessSignals.restoring(
+            TerminalRestoration(bytes: Self.resetBytes(), modes: hasModes ? (STDIN_FILENO, savedModes) : nil))
         // ncurses would decode a report itself only where terminfo names the SGR encoding: leave
-        // them all to MouseInputDecoder, which reads them the same way on every terminal.
+        // them all to BrowserKeyDecoder, which reads them the same way on every terminal.
         keyok(imgview_key_mouse(), false)
-        writeToTerminal(MouseInputDecoder.enableSequence)
+        writeToTerminal(BrowserKeyDecoder.mouseReportingOn)
     }
 
     /// Whether stdin and stdout are a terminal the browser can take over.
@@ -203,8 +209,11 @@ public final class CursesTerminal {
         var inputs: [TerminalInput] = []
         var value: wint_t = 0
         func add(_ key: BrowserKey) {
-            for output in mouseDecoder.feed(key) {
+            for output in keyDecoder.feed(key) {
                 switch output {
+                case .key(.character(let character)) where character.unicodeScalars.contains(where: TerminalText.isUnsafe):
+                    // A control character outside any sequence: no key of the browser's.
+                    continue
                 case .key(let key): inputs.append(.key(key))
                 case .mouse(let event): inputs.append(.mouse(event))
                 }
@@ -233,12 +242,11 @@ public final class CursesTerminal {
                 // The other Ctrl-letters (Ctrl-X, the key-handler's prefix): their letter.
                 add(.control(Character(Unicode.Scalar(UInt8(value) + 0x60))))
             default:
-                if let scalar = Unicode.Scalar(UInt32(value)), !TerminalText.isUnsafe(scalar) {
-                    add(.character(Character(scalar)))
-                }
+                // Control characters too: one may end a sequence (BEL ends an OSC string).
+                if let scalar = Unicode.Scalar(UInt32(value)) { add(.character(Character(scalar))) }
             }
         }
-        for output in mouseDecoder.endOfInput() {
+        for output in keyDecoder.endOfInput() {
             if case .key(let key) = output { inputs.append(.key(key)) }
         }
         return inputs
@@ -273,29 +281,16 @@ public final class CursesTerminal {
     public func suspend() {
         guard isActive else { return }
         takeImageAway()
-        writeToTerminal(MouseInputDecoder.disableSequence)
+        writeToTerminal(BrowserKeyDecoder.mouseReportingOff)
         endwin()
-        // The rest of the job first, as the terminal's own Ctrl-Z would stop it all, with the signal
-        // ignored here: one sent to the whole process could be taken later by another thread,
-        // after the handler is back (ncurses ignores it while it draws), and be lost. Then this
-        // thread stops the process itself, at once: `raise` delivers to the calling thread, which
-        // Dispatch keeps blocking signals, so it unblocks it for the moment. Everything after
-        // `raise` runs on SIGCONT.
-        let previous = signal(SIGTSTP, SIG_IGN)
-        kill(0, SIGTSTP)
-        signal(SIGTSTP, SIG_DFL)
-        var stop = sigset_t()
-        var mask = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGTSTP)
-        pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
-        raise(SIGTSTP)
-        pthread_sigmask(SIG_SETMASK, &mask, nil)
-        signal(SIGTSTP, previous)
-        // The first refresh after endwin puts ncurses' modes back; the frame is drawn whole.
+        ProcessSignals.suspendJob()
+        // The first refresh after endwin puts ncurses' tty modes back, but not keypad mode (endwin
+        // left it, and ncurses sends it again only at its next read, after the first key already
+        // came in cursor mode): sent now, so the first arrow after `fg` is an arrow.
+        keypad(imgview_stdscr(), true)
         wrefresh(imgview_stdscr())
         lastFrame = nil
-        writeToTerminal(MouseInputDecoder.enableSequence)
+        writeToTerminal(BrowserKeyDecoder.mouseReportingOn)
     }
 
     /// Writes `sequence` to the terminal after the frame drawn last (a request such as OSC 52).
@@ -339,9 +334,21 @@ public final class CursesTerminal {
         guard isActive else { return }
         isActive = false
         takeImageAway()
-        writeToTerminal(MouseInputDecoder.disableSequence)
+        writeToTerminal(BrowserKeyDecoder.mouseReportingOff)
         endwin()
-        TerminalRestorer.uninstallCrashHandlers()
+        restoration?.end()
+        restoration = nil
+    }
+
+    /// The terminal's own strings that leave the browser's screen (read from terminfo, so call
+    /// once ncurses has started): attributes reset, the cursor shown, keypad mode and the
+    /// alternate screen left, the mouse off, and a new line.
+    private static func resetBytes() -> [UInt8] {
+        var reset: [UInt8] = []
+        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            if let value = imgview_terminfo_string(capability) { reset += Array(String(cString: value).utf8) }
+        }
+        return reset + BrowserKeyDecoder.mouseReportingOff + Array("\r\n".utf8)
     }
 
     // MARK: Drawing one cell

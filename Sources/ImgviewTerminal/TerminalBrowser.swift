@@ -1,5 +1,6 @@
 import Dispatch
 import ImgviewBrowser
+import ImgviewProcess
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -22,7 +23,7 @@ public final class TerminalBrowser: BrowserView {
     /// How the browser ended.
     public enum Ending: Sendable, Equatable {
         case quit
-        /// A termination signal (SIGTERM, SIGINT, SIGHUP) arrived.
+        /// A request to end (SIGTERM, SIGINT, SIGHUP, SIGQUIT, …) arrived, or the terminal went away.
         case signal(Int32)
     }
 
@@ -33,6 +34,7 @@ public final class TerminalBrowser: BrowserView {
     private var emptyWakeups = 0
     private var spinnerTimer: (any DispatchSourceTimer)?
     private var sources: [any DispatchSourceProtocol] = []
+    private var observations: [SignalObservation] = []
     private var finish: CheckedContinuation<Ending, Never>?
     private let frameLog: FrameLog?
     private let inputLog: InputLog?
@@ -56,7 +58,8 @@ public final class TerminalBrowser: BrowserView {
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
         sources = []
-        for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, SIG_DFL) }
+        for observation in observations { observation.cancel() }
+        observations = []
         spinnerTimer?.cancel()
         spinnerTimer = nil
         presenter.shutDown()
@@ -79,17 +82,16 @@ public final class TerminalBrowser: BrowserView {
     private func listen() {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
-        // ncurses handles SIGWINCH until this source takes it over; then the size comes from the kernel.
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-        resize.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.resized(nil) } }
-        sources = [input, resize]
-        for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.end(.signal(number)) } }
-            sources.append(source)
-        }
+        sources = [input]
         for source in sources { source.resume() }
+        // ncurses handles SIGWINCH until this takes it over; then the size comes from the kernel.
+        let resize = ProcessSignals.onWindowChange {
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.resized(nil) } }
+        }
+        let termination = ProcessSignals.onTermination { number in
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.end(.signal(number)) } }
+        }
+        observations = [resize, termination]
     }
 
     private func readInput() {

@@ -78,24 +78,12 @@ public enum TerminalProbe {
 }
 
 extension TerminalProbe {
-    /// Puts keys the user typed during the query back into the terminal's input, for the shell
-    /// or the next program to read (TIOCSTI; kernels that forbid it lose them, as typeahead would be).
-    public static func giveBack(_ input: [UInt8]) {
-        guard !input.isEmpty else { return }
-        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        for var byte in input where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
-    }
-}
-
-extension TerminalProbe {
     /// The cell size in pixels the kernel knows for stdout's terminal, when the terminal set it.
     public static func kernelCellPixels() -> CellPixelSize? {
         var size = winsize()
         guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
             size.ws_xpixel > 0, size.ws_ypixel > 0
         else { return nil }
-        return CellPixelSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
+        return CellPixelSize.reported(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
     }
 }

@@ -82,8 +82,7 @@ public struct TerminalDetector: Sendable {
             multiplexer: multiplexer.map { mux in [mux.rawValue, tmux?.version].compactMap { $0 }.joined(separator: " ") },
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
-            colorRegisters: replies.colorRegisters, query: queryReport(), autoMode: autoMode, autoReason: autoReason, advice: advice,
-            unclaimedInput: replies.unclaimed)
+            colorRegisters: replies.colorRegisters, query: queryReport(), autoMode: autoMode, autoReason: autoReason, advice: advice)
     }
 
     /// The terminal being drawn on: the query's XTVERSION, then tmux's view of its client, then
@@ -147,11 +146,11 @@ public struct TerminalDetector: Sendable {
 
     private func cellPixels(replies: TerminalReplies) -> (CellPixelSize, String) {
         if let size = kernelSize, size.pixelWidth > 0, size.pixelHeight > 0, size.columns > 0, size.rows > 0 {
-            return (CellPixelSize(width: size.pixelWidth / size.columns, height: size.pixelHeight / size.rows), "TIOCGWINSZ")
+            return (CellPixelSize.reported(width: size.pixelWidth / size.columns, height: size.pixelHeight / size.rows), "TIOCGWINSZ")
         }
         if environment.multiplexer == nil, let cell = replies.cellPixels { return (cell, "CSI 16 t") }
         if environment.multiplexer == nil, let area = replies.textAreaPixels, let size = kernelSize, size.columns > 0, size.rows > 0 {
-            return (CellPixelSize(width: area.width / size.columns, height: area.height / size.rows), "CSI 14 t")
+            return (CellPixelSize.reported(width: area.width / size.columns, height: area.height / size.rows), "CSI 14 t")
         }
         return (.fallback, "assumed (the terminal did not say)")
     }

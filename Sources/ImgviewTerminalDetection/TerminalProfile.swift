@@ -39,8 +39,6 @@ public struct TerminalProfile: Sendable, Equatable {
     public var autoReason: String
     /// What the user can change to get pixels (tmux settings, …).
     public var advice: [String]
-    /// Keys typed while the query was out, for the program to read as input.
-    public var unclaimedInput: [UInt8]
 
     /// The protocols that can be used here, best first.
     public var availableGraphics: [GraphicsProtocol] { graphics.filter(\.isAvailable).map(\.graphics) }

@@ -1,3 +1,6 @@
+import ImgviewImaging
+import ImgviewSupport
+
 /// The one batched question imgview asks a terminal, sent once, read until DA1 or a deadline.
 ///
 /// Terminals answer in order, and every terminal answers DA1, so DA1 goes last and its answer
@@ -7,28 +10,35 @@ public enum TerminalQuery {
     /// XTVERSION, the kitty graphics query (a 1×1 image it must not keep), cell and text-area
     /// size in pixels, DECRQM 2026 (synchronized output), XTSMGRAPHICS (sixel colour
     /// registers), the background colour (OSC 11), then DA1.
-    public static let bytes: [UInt8] = Array(
-        ("\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[?2026$p"
-            + "\u{1B}[?1;1;0S" + "\u{1B}]11;?\u{1B}\\" + "\u{1B}[c").utf8)
+    public static let bytes: [UInt8] =
+        EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
+        + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + EscapeSequence.requestDeviceAttributes
+
+    /// The id of the kitty query's image, which its answer names.
+    static let kittyQueryID: UInt32 = 31
 
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)
 
-    /// Sends the query on `channel` and gathers what comes back within `timeout`.
-    public static func run(on channel: any TerminalChannel, timeout: Duration = defaultTimeout) -> TerminalQueryOutcome {
-        let clock = ContinuousClock()
+    /// Sends the query on `channel` and gathers what comes back within `timeout` (see
+    /// `TerminalReplyReader`), then drops what is left of a broken or flooding answer in the
+    /// terminal's input and gives back, unechoed, the keys typed meanwhile. `clock` is the
+    /// system's in the program, one a test moves with the channel's replies.
+    public static func run(
+        on channel: any TerminalChannel, timeout: Duration = defaultTimeout, clock: any PlaybackClock = SystemPlaybackClock()
+    ) -> TerminalQueryOutcome {
         let start = clock.now
-        let deadline = start + timeout
         guard channel.write(bytes) else { return TerminalQueryOutcome(replies: TerminalReplies(), elapsed: .zero, status: .notSent) }
-        var parser = TerminalReplyParser()
-        while !parser.replies.isComplete {
-            let now = clock.now
-            guard now < deadline else { break }
-            let bytes = channel.read(before: deadline)
-            if !bytes.isEmpty { parser.consume(bytes) }
+        var reader = TerminalReplyReader(deadline: timeout)
+        while let wait = reader.wait(at: clock.now - start) {
+            let bytes = channel.read(timeout: wait)
+            reader.receive(bytes, at: clock.now - start)
         }
-        let complete = parser.replies.isComplete
-        return TerminalQueryOutcome(replies: parser.finish(), elapsed: clock.now - start, status: complete ? .answered : .timedOut)
+        let outcome = reader.finish(elapsed: clock.now - start)
+        if outcome.discardsPendingInput { channel.discardInput() }
+        if !outcome.replies.unclaimed.isEmpty { channel.giveBack(outcome.replies.unclaimed) }
+        return outcome
     }
 }
 
@@ -36,8 +46,12 @@ public enum TerminalQuery {
 public protocol TerminalChannel: AnyObject {
     /// Writes all of `bytes`; false when the terminal cannot be written to.
     func write(_ bytes: [UInt8]) -> Bool
-    /// What arrived by `deadline`: returns as soon as anything did, empty once the deadline passed.
-    func read(before deadline: ContinuousClock.Instant) -> [UInt8]
+    /// What arrives within `timeout`: returns as soon as anything does, empty when nothing did.
+    func read(timeout: Duration) -> [UInt8]
+    /// Drops whatever the terminal sent that was not read: the rest of a broken answer or a flood.
+    func discardInput()
+    /// Puts `bytes` back as input for the next reader (keys typed during the query), unechoed.
+    func giveBack(_ bytes: [UInt8])
 }
 
 /// How the query went.
@@ -54,10 +68,14 @@ public struct TerminalQueryOutcome: Sendable, Equatable {
     public var replies: TerminalReplies
     public var elapsed: Duration
     public var status: Status
+    /// Whether something broken or unasked-for arrived (a fragment, noise, a flood), so that what
+    /// is still in the terminal's input is more of it and must be dropped, not left for the shell.
+    public var discardsPendingInput: Bool
 
-    public init(replies: TerminalReplies, elapsed: Duration, status: Status) {
+    public init(replies: TerminalReplies, elapsed: Duration, status: Status, discardsPendingInput: Bool = false) {
         self.replies = replies
         self.elapsed = elapsed
         self.status = status
+        self.discardsPendingInput = discardsPendingInput
     }
 }

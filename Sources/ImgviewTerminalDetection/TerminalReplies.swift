@@ -18,7 +18,9 @@ public struct TerminalReplies: Sendable, Equatable {
     public var background: RGBColor?
     /// DA1's attributes (`CSI ? 62 ; 4 c` → [62, 4]): the end of the answer; 4 means sixel.
     public var deviceAttributes: [Int]?
-    /// Bytes that were no answer: keys the user typed while the query was out.
+    /// Keys the user typed while the query was out (printable text and whole key sequences, at
+    /// most `TerminalReplyParser.longestTypeahead` bytes), given back to the terminal's input;
+    /// empty when noise came with them.
     public var unclaimed: [UInt8] = []
 
     public init() {}

@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import ImgviewProcess
 import ImgviewServer
 import ImgviewSupport
 import SystemPackage
@@ -12,8 +12,8 @@ import SystemPackage
 /// Messages say `imgview:`, since that is the command the user typed.
 ///
 ///     imgview-server serve DIR [--port N]
-///         Publishes DIR's images and a catalog of them, prints the catalog, and serves until
-///         SIGINT or SIGTERM.
+///         Publishes DIR's images and a catalog of them, prints the catalog, and serves until a
+///         request to end (Ctrl-C, SIGTERM, Ctrl-\\, …), which stops it cleanly.
 ///     imgview-server demo ASSETS
 ///         Publishes ASSETS/images and ASSETS/demo-catalog.json, prints the catalog's URL, and
 ///         serves until standard input ends (then prints the path of every request received,
@@ -22,7 +22,9 @@ import SystemPackage
 @main
 enum ImgviewServerProgram {
     static func main() async {
-        signal(SIGPIPE, SIG_IGN)
+        // The same handler as every imgview command: requests to end stop the server; a crash is
+        // one line, not the runtime's report.
+        ProcessSignals.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             switch arguments.first {
@@ -67,7 +69,7 @@ enum ImgviewServerProgram {
 
     static func serve(directory: String, port: UInt16) async throws {
         let folder = try ImageFolder(directory: URL(fileURLWithPath: directory).standardizedFileURL)
-        let stop = StopSignal(signals: [SIGINT, SIGTERM])
+        let stop = StopSignal()
         let server = try await LoopbackServer.start(port: port)
         let catalog = server.serve(folder)
         write(catalog.jsonData() + Data("\n".utf8), to: STDOUT_FILENO)
@@ -77,11 +79,12 @@ enum ImgviewServerProgram {
         )
         let number = await stop.wait()
         await server.stop()
-        printError("imgview: stopped (\(number == SIGINT ? "interrupt" : "terminate"))")
+        let reason = number == SIGINT ? "interrupt" : number == SIGTERM ? "terminate" : number.map { "signal \($0)" } ?? "end of input"
+        printError("imgview: stopped (\(reason))")
     }
 
     static func demo(assets: URL) async throws {
-        let stop = StopSignal(signals: [SIGINT, SIGTERM, SIGHUP], orEndOfStandardInput: true)
+        let stop = StopSignal(orEndOfStandardInput: true)
         let server = try await LoopbackServer.start()
         server.serve(try ImageFolder(directory: assets.appendingPathComponent("images")))
         let catalog = try Data(contentsOf: assets.appendingPathComponent("demo-catalog.json"))
@@ -104,22 +107,16 @@ enum ImgviewServerProgram {
     }
 }
 
-/// The first of some signals, or the end of standard input: what stops the server.
+/// The first request to end (through `ProcessSignals`, as every imgview command has it), or the
+/// end of standard input: what stops the server.
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
+    private var observation: SignalObservation?
     private var continuation: CheckedContinuation<Int32?, Never>?
     private var outcome: Int32??
 
-    init(signals: [Int32], orEndOfStandardInput: Bool = false) {
-        let queue = DispatchQueue(label: "imgview-server.stop")
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.finish(number) }
-            source.resume()
-            sources.append(source)
-        }
+    init(orEndOfStandardInput: Bool = false) {
+        observation = ProcessSignals.onTermination { [weak self] number in self?.finish(number) }
         if orEndOfStandardInput {
             Thread.detachNewThread { [weak self] in
                 var buffer = [UInt8](repeating: 0, count: 512)

@@ -119,10 +119,9 @@ extension Imgview {
             let loader = try network.makeLoader()
             let (catalog, moreTabs) = try await tabs(loader: loader)
             let fetcher = try network.makeFetcher(global: global, loader: loader)
-            let status = try await BrowserLauncher.run(
+            try await BrowserLauncher.run(
                 catalog: catalog, moreTabs: moreTabs, fetcher: fetcher, mode: mode, cellAspect: cellAspect,
                 maxPixelCount: decoding.maxPixelCount, offline: global.isOffline, ordering: ordering, slideshow: slideshowSetting)
-            if status != 0 { throw ExitCode(status) }
         }
 
         /// The tabs to open with, and the rest of a listing still under way.

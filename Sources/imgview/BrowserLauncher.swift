@@ -2,6 +2,7 @@ import ImgviewBrowser
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminal
 import ImgviewTerminalDetection
@@ -15,7 +16,7 @@ import ImgviewTerminalDetection
 /// Starts the ncurses browser over a catalog and a fetcher: the wiring shared by
 /// `imgview browse` and `imgview demo`.
 enum BrowserLauncher {
-    /// Runs the browser until the user quits; returns the process's exit status.
+    /// Runs the browser until the user quits; throws `Terminated` when a request to end closed it.
     ///
     /// The terminal is taken over only after everything that can fail before it (catalog, cache)
     /// has succeeded, so those errors print as plain lines.
@@ -24,7 +25,7 @@ enum BrowserLauncher {
         catalog: Catalog, moreTabs: AsyncStream<[AppImage]>? = nil, fetcher: ImageFetcher, mode: ModeChoice?, cellAspect: Double,
         maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount,
         offline: Bool, ordering: ImageOrdering = ImageOrdering(order: .name), slideshow: Slideshow = Slideshow()
-    ) async throws -> Int32 {
+    ) async throws {
         let environment = ProcessInfo.processInfo.environment
         // The terminal is asked what it draws before ncurses takes it over. Terminfo may add
         // colours to what the environment says, never take them all away, so whether there are
@@ -45,10 +46,7 @@ enum BrowserLauncher {
         let variables = ProcessInfo.processInfo.environment
         let browser = TerminalBrowser(
             terminal: terminal, frameLogPath: variables["IMGVIEW_FRAME_LOG"], inputLogPath: variables["IMGVIEW_INPUT_LOG"])
-        switch await browser.run(presenter) {
-        case .quit: return ExitStatus.success.rawValue
-        case .signal(let number): return 128 + number
-        }
+        if case .signal(let number) = await browser.run(presenter) { throw Terminated(signal: number) }
     }
 
     /// What the browser's actions use here: the user's trash, opener and key-handler, and the way

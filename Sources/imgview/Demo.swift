@@ -2,6 +2,7 @@ import ArgumentParser
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminal
 
@@ -68,16 +69,15 @@ extension Imgview {
             let catalog = try await CatalogLoader(loader: loader).loadAll(from: .remote(catalogURL))
 
             let explicitCache = global.cacheDirectorySetting.source != .standard
-            let cacheFolder =
-                explicitCache
-                ? global.cacheDirectoryURL : FileManager.default.temporaryDirectory.appendingPathComponent("imgview-demo-\(getpid())")
-            defer { if !explicitCache { try? FileManager.default.removeItem(at: cacheFolder) } }
+            // A throwaway cache goes on every exit path: the end, a signal, a reader that went away (`| head`).
+            let throwaway = explicitCache ? nil : try Self.throwawayFolder()
+            defer { throwaway?.remove() }
+            let cacheFolder = throwaway.map { URL(fileURLWithPath: $0.path) } ?? global.cacheDirectoryURL
             let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
 
             if !report, CursesTerminal.hasTerminal {
-                let status = try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)
+                try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)
                 server.stop()
-                if status != 0 { throw ExitCode(status) }
                 return
             }
 
@@ -114,6 +114,23 @@ extension Imgview {
                 StandardOutput.write(AnsiPrinter().text(for: response.preview.grid))
             }
         }
+    }
+}
+
+extension Imgview.Demo {
+    /// A private temporary folder for the demo's cache, removed on every exit path.
+    static func throwawayFolder() throws -> TemporaryFolder {
+        do {
+            return try ProcessSignals.makeTemporaryFolder(prefix: "imgview-demo")
+        } catch {
+            throw ThrowawayFolderError(reason: String(describing: error))
+        }
+    }
+
+    struct ThrowawayFolderError: UserFacingError {
+        let reason: String
+        var message: String { "cannot make a temporary folder for the demo's cache: \(TerminalText.sanitized(reason))" }
+        var exitStatus: ExitStatus { .storage }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewFetching
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -100,17 +101,16 @@ extension Imgview {
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
             let plan = DownloadPlan(pipeline: pipeline, references: references, target: target, replace: force, display: display)
 
-            // Ctrl-C, SIGTERM or SIGHUP cancel the downloads, whose temporary files go with them.
+            // A request to end (Ctrl-C, SIGTERM, SIGHUP, …) cancels the downloads, whose temporary files go with them.
             let work = Task { await Self.download(references, plan: plan, display: display, jobs: jobs) }
-            let catcher = SignalCatcher { _ in work.cancel() }
+            let observation = ProcessSignals.onTermination { _ in work.cancel() }
             let failures = await work.value
-            catcher.stop()
+            observation.cancel()
             defer { fetcher.configuration.diskCache?.removeTemporaryFilesOfThisProcess() }
-            if let number = catcher.caught {
+            if let number = ProcessSignals.terminationSignal {
                 await pipeline.cancelAll()
                 display.clear()
-                StandardError.print("imgview: interrupted")
-                throw ExitCode(128 + number)
+                throw Terminated(signal: number)
             }
             display.finish()
             guard let first = failures.first else { return }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImgviewProcess
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -36,8 +37,9 @@ struct Imgview: AsyncParsableCommand {
     )
 
     static func main() async {
-        // A server that closes a connection must not kill us while we write to it.
-        signal(SIGPIPE, SIG_IGN)
+        // Every fatal signal handled, SIGPIPE ignored (a server that closes a connection must not
+        // kill us while we write to it), before anything else runs.
+        ProcessSignals.install()
         do {
             let arguments = GlobalOptions.movingLeadingGlobals(
                 in: Array(CommandLine.arguments.dropFirst()),
@@ -59,6 +61,7 @@ struct Imgview: AsyncParsableCommand {
 
     /// Prints one line for `error` on stderr and exits with its documented code.
     static func exit(reporting error: any Error) -> Never {
+        if let terminated = error as? Terminated { ProcessSignals.exit(terminatedBy: terminated.signal) }
         if let error = error as? any UserFacingError {
             StandardError.print("imgview: \(error.message)")
             Glibc.exit(error.exitStatus.rawValue)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewFetching
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -38,7 +39,7 @@ extension Imgview {
 
         func run() async throws {
             let command = self
-            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+            try await ProcessSignals.cancellingOnTermination(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
         }
 
         private func work() async throws {

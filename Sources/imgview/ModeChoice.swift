@@ -65,7 +65,6 @@ struct PreviewSetup {
         case .auto:
             guard onTerminal else { return PreviewSetup(mode: textMode, graphics: nil) }
             profile = TerminalProbe.profile(environment: environment)
-            TerminalProbe.giveBack(profile!.unclaimedInput)
             mode = profile!.autoMode == .blocks || profile!.autoMode == .ascii ? textMode : profile!.autoMode
         case .kitty: mode = .kitty
         case .iterm: mode = .iterm
@@ -76,7 +75,6 @@ struct PreviewSetup {
         guard let graphics = mode.graphics else { return PreviewSetup(mode: mode, graphics: nil) }
         if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
             profile = TerminalProbe.profile(environment: environment)
-            TerminalProbe.giveBack(profile!.unclaimedInput)
         }
         let cell = profile?.cellPixels ?? TerminalProbe.kernelCellPixels() ?? .fallback
         let options = GraphicsOptions(
@@ -100,7 +98,6 @@ struct BrowserModes {
     /// modes found and the two text modes, and the explicit one.
     static func detect(_ choice: ModeChoice?, colors: ColorMode, environment: [String: String]) -> BrowserModes {
         let profile = TerminalProbe.profile(environment: environment)
-        TerminalProbe.giveBack(profile.unclaimedInput)
         let text: [PreviewMode] = colors == .none ? [.ascii, .blocks] : [.blocks, .ascii]
         let mode: PreviewMode
         switch choice ?? .auto {

@@ -1,3 +1,4 @@
+import ImgviewProcess
 import ImgviewSupport
 import SystemPackage
 
@@ -5,6 +6,9 @@ import SystemPackage
     import FoundationEssentials
 #else
     import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// The progress bar `get` draws on stderr when it is a terminal: bytes, percent, rate and ETA.
@@ -18,9 +22,17 @@ final class ProgressDisplay: @unchecked Sendable {
     private var finished = 0
     private var finishedBytes: Int64 = 0
 
+    /// The bar erased should the process end abruptly, so the last line is not left behind it.
+    private let restoration: RestorationHandle?
+
     init(enabled: Bool, total: Int) {
         self.enabled = enabled
         self.total = total
+        restoration = enabled ? ProcessSignals.restoring(TerminalRestoration(bytes: Self.lineStart, to: STDERR_FILENO)) : nil
+    }
+
+    deinit {
+        restoration?.end()
     }
 
     func update(_ label: String, received: Int64, expected: Int64?) {
@@ -45,7 +57,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// Erases the bar so a line can be printed.
     func clear() {
         guard enabled else { return }
-        lock.withLock { _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K".utf8) }
+        lock.withLock { _ = try? FileDescriptor.standardError.writeAll(Self.lineStart) }
     }
 
     func finish() { clear() }
@@ -76,6 +88,9 @@ final class ProgressDisplay: @unchecked Sendable {
             line = "\(finished)/\(total) images  \(ByteCount.format(received))"
         }
         line += "  \(ByteCount.format(Int64(rate)))/s"
-        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[K\(line)".utf8)
+        _ = try? FileDescriptor.standardError.writeAll(Self.lineStart + Array(line.utf8))
     }
+
+    /// Back to the start of the line, erased: where the bar is drawn again.
+    private static let lineStart = [UInt8(ascii: "\r")] + EscapeSequence.eraseToEndOfLine
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewProcess
 import ImgviewSupport
 
 #if canImport(FoundationEssentials)
@@ -108,7 +109,7 @@ extension Imgview {
 
         func run() async throws {
             let command = self
-            try await SignalCatcher.cancellingOnSignal(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
+            try await ProcessSignals.cancellingOnTermination(cacheDirectory: global.cacheDirectoryURL) { try await command.work() }
         }
 
         private func work() async throws {
@@ -156,7 +157,10 @@ extension Imgview {
                 if let animation = response.preview.animation, isatty(STDOUT_FILENO) == 1 {
                     let player = TerminalAnimationPlayer(
                         animation: animation, loops: loops, duration: duration.map { .milliseconds(Int64(($0 * 1000).rounded())) })
-                    try await player.play { StandardOutput.write($0) }
+                    // The cursor is hidden while it plays: shown again should the process end abruptly.
+                    let restoration = ProcessSignals.restoring(TerminalRestoration(bytes: player.terminalRestoration))
+                    defer { restoration.end() }
+                    try await player.play(write: { StandardOutput.write($0) }, jobControl: ProcessSignals.jobControl)
                 } else if let graphics = response.preview.graphics {
                     // The image, then a new line below it, where the prompt (or the next image) comes back.
                     StandardOutput.write(Data(graphics.bytes + [0x0A]))

@@ -1,3 +1,4 @@
+import ImgviewProcess
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -30,8 +31,6 @@ enum StandardOutput {
 
     /// Ends the process as `cat` ends when its reader has gone: quietly, by SIGPIPE.
     static func endByBrokenPipe() -> Never {
-        signal(SIGPIPE, SIG_DFL)
-        raise(SIGPIPE)
-        exit(128 + SIGPIPE)
+        ProcessSignals.endByBrokenPipe()
     }
 }

@@ -34,7 +34,6 @@ extension Imgview {
 
         func run() throws {
             let profile = TerminalProbe.profile(timeout: .milliseconds(timeout))
-            TerminalProbe.giveBack(profile.unclaimedInput)
             StandardOutput.write(json ? profile.json : profile.report)
         }
     }

@@ -349,6 +349,32 @@ struct BadInputTableTests {
             let result = try await interrupted(context, signal: SIGTERM, command: "show")
             return (result, Expectation(status: 143, message: "imgview: interrupted"))
         },
+        BadInput(label: "SIGQUIT (Ctrl-\\) in the middle of a download") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGQUIT)
+            return (result, Expectation(status: 131, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGQUIT while show downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGQUIT, command: "show")
+            return (result, Expectation(status: 131, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGQUIT while info downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGQUIT, command: "info")
+            return (result, Expectation(status: 131, message: "imgview: interrupted"))
+        },
+        BadInput(label: "SIGUSR1 while get downloads") { context in
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGUSR1)
+            return (result, Expectation(status: 128 + SIGUSR1, message: "imgview: interrupted"))
+        },
+        BadInput(label: "a crash signal sent by kill while get downloads") { context in
+            // Sent by another process, SIGSEGV is a request to end like any other, not a crash.
+            context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
+            let result = try await interrupted(context, signal: SIGSEGV)
+            return (result, Expectation(status: 128 + SIGSEGV, message: "imgview: interrupted"))
+        },
         BadInput(label: "kill -9 in the middle of a download") { context in
             context.server.setFaults([.slowBody(chunkSize: 2000, delayPerChunk: .milliseconds(50))], for: "/photos/hopper.jpg")
             let killed = try await interrupted(context, signal: SIGKILL)

@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewCodecs
+import ImgviewSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -132,7 +133,7 @@ struct PixelTerminalTests {
         let marker = folder.appendingPathComponent("drawn")
         let image = folder.appendingPathComponent("image.bin")
         var sequence = try Self.sequence(.iterm, cell: CellPixelSize(width: 10, height: 19))
-        sequence = TmuxPassthrough.wrap(sequence)
+        sequence = TerminalRoute.tmuxPassthrough.wrap(sequence)
         try Data(sequence).write(to: image)
         let script = folder.appendingPathComponent("inside.sh")
         try """

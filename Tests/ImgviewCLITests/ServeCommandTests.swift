@@ -66,6 +66,21 @@ struct ServeCommandTests {
         #expect(messages.contains("imgview: stopped (interrupt)"))
     }
 
+    /// Ctrl-\\ (SIGQUIT), which the Swift runtime would take for a crash and report at length, is a
+    /// request to end like Ctrl-C: the server stops cleanly with one line.
+    @Test func ctrlBackslashStopsItLikeCtrlC() async throws {
+        let images = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images")
+        let (process, stdout, stderr) = try ImgviewProcess.start(["serve", images.path])
+        defer { if process.isRunning { process.terminate() } }
+        _ = try await readCatalog(from: stdout)
+        kill(process.processIdentifier, SIGQUIT)
+        let messages = String(decoding: await readToEnd(stderr), as: UTF8.self)
+        try await offPool { process.waitUntilExit() }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(messages)")
+        #expect(messages.split(separator: "\n").last == "imgview: stopped (signal \(SIGQUIT))", "\(messages)")
+        #expect(!messages.contains("Crash") && !messages.contains("Backtrace"), "\(messages)")
+    }
+
     @Test func servingAMissingOrEmptyFolderFails() async throws {
         let missing = try await ImgviewProcess.run(["serve", "/nonexistent/folder"])
         #expect(missing.status == ExitStatus.notFound.rawValue)

@@ -44,6 +44,19 @@ final class TmuxSession: @unchecked Sendable {
         _ = try await tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// Runs `command` (by `sh -c`) in a window of its own, started by the tmux server, so with
+    /// no signal blocked (a test thread's child inherits its blocked signals; gdb then hangs), and
+    /// waits until it has ended.
+    func runBeside(_ command: String, timeout: Duration = .seconds(60)) async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-beside-\(UUID().uuidString)").path
+        defer { unlink(marker) }
+        _ = try await tmux(["new-window", "-d", "-t", name, "sh -c \(Self.shellQuoted(command + "; touch " + Self.shellQuoted(marker)))"])
+        let deadline = ContinuousClock.now + timeout
+        while !FileManager.default.fileExists(atPath: marker), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     func resize(columns: Int, rows: Int) async throws {
         _ = try await tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
     }

@@ -29,9 +29,8 @@
             queue.isSuspended = true
             let counts = Counts()
             addFromThread(queue, count: 10, into: counts)
-            try await eventually { counts.added.withLock { $0 } == 4 }
-            // The fifth add is waiting; nothing has run.
-            try await Task.sleep(for: .milliseconds(50))
+            // The fifth add waits inside the queue (not merely late): four went in, nothing has run.
+            try await eventually { queue.waitingAdders == 1 }
             #expect(counts.added.withLock { $0 } == 4)
             #expect(counts.ran.withLock { $0 }.isEmpty)
 

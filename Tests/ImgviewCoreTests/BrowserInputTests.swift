@@ -5,7 +5,7 @@ import Testing
 @testable import ImgviewFetching
 @testable import ImgviewImaging
 
-/// Mouse reports picked out of the key stream, what a click or the wheel means where it lands,
+/// Keys and mouse reports put together from the key stream (unknown sequences dropped), what a click or the wheel means where it lands,
 /// finding tabs by name and typing tab numbers.
 @Suite("Browser input")
 struct BrowserInputTests {
@@ -13,9 +13,9 @@ struct BrowserInputTests {
         text.map { $0 == "\u{1B}" ? .escape : .character($0) }
     }
 
-    func decode(_ reads: [String]) -> [MouseInputDecoder.Output] {
-        var decoder = MouseInputDecoder()
-        var outputs: [MouseInputDecoder.Output] = []
+    func decode(_ reads: [String]) -> [BrowserKeyDecoder.Output] {
+        var decoder = BrowserKeyDecoder()
+        var outputs: [BrowserKeyDecoder.Output] = []
         for read in reads {
             for key in keys(read) { outputs += decoder.feed(key) }
             outputs += decoder.endOfInput()
@@ -23,7 +23,7 @@ struct BrowserInputTests {
         return outputs
     }
 
-    @Test func sgrReportsBecomeMouseEventsAndEverythingElseStaysKeys() {
+    @Test func sgrReportsBecomeMouseEvents() {
         #expect(decode(["\u{1B}[<0;30;1M"]) == [.mouse(MouseEvent(.press(button: 0), column: 29, row: 0))])
         #expect(decode(["\u{1B}[<0;30;1m"]) == [.mouse(MouseEvent(.release(button: 0), column: 29, row: 0))])
         #expect(
@@ -38,12 +38,63 @@ struct BrowserInputTests {
             decode(["q\u{1B}[<0;1", "2;3Mx"]) == [
                 .key(.character("q")), .mouse(MouseEvent(.press(button: 0), column: 11, row: 2)), .key(.character("x")),
             ])
-        // The Escape key alone, and keys that only looked like a report.
-        #expect(decode(["\u{1B}"]) == [.key(.escape)])
-        #expect(decode(["\u{1B}x"]) == [.key(.escape), .key(.character("x"))])
-        #expect(decode(["\u{1B}[<1;2x"]) == keys("\u{1B}[<1;2x").map { .key($0) })
-        #expect(decode(["\u{1B}[<1;2;3;4M"]) == keys("\u{1B}[<1;2;3;4M").map { .key($0) })
         #expect(decode(["\u{1B}\u{1B}[<0;1;1M"]) == [.key(.escape), .mouse(MouseEvent(.press(button: 0), column: 0, row: 0))])
+    }
+
+    /// Every common form of the keys the browser uses, whatever terminfo says: tmux sends Home as
+    /// `ESC [ 1 ~` to a program told `TERM=xterm-256color`, whose entry says `ESC O H`.
+    @Test func everyFormOfTheNavigationKeysIsKnown() {
+        let forms: [(String, BrowserKey)] = [
+            ("\u{1B}[1~", .home), ("\u{1B}[4~", .end), ("\u{1B}[7~", .home), ("\u{1B}[8~", .end), ("\u{1B}[H", .home),
+            ("\u{1B}[F", .end), ("\u{1B}OH", .home), ("\u{1B}OF", .end), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
+            ("\u{1B}[3~", .delete), ("\u{1B}[Z", .backTab), ("\u{1B}[A", .up), ("\u{1B}[B", .down), ("\u{1B}[C", .right),
+            ("\u{1B}[D", .left), ("\u{1B}OA", .up), ("\u{1B}OB", .down), ("\u{1B}OC", .right), ("\u{1B}OD", .left),
+            ("\u{1B}[1;2C", .shiftRight), ("\u{1B}[1;2D", .shiftLeft), ("\u{1B}[1;2A", .shiftUp), ("\u{1B}[1;2B", .shiftDown),
+            ("\u{1B}OM", .enter), ("\u{1B}Ok", .character("+")), ("\u{1B}Om", .character("-")), ("\u{1B}Oq", .character("1")),
+        ]
+        for (form, key) in forms {
+            #expect(decode([form]) == [.key(key)], "\(form.debugDescription)")
+        }
+        // Split between reads, as a slow link may deliver them.
+        #expect(decode(["\u{1B}[", "4~"]) == [.key(.end)])
+        #expect(decode(["\u{1B}O", "H"]) == [.key(.home)])
+    }
+
+    /// An escape sequence the browser does not know is dropped whole: nothing of it is read as
+    /// Escape (which quits) or as the keys inside it.
+    @Test func unknownSequencesAreDroppedWhole() {
+        for unknown in [
+            "\u{1B}[15~", "\u{1B}[2~", "\u{1B}[1;5C", "\u{1B}[1;3H", "\u{1B}OP", "\u{1B}[I", "\u{1B}[O", "\u{1B}[200~",
+            "\u{1B}[?62;4c", "\u{1B}[6;20;10t", "\u{1B}[<1;2x", "\u{1B}[<1;2;3;4M", "\u{1B}[<;1;1M", "\u{1B}q", "\u{1B}\t",
+            "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", "\u{1B}P>|xterm(379) q\u{1B}\\",
+            "\u{1B}_Gi=31;OK\u{1B}\\",
+        ] {
+            #expect(decode([unknown]) == [], "\(unknown.debugDescription)")
+        }
+        // What follows one still counts.
+        #expect(decode(["\u{1B}[15~q"]) == [.key(.character("q"))])
+        #expect(decode(["\u{1B}]11;rgb:0/0/0\u{07}\u{1B}[4~"]) == [.key(.end)])
+        // A control string split across reads is dropped to its end.
+        #expect(decode(["\u{1B}]11;rgb:00", "00/0/0\u{1B}", "\\x"]) == [.key(.character("x"))])
+        // A sequence broken off by something that cannot be in it: what broke it counts.
+        #expect(decode(["\u{1B}[12\u{1B}[C"]) == [.key(.right)])
+    }
+
+    @Test func theEscapeKeyAloneIsEscape() {
+        #expect(decode(["\u{1B}"]) == [.key(.escape)])
+        #expect(decode(["\u{1B}", "q"]) == [.key(.escape), .key(.character("q"))])
+        #expect(decode(["\u{1B}\u{1B}"]) == [.key(.escape), .key(.escape)])
+        var decoder = BrowserKeyDecoder()
+        #expect(decoder.feed(.escape) == [])
+        #expect(decoder.feed(.left) == [.key(.escape), .key(.left)], "Escape, then a key ncurses decoded")
+    }
+
+    @Test func noiseIsBoundedAndEndsWithTheRead() {
+        // A parameter list without end, and a string without end: dropped, and the next read is read.
+        let longCSI = "\u{1B}[" + String(repeating: "1;", count: 200)
+        #expect(decode([longCSI + "q", "x"]) == [.key(.character("x"))])
+        let longString = "\u{1B}]" + String(repeating: "q", count: BrowserKeyDecoder.longestString + 10)
+        #expect(decode([longString, "x"]) == [.key(.character("x"))])
     }
 
     func state(tabs: Int = 40, selected: Int = 0) -> BrowserState {

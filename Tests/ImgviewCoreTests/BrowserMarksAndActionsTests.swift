@@ -132,7 +132,7 @@ struct BrowserMarksAndActionsTests {
         #expect(view.written.count == 2)
         // tmux with passthrough as well: the plain request for tmux, the wrapped one for its terminal.
         let (bytes, way) = try ClipboardRoute(multiplexer: .tmux(setClipboard: "on", passthrough: true)).sequence(for: "x")
-        #expect(bytes == ClipboardRoute.osc52(Array("x".utf8)) + TmuxPassthrough.wrap(ClipboardRoute.osc52(Array("x".utf8))))
+        #expect(bytes == ClipboardRoute.osc52(Array("x".utf8)) + TerminalRoute.tmuxPassthrough.wrap(ClipboardRoute.osc52(Array("x".utf8))))
         #expect(way == "tmux and its terminal")
         #expect(throws: ClipboardRoute.Refusal.self) {
             try ClipboardRoute(multiplexer: .none).sequence(for: String(repeating: "a", count: 100_001))

@@ -36,7 +36,7 @@ struct BrowserPixelPaneTests {
         presenter.view = view
         presenter.start()
         await loader.waitForRequest(url(0))
-        loader.release(url(0), with: .success(stubImage(width: 160, height: 60)))
+        loader.release(url(0), with: .success(stubImage(width: 1200, height: 450)))
         try await eventually { view.shownGraphics != nil }
         return presenter
     }
@@ -45,7 +45,7 @@ struct BrowserPixelPaneTests {
     func switchToTheTallImage(_ presenter: BrowserPresenter) async throws {
         presenter.handle(.next)
         await loader.waitForRequest(url(1))
-        loader.release(url(1), with: .success(stubImage(width: 40, height: 90, grey: 200)))
+        loader.release(url(1), with: .success(stubImage(width: 400, height: 900, grey: 200)))
         try await eventually { view.shownURL == url(1) && view.shownGraphics != nil }
     }
 
@@ -62,7 +62,7 @@ struct BrowserPixelPaneTests {
         let pane = BrowserLayout(size: size).previewArea
         let frame = BrowserScreen(state: view.last!).compose()
         let placed = try #require(frame.graphic)
-        // Inside the pane, centred, over blank cells; scaled to the pane's pixels with the aspect kept.
+        // Inside the pane, centred, over blank cells; scaled down to the pane's pixels with the aspect kept.
         #expect(placed.area.column >= pane.column && placed.area.column + placed.area.width <= pane.column + pane.width)
         #expect(placed.area.row >= pane.row && placed.area.row + placed.area.height <= pane.row + pane.height)
         #expect(placed.preview.layout.pixelWidth == pane.width * 10)

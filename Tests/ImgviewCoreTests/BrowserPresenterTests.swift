@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 import ImgviewTestSupport
 import Testing
 
@@ -178,14 +179,17 @@ struct BrowserPresenterTests {
     }
 
     @Test func anOlderResponseArrivingLastNeverReachesTheScreen() async throws {
-        // A loader that does not notice cancellation: the old request answers after the new one.
+        // A loader that does not notice cancellation: the old request answers after the new one,
+        // in the order the test releases them.
         let stubborn = StubbornLoader()
         let pipeline = ImagePipeline(configuration: .init(fetcher: stubborn, decoder: StubDecoder()))
         let presenter = makePresenter(pipeline: pipeline)
-        stubborn.delays = [url(0): .milliseconds(300), url(1): .milliseconds(10)]
         presenter.start()
         presenter.handle(.next)
+        try await eventually { stubborn.isWaiting(for: url(0)) && stubborn.isWaiting(for: url(1)) }
+        stubborn.release(url(1))
         try await eventually { view.shownURL == url(1) && view.isShowingPreview }
+        stubborn.release(url(0))
         try await eventually { stubborn.finished.contains(url(0)) }
         try await eventually { !presenter.isWorking(on: url(0)) }
         #expect(view.shownURL == url(1))
@@ -546,26 +550,41 @@ struct BrowserPresenterTests {
     }
 }
 
-/// A loader that answers each URL after a set delay and ignores cancellation, as a server that
-/// answers out of order would.
-final class StubbornLoader: ImageFetching, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _delays: [URL: Duration] = [:]
-    private var _finished: [URL] = []
-
-    var delays: [URL: Duration] {
-        get { lock.withLock { _delays } }
-        set { lock.withLock { _delays = newValue } }
+/// A loader that answers each URL when the test releases it and ignores cancellation, as a
+/// server that answers out of order would.
+final class StubbornLoader: ImageFetching, Sendable {
+    private struct State {
+        var waiting: [URL: CheckedContinuation<Void, Never>] = [:]
+        var released: Set<URL> = []
+        var finished: [URL] = []
     }
-    var finished: [URL] { lock.withLock { _finished } }
+
+    private let state = Locked(State())
+
+    var finished: [URL] { state.withLock { $0.finished } }
+
+    func isWaiting(for url: URL) -> Bool { state.withLock { $0.waiting[url] != nil } }
+
+    /// Lets the request for `url` answer (at once if it has not come yet).
+    func release(_ url: URL) {
+        let waiter = state.withLock { state in
+            state.released.insert(url)
+            return state.waiting.removeValue(forKey: url)
+        }
+        waiter?.resume()
+    }
 
     func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
-        let delay = delays[request.url] ?? .zero
-        // Not Task.sleep: that would notice the cancellation this loader is meant to ignore.
+        // A continuation without a cancellation handler: cancelling the task changes nothing.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { continuation.resume() }
+            let released = state.withLock { state in
+                if state.released.contains(request.url) { return true }
+                state.waiting[request.url] = continuation
+                return false
+            }
+            if released { continuation.resume() }
         }
-        lock.withLock { _finished.append(request.url) }
+        state.withLock { $0.finished.append(request.url) }
         return makeResponse(url: request.url, bytes: stubImage(), source: .network)
     }
 

@@ -141,11 +141,15 @@ struct CacheVerifyTests {
         try bad.write(to: blob)
 
         let other = FileLock(name: "lock", in: fixture.cache.root)
+        let lockInode = try #require(
+            (try FileManager.default.attributesOfItem(atPath: fixture.path("v1/lock").path))[.systemFileNumber] as? UInt64)
         let report = try await onThread {
             let verifying = try other.withExclusiveLock { () throws -> Task<VerifyReport, any Error> in
                 let task = Task.detached { try await onThread { try fixture.cache.verify() } }
-                // Time for the scan to hash the damaged blob and block on the lock.
-                Thread.sleep(forTimeInterval: 0.3)
+                // Once verify waits for the lock (the kernel lists its request as blocked, `->`), its
+                // scan, which takes no lock, is over: it has read the damaged blob.
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !Self.aLockWaiterIsBlocked(onInode: lockInode), ContinuousClock.now < deadline { usleep(1000) }
                 try good.write(to: blob)
                 return task
             }
@@ -154,5 +158,14 @@ struct CacheVerifyTests {
         #expect(report.problems.isEmpty)
         #expect(fixture.cache.entries().count == 1)
         #expect(try Data(contentsOf: blob) == good)
+    }
+
+    /// Whether some process waits for a lock on the file with inode `inode`: a line of
+    /// /proc/locks whose request is blocked (`->`) and that names `…:inode`.
+    static func aLockWaiterIsBlocked(onInode inode: UInt64) -> Bool {
+        guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        return locks.split(separator: "\n").contains { line in
+            line.contains("->") && line.split(separator: " ").contains { $0.hasSuffix(":\(inode)") }
+        }
     }
 }

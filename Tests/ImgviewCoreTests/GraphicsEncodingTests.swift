@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -27,10 +28,10 @@ struct GraphicsEncodingTests {
         #expect(
             GraphicsLayout.fitting(width: 1000, height: 100, columns: 40, rows: 24, cell: cell)
                 == GraphicsLayout(pixelWidth: 400, pixelHeight: 40, columns: 40, rows: 2))
-        // Small images are scaled up to the box, as text previews are.
+        // Small images keep their own pixels: never scaled up, as chafa and timg draw them.
         #expect(
             GraphicsLayout.fitting(width: 16, height: 12, columns: 8, rows: 3, cell: cell)
-                == GraphicsLayout(pixelWidth: 80, pixelHeight: 60, columns: 8, rows: 3))
+                == GraphicsLayout(pixelWidth: 16, pixelHeight: 12, columns: 2, rows: 1))
         #expect(GraphicsLayout.fitting(width: 1, height: 100_000, columns: 10, rows: 10, cell: cell).pixelWidth == 1)
     }
 
@@ -167,7 +168,7 @@ struct GraphicsEncodingTests {
     }
 
     @Test func tmuxPassthroughDoublesEveryEscape() {
-        let wrapped = TmuxPassthrough.wrap(Array("\u{1B}_Ga=d\u{1B}\\".utf8))
+        let wrapped = TerminalRoute.tmuxPassthrough.wrap(Array("\u{1B}_Ga=d\u{1B}\\".utf8))
         #expect(String(decoding: wrapped, as: UTF8.self) == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d\u{1B}\u{1B}\\\u{1B}\\")
         let kitty = KittyGraphicsEncoder(passthrough: true).delete(id: 1)
         #expect(kitty.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}_G".utf8)))

@@ -75,4 +75,51 @@ struct TerminalAnimationPlayerTests {
         #expect(terminal.text.hasSuffix("\u{1B}[?25h"))
         #expect(clock.deadlines.isEmpty)
     }
+
+    /// Job control a test drives: it suspends and resumes whatever observes it, by hand.
+    final class ManualJobControl: JobControl {
+        private let observers = Locked<[(suspending: @Sendable () -> Void, resumed: @Sendable () -> Void)]>([])
+
+        var isObserved: Bool { !observers.withLock { $0 }.isEmpty }
+
+        func observingSuspension<Result: Sendable>(
+            suspending: @escaping @Sendable () -> Void, resumed: @escaping @Sendable () -> Void, _ body: () async throws -> Result
+        ) async throws -> Result {
+            observers.withLock { $0.append((suspending, resumed)) }
+            defer { observers.withLock { $0.removeAll() } }
+            return try await body()
+        }
+
+        func suspend() { for observer in observers.withLock({ $0 }) { observer.suspending() } }
+        func resume() { for observer in observers.withLock({ $0 }) { observer.resumed() } }
+    }
+
+    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgainBelow() async throws {
+        let clock = ManualPlaybackClock()
+        let terminal = Terminal()
+        let jobs = ManualJobControl()
+        let player = TerminalAnimationPlayer(animation: Self.animation, loops: 1, clock: clock)
+        let playing = Task { try await player.play(write: terminal.write, jobControl: jobs) }
+        await clock.waitForSleeper()
+        #expect(jobs.isObserved)
+        #expect(terminal.frames == ["A"])
+        jobs.suspend()
+        // Below the image, the cursor shown, attributes reset: the shell's terminal again.
+        #expect(terminal.text.hasSuffix("\u{1B}[0m\u{1B}8\u{1B}[1B\r\u{1B}[?25h"))
+        // A frame that falls due meanwhile is not drawn over the shell's lines.
+        clock.advance(by: .milliseconds(100))
+        await clock.waitForSleeper()
+        #expect(terminal.text.hasSuffix("\u{1B}[?25h"))
+        jobs.resume()
+        // The rows reserved again where the cursor is now, the cursor hidden, the frame due drawn there.
+        #expect(terminal.text.hasSuffix("\u{1B}[?25l\n\u{1B}[1A\u{1B}7\u{1B}8B\n"))
+        clock.advance(by: .milliseconds(500))
+        try await playing.value
+        #expect(terminal.text.hasSuffix("\u{1B}[0m\u{1B}8\u{1B}[1B\r\u{1B}[?25h"))
+        #expect(!jobs.isObserved, "nothing observes job control once playback ended")
+        // A suspension after the end writes nothing.
+        let ended = terminal.text
+        jobs.suspend()
+        #expect(terminal.text == ended)
+    }
 }

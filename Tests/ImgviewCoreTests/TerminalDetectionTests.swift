@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -53,7 +54,7 @@ struct TerminalDetectionTests {
         parser.consume(Array(answer[40...]) + Array("x\u{1B}".utf8))
         let replies = parser.finish()
         #expect(replies.isComplete && replies.version == "kitty(0.26.5)")
-        #expect(replies.unclaimed == Array("ab\u{1B}[Ax\u{1B}".utf8))
+        #expect(replies.unclaimed == Array("ab\u{1B}[Ax".utf8), "the Esc key last is dropped")
     }
 
     @Test func errorsAndOddAnswersAreReadSafely() {
@@ -65,41 +66,137 @@ struct TerminalDetectionTests {
         #expect(TerminalReplyParser.colour("rgb:zz/00/00") == nil && TerminalReplyParser.colour("cmy:0/0/0") == nil)
     }
 
-    /// A terminal that answers `answer` (in two pieces), or never.
+    /// A terminal that sends `pieces`, each at its time after the question, on a clock of the
+    /// test's own: waiting costs no real time.
     final class FakeTerminal: TerminalChannel {
-        var pieces: [[UInt8]]
+        let clock = ManualPlaybackClock()
+        var pieces: [(at: Duration, bytes: [UInt8])]
         var written: [UInt8] = []
-        init(answer: [UInt8]?) {
-            pieces = answer.map { [Array($0.prefix(10)), Array($0.dropFirst(10))] } ?? []
+        var discarded = false
+        var givenBack: [UInt8] = []
+        var reads = 0
+
+        init(_ pieces: [(at: Duration, bytes: [UInt8])]) {
+            self.pieces = pieces
         }
+
+        /// `answer` in two pieces at once, or nothing ever.
+        convenience init(answer: [UInt8]?) {
+            self.init(answer.map { [(.zero, Array($0.prefix(10))), (.zero, Array($0.dropFirst(10)))] } ?? [])
+        }
+
         func write(_ bytes: [UInt8]) -> Bool {
             written += bytes
             return true
         }
-        func read(before deadline: ContinuousClock.Instant) -> [UInt8] {
-            if !pieces.isEmpty { return pieces.removeFirst() }
-            // Nothing more: wait out the deadline, as poll would.
-            Thread.sleep(forTimeInterval: max(0, Double(ContinuousClock.now.duration(to: deadline).components.attoseconds) / 1e18))
+
+        func read(timeout: Duration) -> [UInt8] {
+            reads += 1
+            let now = clock.now
+            if let first = pieces.first, first.at <= now + timeout {
+                pieces.removeFirst()
+                if first.at > now { clock.advance(by: first.at - now) }
+                return first.bytes
+            }
+            // Nothing within the timeout: it passes, as poll's would.
+            clock.advance(by: timeout)
             return []
+        }
+
+        func discardInput() { discarded = true }
+        func giveBack(_ bytes: [UInt8]) { givenBack += bytes }
+
+        func run(timeout: Duration = TerminalQuery.defaultTimeout) -> TerminalQueryOutcome {
+            TerminalQuery.run(on: self, timeout: timeout, clock: clock)
         }
     }
 
     @Test func theQueryEndsAtDA1() {
-        let terminal = FakeTerminal(answer: Self.xtermAnswer)
-        let outcome = TerminalQuery.run(on: terminal, timeout: .seconds(5))
-        #expect(outcome.status == .answered && outcome.elapsed < .seconds(1))
+        let terminal = FakeTerminal([(.milliseconds(3), Self.xtermAnswer + Array("ls".utf8))])
+        let outcome = terminal.run(timeout: .seconds(5))
+        #expect(outcome.status == .answered && outcome.elapsed == .milliseconds(3))
         #expect(terminal.written == TerminalQuery.bytes)
         #expect(TerminalQuery.bytes.suffix(3) == Array("\u{1B}[c".utf8), "DA1 is asked last")
+        // Keys typed meanwhile go back, and nothing is thrown away.
+        #expect(terminal.givenBack == Array("ls".utf8) && !terminal.discarded)
     }
 
     @Test func aTerminalThatNeverAnswersCostsTheDeadlineAndNoMore() {
-        let outcome = TerminalQuery.run(on: FakeTerminal(answer: nil), timeout: .milliseconds(150))
-        #expect(outcome.status == .timedOut)
-        #expect(outcome.elapsed >= .milliseconds(150) && outcome.elapsed < .milliseconds(600))
+        let terminal = FakeTerminal(answer: nil)
+        let outcome = terminal.run(timeout: .milliseconds(150))
+        #expect(outcome.status == .timedOut && outcome.elapsed == .milliseconds(150))
+        #expect(!terminal.discarded && terminal.givenBack.isEmpty)
         let profile = TerminalDetector(environment: TerminalEnvironment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"]), query: outcome)
             .profile()
         #expect(profile.autoMode == .blocks, "nothing answered: blocks, whatever the environment says")
         #expect(profile.autoReason.hasPrefix("the terminal did not answer within"))
+    }
+
+    /// Broken and hostile answers: each is read within the deadline (and the short grace for an
+    /// answer under way), nothing of it is given back, and what is left of it in the terminal's
+    /// input is thrown away rather than left for the shell.
+    /// Each a list of (when, what) the terminal sends.
+    static let brokenAnswers: [(label: String, pieces: [(at: Duration, bytes: [UInt8])])] = {
+        let ms = { (value: Int) -> Duration in .milliseconds(value) }
+        var answers: [(String, [(at: Duration, bytes: [UInt8])])] = []
+        answers.append(("DA1 cut short", [(ms(2), Array("\u{1B}[?62;".utf8))]))
+        answers.append(("an open DCS", [(ms(2), Array("\u{1B}P>|xterm(1)".utf8))]))
+        answers.append(("an open OSC", [(ms(2), Array("\u{1B}]11;rgb:0000/".utf8))]))
+        answers.append(("an open APC", [(ms(2), Array("\u{1B}_Gi=31;".utf8) + [UInt8](repeating: 0x41, count: 100_000))]))
+        answers.append(("NULs", [(ms(2), [0, 0, 0, 0] + Array("\u{1B}[?62c".utf8))]))
+        let trickled: [(at: Duration, bytes: [UInt8])] = Array("\u{1B}[?62;4c".utf8).enumerated().map {
+            (ms(300 * ($0.offset + 1)), [$0.element])
+        }
+        answers.append(("a reply a byte every 300 ms", trickled))
+        let junk: [(at: Duration, bytes: [UInt8])] = (0..<256).map { (ms($0), [UInt8](repeating: UInt8(ascii: "j"), count: 4096)) }
+        answers.append(("a megabyte of junk", junk))
+        answers.append(("an answer nobody asked for", [(ms(2), Array("\u{1B}[8;24;80t\u{1B}[?62c".utf8))]))
+        return answers
+    }()
+
+    @Test(arguments: 0..<8)
+    func brokenAnswersAreDroppedWithinTheDeadline(_ index: Int) {
+        let (label, pieces) = Self.brokenAnswers[index]
+        let terminal = FakeTerminal(pieces)
+        let outcome = terminal.run()
+        #expect(outcome.elapsed <= TerminalQuery.defaultTimeout + TerminalReplyReader.grace, "\(label)")
+        #expect(outcome.discardsPendingInput && terminal.discarded, "\(label): the rest is dropped")
+        #expect(terminal.givenBack.isEmpty && outcome.replies.unclaimed.isEmpty, "\(label): nothing goes to the shell")
+        #expect(terminal.reads < 600, "\(label): \(terminal.reads) reads")
+    }
+
+    @Test func anAnswerUnderWayAtTheDeadlineIsWaitedForWhileItComes() {
+        // A byte every 100 ms from 50 ms on: DA1 is still coming at the deadline, and is read whole.
+        let trickled = Array("\u{1B}[?62;4c".utf8).enumerated().map {
+            (at: Duration.milliseconds(50 + 100 * $0.offset), bytes: [$0.element])
+        }
+        let terminal = FakeTerminal(trickled)
+        let outcome = terminal.run()
+        #expect(outcome.status == .answered && !terminal.discarded && outcome.replies.deviceAttributes == [62, 4])
+        #expect(outcome.elapsed == .milliseconds(750))
+        // An answer that stops coming is given up a gap after its last byte.
+        let stalled = FakeTerminal([(at: .milliseconds(390), bytes: Array("\u{1B}[?6".utf8))])
+        let given = stalled.run()
+        #expect(given.status == .timedOut && stalled.discarded)
+        #expect(given.elapsed == TerminalQuery.defaultTimeout + TerminalReplyReader.gap)
+        // And one that trickles on for ever, at the grace's end.
+        let endless = FakeTerminal(
+            [(at: .milliseconds(1), bytes: Array("\u{1B}]11;".utf8))] + (1...100).map { (at: .milliseconds(100 * $0), bytes: [0x30]) })
+        #expect(endless.run().elapsed == TerminalQuery.defaultTimeout + TerminalReplyReader.grace)
+    }
+
+    @Test func cellSizesAreBoundedToWhatTerminalsHave() {
+        #expect(Self.parse(Array("\u{1B}[6;60000;60000t".utf8)).cellPixels == CellPixelSize.largest)
+        #expect(Self.parse(Array("\u{1B}[6;500;500t".utf8)).cellPixels == CellPixelSize(width: 128, height: 256))
+        #expect(Self.parse(Array("\u{1B}[6;99999999999999999999;9t".utf8)).cellPixels == nil, "a number past any terminal's is refused")
+        // The kernel's pixels (TIOCGWINSZ at 65535²) too.
+        let kernel = Self.profile(Self.kittyAnswer, environment: ["TERM": "xterm-kitty"], kernel: (80, 24, 65535, 65535))
+        #expect(kernel.cellPixels == CellPixelSize.largest)
+        // And whatever the cell, a pixel preview stays within the limits.
+        let layout = GraphicsLayout.fitting(
+            width: 512, height: 600, columns: 1000, rows: 1000, cell: CellPixelSize(width: 60000, height: 60000))
+        #expect(layout.pixelWidth * layout.pixelHeight <= GraphicsLayout.largestPixelCount)
+        #expect(layout.pixelWidth <= GraphicsLayout.largestSide && layout.pixelHeight <= GraphicsLayout.largestSide)
     }
 
     static func profile(
@@ -167,7 +264,8 @@ struct TerminalDetectionTests {
     }
 
     @Test func theReportIsOneSafeObjectOfJSON() throws {
-        let hostile = Array("\u{1B}P>|evil\u{1B}]0;title\u{07}\u{1B}\\\u{1B}[?62;4c".utf8)
+        // Control characters inside an answer (an ESC there would end it, and the answer be dropped).
+        let hostile = Array("\u{1B}P>|evil\u{07}]0;title\u{08}\u{1B}\\\u{1B}[?62;4c".utf8)
         let profile = Self.profile(hostile, environment: ["TERM": "xterm"])
         let object = try JSONSerialization.jsonObject(with: Data(profile.json.utf8)) as? [String: Any]
         #expect(object?["terminal"] as? String == "evil?]0;title?")

@@ -51,18 +51,19 @@ public struct ClipboardRoute: Sendable, Equatable {
             // passthrough hands it to the terminal tmux runs in as well.
             let storesIt = setClipboard == "on"
             switch (storesIt, passthrough) {
-            case (true, true): return (plain + TmuxPassthrough.wrap(plain), "tmux and its terminal")
+            case (true, true): return (plain + TerminalRoute.tmuxPassthrough.wrap(plain), "tmux and its terminal")
             case (true, false): return (plain, "tmux")
-            case (false, true): return (TmuxPassthrough.wrap(plain), "tmux passthrough")
+            case (false, true): return (TerminalRoute.tmuxPassthrough.wrap(plain), "tmux passthrough")
             case (false, false):
                 throw Refusal(message: "tmux ignores clipboard requests: add `set -g set-clipboard on` to ~/.tmux.conf")
             }
         }
     }
 
-    /// OSC 52 for the clipboard (`c`) with `bytes` in base64. The one place it is spelled.
+    /// OSC 52 for the clipboard (`c`) with `bytes` in base64, ended by BEL as terminals and tmux
+    /// most widely accept it. The one place it is spelled.
     static func osc52(_ bytes: [UInt8]) -> [UInt8] {
-        Array("\u{1B}]52;c;".utf8) + Array(Data(bytes).base64EncodedString().utf8) + [0x07]
+        ControlString.osc.framed(Array("52;c;".utf8) + Array(Data(bytes).base64EncodedString().utf8), endingWithBell: true)
     }
 
     /// The text a list of paths or URLs is copied as: one per line, control characters as `?`.

@@ -191,8 +191,8 @@ public struct CatalogParser: Sendable {
 
     /// An absolute URL for `text`, resolving a relative reference against the catalog's base.
     ///
-    /// Resolving with `URL(string:relativeTo:)` costs about 4 µs here, most of a 100,000-entry
-    /// catalog's parse; a reference that is a plain relative path (no dot segments, query, fragment
+    /// Resolving with `URL(string:relativeTo:)` is most of the time a large catalog's parse takes
+    /// (DECISIONS.md, "Catalogs: our own JSON scanner, URLs kept as text"); a reference that is a plain relative path (no dot segments, query, fragment
     /// or percent sign) resolves, by RFC 3986's rules, to the base's folder followed by the path,
     /// which one `URL(string:)` makes. Anything else takes Foundation's way.
     private func resolve(_ text: String) -> URL? {

@@ -1,7 +1,8 @@
 /// Reads JSON text value by value, building nothing but the strings asked for.
 ///
-/// `JSONSerialization` turns a 100,000-entry catalog into as many `NSDictionary`s (0.8 s and
-/// 350 MB here) before the first entry can be checked; the catalog parser instead walks the text
+/// `JSONSerialization` turns a large catalog into as many `NSDictionary`s, in time and memory that
+/// grow with it, before the first entry can be checked (DECISIONS.md, "Catalogs: our own JSON
+/// scanner, URLs kept as text"); the catalog parser instead walks the text
 /// and keeps three strings per entry. The grammar is RFC 8259's, strictly: no comments, no
 /// trailing commas, no control characters inside strings, valid UTF-8, nesting at most 512 deep.
 struct JSONScanner {

@@ -10,8 +10,8 @@ import ImgviewSupport
 ///
 /// Chunks arrive on the loader's thread 16 KB at a time (libcurl's largest write). They are
 /// gathered into 1 MB blocks that a `HashingFileWriter` hashes and writes on another thread while
-/// the next block fills: a write per chunk cost 6,000 system calls per 100 MB (see DECISIONS.md,
-/// "Downloads: bodies gathered into 1 MB blocks").
+/// the next block fills: a write per chunk spent the download's time in system calls (see
+/// DECISIONS.md, "Downloads: bodies gathered into 1 MB blocks").
 final class BlobWriter: TransferSink, @unchecked Sendable {
     /// Bytes received so far and the total when known; called on the loader's queue.
     typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void

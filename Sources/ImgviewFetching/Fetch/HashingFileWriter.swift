@@ -10,9 +10,9 @@ import ImgviewSupport
 
 /// Appends blocks to a file and hashes them on a queue of its own, while the caller fills the next block.
 ///
-/// A download's thread receives and writes; the queue hashes (SHA-256, ~0.55 ms per MB here). Done
-/// one after the other on one thread, a 100 MB body took the sum of both; on two cores it takes
-/// about the longer of the two. At most `depth` blocks exist, so hashing slower than the network
+/// A download's thread receives and writes; the queue hashes (SHA-256). Done one after the other
+/// on one thread, a body took the sum of both; on two cores it takes about the longer of the two
+/// (DECISIONS.md, "Hashing on a queue of its own"). At most `depth` blocks exist, so hashing slower than the network
 /// makes `takeBlock()` wait, and the transfer with it, instead of memory growing.
 final class HashingFileWriter: @unchecked Sendable {
     static let blockSize = 1 << 20
@@ -50,8 +50,9 @@ final class HashingFileWriter: @unchecked Sendable {
     /// Writes the first `count` bytes of `block` after the blocks given before it, and hashes them
     /// on the queue, which then keeps the block for reuse.
     ///
-    /// The write is done here and the hash there because the two take about as long (~0.3 ms per MB
-    /// into the page cache, ~0.55 ms to hash), so the receiving thread and the queue are equally busy.
+    /// The write is done here and the hash there because the two take about as long per block
+    /// (DECISIONS.md, "Hashing on a queue of its own"), so the receiving thread and the queue are
+    /// equally busy.
     func write(_ block: UnsafeMutableRawBufferPointer, count: Int) throws {
         let bytes = UnsafeRawBufferPointer(rebasing: block[0..<count])
         do {

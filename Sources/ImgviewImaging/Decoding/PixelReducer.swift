@@ -10,7 +10,8 @@ public enum PixelReducer {
     ///
     /// Twice, because the renderer scales the result once more, by a ratio that is not whole: from
     /// at least two pixels per sample its area average stays close to averaging the original, where
-    /// from just over one it blurs across block edges (measured: 0.01 lower preview scores).
+    /// from just over one it blurs across block edges, and previews score lower (DECISIONS.md,
+    /// "Figures once in code comments").
     public static func factor(width: Int, height: Int, covering minimum: (width: Int, height: Int)?) -> Int {
         guard let minimum else { return 1 }
         // Each reduced side is at least side / factor, so these factors always cover.

@@ -80,8 +80,7 @@ public struct GraphicsRenderer: Sendable {
         let bytes: [UInt8]
         switch options.graphics {
         case .sixel:
-            let sixel = SixelEncoder(colorRegisters: options.colorRegisters).encode(image)
-            bytes = options.passthrough ? TmuxPassthrough.wrap(sixel) : sixel
+            bytes = SixelEncoder(colorRegisters: options.colorRegisters, passthrough: options.passthrough).encode(image)
         case .kitty:
             // Raw pixels: compressing them took longer than sending them to a local terminal (DECISIONS.md).
             bytes = KittyGraphicsEncoder(passthrough: options.passthrough)

@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -11,7 +13,7 @@
 /// terminal reserves exactly the cells the layout counted (keeping the aspect if its cells are
 /// not the size we were told).
 public struct ITermImageEncoder: Sendable {
-    /// Wrap the sequence for tmux (see `TmuxPassthrough`).
+    /// Wrap the sequence for tmux (see `TerminalRoute`).
     public var passthrough: Bool
 
     public init(passthrough: Bool = false) {
@@ -19,10 +21,10 @@ public struct ITermImageEncoder: Sendable {
     }
 
     public func display(png: Data, layout: GraphicsLayout) -> [UInt8] {
-        var sequence: [UInt8] = Array(
-            "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
-        sequence += Array(png.base64EncodedData())
-        sequence.append(0x07)
-        return passthrough ? TmuxPassthrough.wrap(sequence) : sequence
+        var body: [UInt8] = Array(
+            "1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
+        body += Array(png.base64EncodedData())
+        // BEL, not ST: what iTerm2's own documentation and tools write.
+        return TerminalRoute(passthrough: passthrough).wrap(ControlString.osc.framed(body, endingWithBell: true))
     }
 }

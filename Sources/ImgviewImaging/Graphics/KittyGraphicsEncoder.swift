@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -19,7 +21,7 @@ public struct KittyGraphicsEncoder: Sendable {
         case rgb(RGBImage)
     }
 
-    /// Wrap every command for tmux (see `TmuxPassthrough`).
+    /// Wrap every command for tmux (see `TerminalRoute`).
     public var passthrough: Bool
 
     public init(passthrough: Bool = false) {
@@ -68,13 +70,20 @@ public struct KittyGraphicsEncoder: Sendable {
         command("a=d,d=A,q=2", payload: [])
     }
 
+    /// Asks whether the terminal takes images, with a 1×1 image it must not keep (`a=q`): answered
+    /// `APC G i=id ; OK ST`, or with the error, by a terminal that draws kitty graphics.
+    public func query(id: UInt32) -> [UInt8] {
+        command("i=\(id),s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
+    }
+
+    /// One command: `APC G keys [; payload] ST`, each wrapped on its own for tmux (tmux drops a
+    /// passthrough string larger than its input buffer, so a big image must not be one).
     private func command(_ control: String, payload: ArraySlice<UInt8>) -> [UInt8] {
-        var sequence: [UInt8] = Array("\u{1B}_G\(control)".utf8)
+        var body: [UInt8] = Array("G\(control)".utf8)
         if !payload.isEmpty {
-            sequence.append(UInt8(ascii: ";"))
-            sequence += payload
+            body.append(UInt8(ascii: ";"))
+            body += payload
         }
-        sequence += [0x1B, UInt8(ascii: "\\")]
-        return passthrough ? TmuxPassthrough.wrap(sequence) : sequence
+        return TerminalRoute(passthrough: passthrough).wrap(ControlString.apc.framed(body))
     }
 }

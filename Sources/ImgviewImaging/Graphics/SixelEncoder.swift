@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// Encodes an image as DEC sixel graphics: a palette chosen for this image, dithered, and the
 /// bands written so that a terminal parses them fast.
 ///
@@ -9,10 +11,13 @@ public struct SixelEncoder: Sendable {
     /// Colour registers to use: the terminal's count when it said (XTSMGRAPHICS), at most 256.
     public var colorRegisters: Int
     public var dithering: PaletteMapper.Dithering
+    /// Wrap the sequence for tmux (see `TerminalRoute`).
+    public var passthrough: Bool
 
-    public init(colorRegisters: Int = 256, dithering: PaletteMapper.Dithering = .diffusion) {
+    public init(colorRegisters: Int = 256, dithering: PaletteMapper.Dithering = .diffusion, passthrough: Bool = false) {
         self.colorRegisters = min(256, max(2, colorRegisters))
         self.dithering = dithering
+        self.passthrough = passthrough
     }
 
     /// The whole sixel sequence, from DCS to ST.
@@ -22,14 +27,16 @@ public struct SixelEncoder: Sendable {
         var unique = Set<RGBColor>()
         let registers = palette.filter { unique.insert($0).inserted }
         let indices = PaletteMapper(palette: registers, dithering: dithering).indices(for: image)
-        return Self.sequence(width: image.width, height: image.height, palette: registers, indices: indices)
+        return TerminalRoute(passthrough: passthrough)
+            .wrap(Self.sequence(width: image.width, height: image.height, palette: registers, indices: indices))
     }
 
     /// The sixel sequence for an image already mapped to `palette`.
     public static func sequence(width: Int, height: Int, palette: [RGBColor], indices: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(width * height / 3 + palette.count * 16 + 64)
-        output += Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
+        // P2=1: pixels left at 0 keep the background; then the raster attributes, 1:1 and the size.
+        output += ControlString.dcs.opening + Array("0;1;0q\"1;1;\(width);\(height)".utf8)
         for (index, colour) in palette.enumerated() {
             output += Array("#\(index);2;\(percent(colour.red));\(percent(colour.green));\(percent(colour.blue))".utf8)
         }
@@ -78,7 +85,7 @@ public struct SixelEncoder: Sendable {
                 }
             }
         }
-        output += [0x1B, UInt8(ascii: "\\")]
+        output += ControlCode.stringTerminator
         return output
     }
 

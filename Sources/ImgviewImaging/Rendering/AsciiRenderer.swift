@@ -5,8 +5,8 @@
 /// perceptual units; the glyph with the smallest squared error wins. Unlike a luminance
 /// ramp this draws edges: a cell that is bright on top picks `"`, one bright on the left `[`.
 /// The error also weighs the cell's mean tone heavily, because a glyph that has the right
-/// shape but the wrong overall brightness makes the whole picture blotchy: measured on the
-/// bench photos this term lifts the quality score from 0.49 to 0.54.
+/// shape but the wrong overall brightness makes the whole picture blotchy (the score this term
+/// gains on the bench photos is in DECISIONS.md, "ASCII glyph choice weighs the cell's mean tone").
 public struct AsciiRenderer: Sendable {
     /// Sub-cells per cell the renderer reads from the scaled image.
     public static let subColumns = AsciiGlyphTable.columns

@@ -103,8 +103,9 @@ public enum AtomicFile {
 extension Digest {
     /// Lower-case hexadecimal, as `sha256sum` prints it.
     ///
-    /// By table, not `String(format:)` per byte: `list` names 100,000 cache entries by hash, and
-    /// formatting took 60 µs a hash.
+    /// By table, not `String(format:)` per byte: `list` names every cache entry by its hash, and
+    /// formatting each byte as text was most of a large cache's listing (DECISIONS.md, "Figures
+    /// once in code comments").
     public var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: Self.byteCount * 2) { buffer in

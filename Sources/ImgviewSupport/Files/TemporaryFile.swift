@@ -81,7 +81,8 @@ public final class TemporaryFile: @unchecked Sendable {
     /// Closes the file; it stays until dropped or kept.
     ///
     /// No fsync: a blob's bytes are checked against its SHA-256 on every read, so one torn by a
-    /// power cut is found and fetched again, and forcing 100 MB to disk would halve download speed.
+    /// power cut is found and fetched again, and forcing a body to disk would slow every download
+    /// (DECISIONS.md, "No fsync of cache blobs or outputs").
     public func finish() throws {
         try lock.withLock {
             guard !isClosed else { return }

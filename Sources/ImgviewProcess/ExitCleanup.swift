@@ -1,0 +1,78 @@
+import ImgviewSupport
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Temporary folders that go on every exit path: the normal one (their owner's `defer`), a
+/// request to end, too slow a wind-down, and a broken pipe (`demo --report | head`). Only a
+/// crash, where nothing but async-signal-safe calls may run, leaves one behind.
+enum ExitCleanup {
+    private static let folders = Locked<[(id: Int, path: String)]>([])
+    private static let counter = Locked(0)
+
+    static func add(_ path: String) -> Int {
+        let id = counter.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        folders.withLock { $0.append((id, path)) }
+        return id
+    }
+
+    /// Removes folder `id` now and forgets it.
+    static func remove(_ id: Int) {
+        let path = folders.withLock { folders -> String? in
+            defer { folders.removeAll { $0.id == id } }
+            return folders.first { $0.id == id }?.path
+        }
+        if let path { removeFolder(path) }
+    }
+
+    /// Removes every folder still registered.
+    static func runAll() {
+        let paths = folders.withLock { folders in
+            defer { folders = [] }
+            return folders.map(\.path)
+        }
+        for path in paths { removeFolder(path) }
+    }
+
+    private static func removeFolder(_ path: String) {
+        let slash = path.lastIndex(of: "/")
+        let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, let folder = try? Directory.open(parent) else { return }
+        folder.removeItem(name)
+    }
+}
+
+extension ProcessSignals {
+    /// Makes a new, private temporary folder (`$TMPDIR`, else /tmp) named `prefix-XXXXXX` that goes
+    /// on every exit path but a crash; `TemporaryFolder.remove()` takes it away sooner.
+    public static func makeTemporaryFolder(prefix: String) throws(Errno) -> TemporaryFolder {
+        install()
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw Errno(rawValue: errno) }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return TemporaryFolder(path: path, id: ExitCleanup.add(path))
+    }
+}
+
+/// A temporary folder `ProcessSignals` removes on every exit path.
+public final class TemporaryFolder: Sendable {
+    public let path: String
+    private let id: Int
+
+    init(path: String, id: Int) {
+        self.path = path
+        self.id = id
+    }
+
+    /// Removes the folder and everything in it now.
+    public func remove() {
+        ExitCleanup.remove(id)
+    }
+}
