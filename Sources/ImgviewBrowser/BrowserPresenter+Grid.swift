@@ -127,7 +127,8 @@ extension BrowserPresenter {
             configuration.pipeline.forget(reloading.url)
         }
         let options = gridRenderOptions(layout)
-        let thumbnail = ThumbnailSize.covering(grid.thumbnailPixels)
+        // Cells are drawn in characters, which need far fewer pixels than a `large` thumbnail has.
+        let thumbnail = ThumbnailSize.large
         let count = state.images.count
         let visible = layout.visible(firstRow: grid.firstRow, count: count)
         let ahead = visible.upperBound..<min(count, visible.upperBound + layout.cellsPerScreen)

@@ -202,7 +202,8 @@ public final class ImagePipeline: Sendable {
                 rendered = try await render(key, from: decoded, waiter: waiter)
             }
         } catch let error as ImageDecodingError where thumbnails != nil && error.condemnsTheBytes {
-            thumbnails?.storeFailure(ofFile: request.url.path)
+            // Damage is the file's; a size over the limit is this run's, and another may allow it.
+            if case .tooLarge = error {} else { thumbnails?.storeFailure(ofFile: request.url.path) }
             throw error
         }
         let facts = ImageFacts(

@@ -44,7 +44,9 @@ struct SheetPrinter {
     var window = 32
 
     func print(_ items: [(argument: String, url: Result<URL, any Error>)]) async throws {
-        let thumbnail = ThumbnailSize.covering(sheet.cellWidth * (options.graphics?.cell.width ?? 10))
+        // Text needs a few pixels a cell: `large` serves it, and is what file managers read; pixels
+        // need the cell's own size.
+        let thumbnail = options.graphics.map { ThumbnailSize.covering(sheet.cellWidth * $0.cell.width) } ?? .large
         var tasks: [Int: PreviewTask] = [:]
         var started = 0
         func startUpTo(_ end: Int) {
