@@ -104,18 +104,18 @@ struct SheetPrinter {
         // Lines for the row first (scrolling if need be), then back up to its top: each image is
         // drawn from there with the cursor saved and restored, moved right to its cell.
         let height = sheet.imageRows
-        var output: [UInt8] = Array(String(repeating: "\n", count: height).utf8) + Array("\u{1B}[\(height)A".utf8)
+        var output: [UInt8] = Array(String(repeating: "\n", count: height).utf8) + EscapeSequence.cursorUp(height)
         for (offset, item) in row.enumerated() {
             guard let graphics = item.preview?.graphics else { continue }
             let column = offset * (sheet.cellWidth + 1) + (sheet.cellWidth - graphics.layout.columns) / 2
             let line = (height - graphics.layout.rows) / 2
-            output += Array("\u{1B}7".utf8)
-            if line > 0 { output += Array("\u{1B}[\(line)B".utf8) }
-            if column > 0 { output += Array("\u{1B}[\(column)C".utf8) }
+            output += EscapeSequence.saveCursor
+            if line > 0 { output += EscapeSequence.cursorDown(line) }
+            if column > 0 { output += EscapeSequence.cursorForward(column) }
             output += graphics.bytes
-            output += Array("\u{1B}8".utf8)
+            output += EscapeSequence.restoreCursor
         }
-        output += Array("\u{1B}[\(height)B\r".utf8)
+        output += EscapeSequence.cursorDown(height) + [UInt8(ascii: "\r")]
         StandardOutput.write(Data(output))
         if sheet.hasLabels {
             var line = row.map { sheet.label($0.name) }.joined(separator: " ")
