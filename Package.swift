@@ -35,6 +35,13 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // Opened on first use (no `link` line): the headers give the types, the library is found at run time.
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
+        // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
+        .systemLibrary(name: "CRSVG"),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
@@ -72,9 +79,15 @@ let package = Package(
             name: "ImgviewBrowser",
             dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewFetching", "ImgviewPipeline"]
         ),
-        // Image decoding (JPEG, PNG, GIF, WebP, AVIF; BMP in Swift): the only importer of CJPEG,
-        // CSPNG, CGIF, CWebP and CAVIF; no C type leaves it.
-        .target(name: "ImgviewCodecs", dependencies: ["ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF"]),
+        // Image decoding (JPEG, PNG and APNG, GIF, WebP, AVIF; BMP, ICO and QOI in Swift): the only
+        // importer of CJPEG, CSPNG, CGIF, CWebP and CAVIF; no C type leaves it. (zlib: the CRCs of
+        // the PNG files it writes for each APNG frame.)
+        .target(
+            name: "ImgviewCodecs",
+            dependencies: [
+                "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
+                "CLCMS",
+            ]),
         // HTTP(S) through libcurl directly: the only importer of CCurl.
         .target(
             name: "ImgviewCurl",
@@ -115,7 +128,11 @@ let package = Package(
                 .target(name: "ImgviewURLSession", condition: .when(traits: ["URLSession"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            // Only what a file imports is visible in it: TOMLKit imports all of Foundation, and
+            // without this a call such as `contains("://")` quietly takes Foundation's overload,
+            // which links Foundation and ICU into the static binary (DECISIONS.md, "The config file").
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The loopback server as a program of its own, which `serve` runs and `demo` starts beside
         // the browser: FlyingFox needs all of Foundation, which the `imgview` binary does without.
@@ -156,8 +173,8 @@ let package = Package(
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "CAVIF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCurl",
-                "ImgviewTestSupport",
+                "ImgviewCodecs", "CAVIF", "CTIFF", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline",
+                "ImgviewCurl", "ImgviewTestSupport",
             ],
             exclude: ["Fixtures", "Snapshots"]),
         // Replays the fuzz corpus and every input that once crashed, read from the source tree.

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # trash-cli: the browser's trash test checks that trash-list and trash-restore see what it trashed.
 # libglib2.0-bin, python3-gi, gir1.2-gnomedesktop-3.0: the thumbnail tests check that GLib (`gio`)
 # finds imgview's thumbnails valid and that imgview uses those GNOME's factory makes.
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0)
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libcurl4-openssl-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }

@@ -16,6 +16,8 @@ public enum BrowserAction: String, Sendable, CaseIterable {
     case panRight = "pan-right"
     case panUp = "pan-up"
     case panDown = "pan-down"
+    case nextPage = "next-page"
+    case previousPage = "previous-page"
     case pause, mark
     case markAll = "mark-all"
     case invertMarks = "invert-marks"
@@ -48,6 +50,8 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .panRight: .pan(dx: 1, dy: 0)
         case .panUp: .pan(dx: 0, dy: -1)
         case .panDown: .pan(dx: 0, dy: 1)
+        case .nextPage: .nextPage
+        case .previousPage: .previousPage
         case .pause: .togglePause
         case .mark: .toggleMark
         case .markAll: .markAll
@@ -88,6 +92,8 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .panRight: [.character("L"), .shiftRight]
         case .panUp: [.character("K"), .shiftUp]
         case .panDown: [.character("J"), .shiftDown]
+        case .nextPage: [.character("]")]
+        case .previousPage: [.character("[")]
         case .pause: [.character(" ")]
         case .mark: [.character("t")]
         case .markAll: [.character("T")]
@@ -128,6 +134,8 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .panRight: "pan a zoomed view right"
         case .panUp: "pan a zoomed view up"
         case .panDown: "pan a zoomed view down"
+        case .nextPage: "next page of a TIFF or HEIF of several"
+        case .previousPage: "previous page of a TIFF or HEIF of several"
         case .pause: "pause / play an animation"
         case .mark: "mark / unmark this image"
         case .markAll: "mark all (again: none)"

@@ -31,6 +31,9 @@ public enum BrowserCommand: Sendable, Equatable {
     case zoomFit
     /// Moves a zoomed view by a quarter of what shows, left (-1) or right (1), up (-1) or down (1).
     case pan(dx: Int, dy: Int)
+    /// `]` and `[`: the next or previous page of a file of several (a scanned TIFF, a HEIF collection).
+    case nextPage
+    case previousPage
     /// Space: pause or play the animation on screen.
     case togglePause
     /// Marks or unmarks the selected image.

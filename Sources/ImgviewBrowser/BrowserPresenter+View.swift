@@ -1,7 +1,7 @@
 import ImgviewImaging
 
 extension BrowserPresenter {
-    /// `f`, zoom and pan: the same image, shown differently. The pipeline renders the new view from
+    /// `f`, zoom, pan and pages: the same image, shown differently. The pipeline renders the new view from
     /// the decoded pixels it keeps (or decodes more of them for a closer look), never fetching.
     func changeView(_ command: BrowserCommand) {
         if state.grid != nil {
@@ -31,6 +31,20 @@ extension BrowserPresenter {
                 return
             }
             update { $0.viewport = zoomed }
+        case .nextPage, .previousPage:
+            guard case .loaded(let shown) = state.phase, shown.facts.url == state.selectedImage?.url, shown.facts.pageCount > 1
+            else { return }
+            let count = shown.facts.pageCount
+            let page = state.page + (command == .nextPage ? 1 : -1)
+            guard (0..<count).contains(page) else {
+                update { $0.notice = Notice(command == .nextPage ? "the last page (\(count) of \(count))" : "the first page") }
+                return
+            }
+            // Pages differ in size: each starts fitted.
+            update {
+                $0.page = page
+                $0.viewport = .fit
+            }
         case .pan(let dx, let dy):
             guard !state.viewport.isFit, let size = shownImageSize() else { return }
             let panned = state.viewport.panned(

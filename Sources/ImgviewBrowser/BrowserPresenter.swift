@@ -198,7 +198,7 @@ public final class BrowserPresenter {
             if state.grid != nil { moveInGrid(rows: command == .lineDown ? 1 : -1) }
         case .remove:
             break
-        case .toggleFullWidth, .zoomIn, .zoomOut, .zoomFit, .pan:
+        case .toggleFullWidth, .zoomIn, .zoomOut, .zoomFit, .pan, .nextPage, .previousPage:
             changeView(command)
         case .reload:
             select(state.selectedIndex, policy: .reload)
@@ -277,7 +277,10 @@ public final class BrowserPresenter {
             return
         }
         var next = state
-        if index != next.selectedIndex { next.viewport = .fit }
+        if index != next.selectedIndex {
+            next.viewport = .fit
+            next.page = 0
+        }
         next.selectedIndex = index
         next.notice = nil
         next.isPaused = false
@@ -408,8 +411,8 @@ public final class BrowserPresenter {
         for task in superseded { task.cancel() }
         superseded = []
         guard state.layout.fits else { return }
-        // A neighbour is shown whole when the user gets there.
-        let options = renderOptions(viewport: .fit)
+        // A neighbour is shown whole, from its first page, when the user gets there.
+        let options = renderOptions(viewport: .fit, page: 0)
         for index in neighbours(of: state.selectedIndex) {
             let url = state.images[index].url
             let request = PreviewRequest(url: url, options: options)
@@ -469,7 +472,8 @@ public final class BrowserPresenter {
 
     /// Whether the preview of the tab at `index` for the pane as it is now is in memory (for tests).
     func hasPreview(at index: Int) -> Bool {
-        configuration.pipeline.cachedPreview(for: PreviewRequest(url: state.images[index].url, options: renderOptions(viewport: .fit)))
+        configuration.pipeline.cachedPreview(
+            for: PreviewRequest(url: state.images[index].url, options: renderOptions(viewport: .fit, page: 0)))
             != nil
     }
 
@@ -655,13 +659,13 @@ public final class BrowserPresenter {
     /// The pane's box, and the part of the image it shows (the state's view unless told); when the
     /// terminal is too small to show a pane, a box the preview can be made for meanwhile (the
     /// facts pane is hidden too, so only the facts matter).
-    func renderOptions(viewport: Viewport? = nil) -> RenderOptions {
+    func renderOptions(viewport: Viewport? = nil, page: Int? = nil) -> RenderOptions {
         let layout = state.layout
         let area = layout.fits ? layout.previewArea : Rectangle(column: 0, row: 0, width: 80, height: 24)
         let graphics = state.mode.graphics.map { configuration.graphics.paneOptions($0, columns: area.width, rows: area.height) }
         return RenderOptions(
             columns: area.width, rows: area.height, mode: state.mode.text ?? .blocks, colors: state.colors,
-            cellAspect: configuration.cellAspect, viewport: viewport ?? state.viewport, graphics: graphics)
+            cellAspect: configuration.cellAspect, viewport: viewport ?? state.viewport, graphics: graphics, page: page ?? state.page)
     }
 
     static func isCancellation(_ error: any Error) -> Bool {

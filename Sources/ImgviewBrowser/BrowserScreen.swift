@@ -24,6 +24,7 @@ public struct BrowserScreen: Sendable {
         ([.zoomIn, .zoomOut, .zoomFit], "zoom in / out around the centre / the whole image"),
         ([.panLeft, .panDown, .panUp, .panRight], "pan a zoomed view left / down / up / right"),
         ([.reload, .stop], "reload, bypassing the caches / stop loading"),
+        ([.previousPage, .nextPage], "previous / next page of a TIFF or HEIF of several"),
         ([.mode], BrowserAction.mode.meaning),
         ([.cache], BrowserAction.cache.meaning),
         ([.pause], BrowserAction.pause.meaning),
@@ -235,13 +236,15 @@ public struct BrowserScreen: Sendable {
             rows.append(("bytes", "\(ByteCount.format(received))\(total)"))
         case .loaded(let shown):
             let facts = shown.facts
-            rows.append(("format", "\(facts.format.displayName) \(facts.width)×\(facts.height)"))
+            rows.append(("format", "\(facts.format.displayName) \(facts.sizeText)"))
             rows.append(("bytes", ByteCount.format(facts.byteCount)))
             rows.append(("source", facts.source.displayName))
             rows.append(("fetched", Self.format(facts.fetchTime)))
             if let decodeTime = facts.decodeTime { rows.append(("decoded", Self.format(decodeTime))) }
             rows.append(("cache", cacheText(facts.cacheState)))
             if facts.animation != nil { rows.append(("frames", facts.framesShortText)) }
+            if let profile = facts.colorProfile { rows.append(("colour", profile.name)) }
+            if facts.pageCount > 1 { rows.append(("page", "\(state.page + 1) of \(facts.pageCount)  [ ]")) }
             if let frames = shown.preview?.animation?.frames {
                 rows.append(("frame", "\(shown.frame + 1) of \(frames.count)\(state.isPaused ? " · paused" : "")"))
             }

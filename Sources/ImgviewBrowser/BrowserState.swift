@@ -31,6 +31,8 @@ public struct BrowserState: Sendable, Equatable {
     public var overlay: Overlay?
     /// Which part of the selected image the preview shows (zoom and pan); back to fit on another tab.
     public var viewport: Viewport = .fit
+    /// Which page of the selected image shows, for a file of several (`[` and `]`); the first on another tab.
+    public var page = 0
     /// Whether the preview takes the whole width, the metadata pane hidden (`f`).
     public var isFullWidth = false
     /// A search or a tab number being typed in the status line.

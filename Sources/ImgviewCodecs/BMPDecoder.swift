@@ -24,6 +24,20 @@ public struct BMPDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let bitmap = try BMPHeader.read(bytes)
+        let decoded = try fullSizePixels(bytes, bitmap: bitmap, request: request)
+        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
+        let reduced = decoded.pixels.withUnsafeBufferPointer {
+            PixelReducer.reduce($0, width: bitmap.width, height: bitmap.height, factor: factor)
+        }
+        let warning = decoded.complete ? nil : "truncated BMP; showing the part that could be decoded"
+        return DecodedImage(header: header, pixels: reduced, warning: warning)
+    }
+
+    /// The bitmap's pixels at full size (RGBA, rows top first), and whether every row was in the
+    /// file; an icon's pictures are read through this too (`ICODecoder`).
+    func fullSizePixels(
+        _ bytes: Data, bitmap: BMPHeader, request: DecodeRequest
+    ) throws(ImageDecodingError) -> (pixels: [UInt8], complete: Bool) {
         let (width, height) = (bitmap.width, bitmap.height)
         guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
@@ -43,10 +57,7 @@ public struct BMPDecoder: ImageDecoding {
         }
         let result = try outcome.get()
         guard result.decodedAnything else { throw .truncated(.bmp) }
-        let factor = PixelReducer.factor(width: width, height: height, covering: request.minimumSize)
-        let reduced = pixels.withUnsafeBufferPointer { PixelReducer.reduce($0, width: width, height: height, factor: factor) }
-        let warning = result.complete ? nil : "truncated BMP; showing the part that could be decoded"
-        return DecodedImage(header: header, pixels: reduced, warning: warning)
+        return (pixels, result.complete)
     }
 }
 

@@ -8,4 +8,9 @@ enum CText {
             return String(decoding: characters[..<length], as: UTF8.self)
         }
     }
+
+    /// The characters of `buffer` up to its first zero, as UTF-8 (invalid bytes replaced).
+    static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

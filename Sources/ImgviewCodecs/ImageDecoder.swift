@@ -7,24 +7,31 @@ import ImgviewImaging
 #endif
 
 /// The decoder the application uses: hands the bytes to the decoder for the format their probe
-/// found. A format imgview recognises but cannot decode still gets a header when its size can be
-/// read (so `info` describes it); decoding it is an "unsupported format" error that names it.
+/// found. The decoders whose libraries are heavy (AVIF, TIFF, HEIC, JPEG XL, SVG) open them the
+/// first time they are asked, so a command pays only for the formats it meets.
 public struct ImageDecoder: ImageDecoding {
     public init() {}
 
     public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
-        if let decoder = Self.decoder(for: probe.format) { return try decoder.inspect(bytes, probe: probe) }
-        guard let header = ImageHeader(probe: probe) else { throw .unsupportedFormat(probe.format) }
+        var header = try Self.decoder(for: probe.format).inspect(bytes, probe: probe)
+        if header.colorProfile == nil {
+            header.colorProfile = ColorProfileLocator.profile(in: bytes, format: probe.format)
+        }
         return header
     }
 
+    /// The image in sRGB: decoded by its format's decoder, then converted from the colour space
+    /// it declares (the decoder's finding, else the header's).
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        guard let decoder = Self.decoder(for: header.format) else { throw .unsupportedFormat(header.format) }
-        return try decoder.decode(bytes, header: header, request: request)
+        var image = try Self.decoder(for: header.format).decode(bytes, header: header, request: request)
+        // A TIFF's pages and a JPEG XL (whose lossy images libjxl converts itself) say their own.
+        if image.colorProfile == nil, header.format != .tiff, header.format != .jxl { image.colorProfile = header.colorProfile }
+        if let profile = image.colorProfile { ColorManagement.convert(&image, from: profile) }
+        return image
     }
 
-    /// The decoder for a format, nil for those imgview only recognises.
-    static func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
+    /// The decoder for a format.
+    static func decoder(for format: ImageFormat) -> any ImageDecoding {
         switch format {
         case .jpeg: JPEGDecoder()
         case .png: PNGDecoder()
@@ -32,7 +39,12 @@ public struct ImageDecoder: ImageDecoding {
         case .webp: WebPDecoder()
         case .avif: AVIFDecoder()
         case .bmp: BMPDecoder()
-        case .tiff, .heic, .jxl, .svg, .ico, .qoi: nil
+        case .ico: ICODecoder()
+        case .qoi: QOIDecoder()
+        case .tiff: TIFFDecoder()
+        case .heic: HEIFDecoder()
+        case .jxl: JXLDecoder()
+        case .svg: SVGDecoder()
         }
     }
 

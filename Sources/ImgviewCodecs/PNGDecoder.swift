@@ -12,7 +12,8 @@ import ImgviewImaging
 /// Decodes row by row (libspng's progressive mode) into a `RowDownscaler`, so memory follows
 /// the size asked for, not the size the file declares; a file that ends early keeps the rows
 /// that arrived, shows the rest as transparent (the background) and comes back with a warning;
-/// a file that ends before the first row is an error. See DECISIONS.md.
+/// a file that ends before the first row is an error. See DECISIONS.md. An animated PNG (APNG)
+/// plays through `APNGDecoder`; when its animation is broken, its default image shows, as in browsers.
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
@@ -21,6 +22,24 @@ public struct PNGDecoder: ImageDecoding {
     }
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let animation = bytes.withUnsafeBytes { APNGStructure.read($0) }
+        if let animation, animation.isAnimated {
+            let (width, height) = (animation.width, animation.height)
+            guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+                throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+            }
+            if let image = try APNGDecoder(structure: animation).decode(bytes, header: header, request: request) { return image }
+        }
+        var still = try decodeStill(bytes, header: header, request: request)
+        if let problem = animation?.problem {
+            still.header.animation = nil
+            still.warning = "damaged APNG animation (\(problem)); showing its default image" + (still.warning.map { "; " + $0 } ?? "")
+        }
+        return still
+    }
+
+    /// The image IDAT holds, row by row: a still PNG, or an animated one's default image.
+    private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let decoded = try decodeRows(bytes, header: header, request: request) { width, height, minimum in
             RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
         }

@@ -17,10 +17,10 @@ enum FormatFuzzing {
     static let limits = AnimationLimits(maxFrameCount: 64, maxComposedPixels: 1 << 22, maxKeptPixels: 1 << 18)
     private static let renderer = PreviewRenderer(options: RenderOptions(columns: 16, rows: 6, mode: .blocks, colors: .twoFiftySix))
 
-    static func run(_ raw: [UInt8], with decoder: any ImageDecoding, format: ImageFormat) {
+    static func run(_ raw: [UInt8], with decoder: any ImageDecoding, format: ImageFormat, maxPixelCount: Int = maxPixelCount) {
         let bytes = Data(raw)
         ImageFuzzing.checkCompleteness(raw, format: format)
-        guard let header = inspectChecked(bytes, with: decoder) else { return }
+        guard let header = inspectChecked(bytes, with: decoder, as: format) else { return }
         precondition(header.format == format, "\(format) decoder reported \(header.format)")
         if let summary = header.animation {
             precondition(summary.frameCount > 1 && summary.loopCount >= 0 && summary.duration >= .zero, "implausible summary \(summary)")
@@ -52,9 +52,16 @@ enum FormatFuzzing {
     }
 
     /// The header, or nil after checking that the error is one safe line; a header has a size.
-    static func inspectChecked(_ bytes: Data, with decoder: any ImageDecoding) -> ImageHeader? {
+    /// With `format`, the bytes are probed as that format whatever they start with, so that a
+    /// mutated signature still reaches the decoder.
+    static func inspectChecked(_ bytes: Data, with decoder: any ImageDecoding, as format: ImageFormat? = nil) -> ImageHeader? {
         do {
-            let header = try decoder.inspect(bytes)
+            let header =
+                if let format, !bytes.isEmpty {
+                    try decoder.inspect(bytes, probe: ImageProbe.read(DataBytes(bytes), as: format, through: .header))
+                } else {
+                    try decoder.inspect(bytes)
+                }
             precondition(header.storedWidth > 0 && header.storedHeight > 0, "header with an empty size")
             return header
         } catch {
@@ -75,7 +82,8 @@ enum FormatFuzzing {
         } catch {
             TerminalSafety.requireSafe(error.message, "decode error")
             if case .tooLarge = error {
-                precondition(header.storedWidth * header.storedHeight > request.maxPixelCount, "a small image refused as too large")
+                let (pixels, overflow) = header.storedWidth.multipliedReportingOverflow(by: header.storedHeight)
+                precondition(overflow || pixels > request.maxPixelCount, "a small image refused as too large")
             }
             return nil
         }

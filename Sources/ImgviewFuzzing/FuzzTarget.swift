@@ -22,6 +22,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// BMP bytes straight to the bitmap decoder (written in Swift, so fully coverage-guided).
     case bmp
+    /// QOI bytes straight to the QOI decoder (Swift).
+    case qoi
+    /// Icon and cursor bytes straight to the ICO decoder: the directory walk, bitmaps with masks, PNG pictures.
+    case ico
+    /// Animated PNG bytes straight to the PNG decoder: the chunk walk, frame files, composing, disposal.
+    case apng
+    /// TIFF bytes to the TIFF decoder: the Swift directory walk, then libtiff from memory, in bands.
+    case tiff
+    /// HEIF bytes to the HEIC decoder: the coded-size check, libheif and libde265 (not coverage-guided).
+    case heic
+    /// JPEG XL bytes to libjxl through the decoder (not coverage-guided).
+    case jxl
+    /// SVG text to the pre-scan, then librsvg, drawing at most 64×64 (only the scan is coverage-guided).
+    case svg
+    /// An ICC profile, or a JPEG, PNG, WebP, TIFF or HEIF that carries one: naming it, finding
+    /// it, converting pixels with it through Little CMS.
+    case colorProfile = "color-profile"
     /// What a terminal sends back while the detection query is out: answers, keys, garbage,
     /// arriving over time against the query's deadline.
     case terminalReplies = "terminal-replies"
@@ -41,6 +58,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: FormatFuzzing.run(bytes, with: WebPDecoder(), format: .webp)
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)
         case .bmp: FormatFuzzing.run(bytes, with: BMPDecoder(), format: .bmp)
+        case .qoi: FormatFuzzing.run(bytes, with: QOIDecoder(), format: .qoi)
+        case .ico: FormatFuzzing.run(bytes, with: ICODecoder(), format: .ico)
+        case .apng: FormatFuzzing.run(bytes, with: PNGDecoder(), format: .png)
+        case .tiff: FormatFuzzing.run(bytes, with: TIFFDecoder(), format: .tiff)
+        case .heic: FormatFuzzing.run(bytes, with: HEIFDecoder(), format: .heic)
+        case .jxl: FormatFuzzing.run(bytes, with: JXLDecoder(), format: .jxl)
+        // librsvg's filters cost time by the pixel, and nothing can stop it: small drawings only.
+        case .svg: FormatFuzzing.run(bytes, with: SVGDecoder(), format: .svg, maxPixelCount: 64 * 64)
+        case .colorProfile: ColorProfileFuzzing.run(bytes)
         case .terminalReplies: TerminalReplyFuzzing.run(bytes)
         case .browserKeys: BrowserKeyFuzzing.run(bytes)
         case .config: ConfigFuzzing.run(bytes)

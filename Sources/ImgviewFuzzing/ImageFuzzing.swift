@@ -1,5 +1,6 @@
 import ImgviewCodecs
 import ImgviewImaging
+import ImgviewSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -36,6 +37,13 @@ enum ImageFuzzing {
         // Whole, and cut where the browser cuts it when sorting by date.
         _ = ExifDate.taken(in: ArrayBytes(raw))
         _ = ExifDate.taken(in: ArrayBytes(Array(raw.prefix(4096))))
+        // The camera fields `info` prints: whatever the bytes, short lines once sanitised.
+        if let camera = ExifCamera.read(ArrayBytes(raw)) {
+            for text in [camera.cameraText, camera.lens, camera.takenText, camera.exposureText].compactMap({ $0 }) {
+                TerminalSafety.requireSafe(TerminalText.sanitized(text), "a camera field")
+                precondition(text.utf8.count <= 300, "a camera field past its 128-byte cap")
+            }
+        }
 
         guard let header = FormatFuzzing.inspectChecked(bytes, with: decoder) else { return }
         let request = DecodeRequest(

@@ -31,8 +31,10 @@ public enum DecodePolicy {
         return (max(text.width, pixels.width), max(text.height, pixels.height))
     }
 
-    /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the image has.
-    public static func covers(_ image: DecodedImage, _ minimum: (width: Int, height: Int)) -> Bool {
+    /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the
+    /// image has; and is the page asked for (the last one when there are fewer).
+    public static func covers(_ image: DecodedImage, _ minimum: (width: Int, height: Int), page: Int = 0) -> Bool {
+        guard image.page == min(page, max(0, image.header.pageCount - 1)) else { return false }
         let full = image.header.uprightSize
         let pixels = image.pixels
         return (pixels.width >= minimum.width || pixels.width >= full.width)

@@ -22,6 +22,20 @@ public struct ImageFacts: Sendable, Equatable {
     public var orientation: ImageOrientation
     /// Frames, duration and loops of an animation, from its header; nil for a still.
     public var animation: AnimationSummary?
+    /// Pages of a file shown one page at a time (TIFF, a HEIF collection); 1 for the rest.
+    public var pageCount: Int
+    /// A vector image (SVG): `width` and `height` are then only its shape at the most it is drawn
+    /// at, and `naturalSize` is its own size, when it declares one.
+    public var isScalable: Bool
+    public var naturalSize: ImageDimensions?
+    /// The colour space the file declares before its pixels (ICC profile or code points); nil for
+    /// none, which means sRGB. Pixels are converted from it to sRGB when decoded.
+    public var colorProfile: EmbeddedColorProfile?
+    /// What is wrong with the file, when its structure says it is cut short (`info`); nil when
+    /// nothing was found.
+    public var damage: String?
+    /// The camera fields of a photo's EXIF (JPEG, PNG, TIFF), when it has any.
+    public var camera: ExifCamera?
     public var byteCount: Int64
     public var sha256: String
     public var source: ImageResponse.Source
@@ -45,6 +59,10 @@ public struct ImageFacts: Sendable, Equatable {
         storedHeight = header.storedHeight
         orientation = header.orientation
         animation = header.animation
+        pageCount = header.pageCount
+        isScalable = header.isScalable
+        naturalSize = header.naturalSize
+        colorProfile = header.colorProfile
         byteCount = entry.byteCount
         sha256 = entry.sha256
         self.source = source
@@ -53,6 +71,17 @@ public struct ImageFacts: Sendable, Equatable {
         self.cacheState = cacheState
         etag = entry.etag
         lastModified = entry.lastModified
+    }
+
+    /// "640×480", or for a vector image "24×24 (scalable)" or "scalable (no size of its own)".
+    public var sizeText: String {
+        guard isScalable else { return "\(width)×\(height)" }
+        return naturalSize.map { "\($0.width)×\($0.height) (scalable)" } ?? "scalable (no size of its own)"
+    }
+
+    /// "Display P3", "Adobe RGB (1998)", "sRGB", an unknown profile's description, or "none".
+    public var colorProfileText: String {
+        colorProfile?.name ?? "none"
     }
 
     /// "24, 2.4 s a pass, plays forever", or "1 (still)", as `info` prints the frames.

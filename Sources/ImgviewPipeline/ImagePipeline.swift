@@ -77,10 +77,24 @@ public final class ImagePipeline: Sendable {
             } onCancel: {
                 waiter.cancel()
             }
-            return ImageFacts(
+            var facts = ImageFacts(
                 url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
                 decodeTime: nil, cacheState: cacheStatus(isCached: response.isCached, entry: response.entry))
+            facts.damage = Self.damage(of: response, format: header.format)
+            if [.jpeg, .png, .tiff].contains(header.format), let data = try? response.data() {
+                // A JPEG's EXIF is one APP1 segment of at most 64 KB near the start; a TIFF's may be anywhere.
+                facts.camera = ExifCamera.read(ArrayBytes(Array(header.format == .tiff ? data : data.prefix(1 << 18))))
+            }
+            return facts
         }
+    }
+
+    /// What is wrong with the bytes as a whole, found by walking the format's structure to its
+    /// end (segments, chunks, blocks, boxes; no pixels are decoded); nil when it ends where it
+    /// says, or the format does not say where it ends (TIFF, SVG, a bare JPEG XL codestream).
+    static func damage(of response: ImageResponse, format: ImageFormat) -> String? {
+        guard response.body.probe(through: .whole)?.completeness == .truncated else { return nil }
+        return "truncated: the file ends inside its \(format.displayName) structure, so only part of the image is there"
     }
 
     /// The image's bytes (for saving a copy); `body` sees them as they arrive when they come from
@@ -219,7 +233,7 @@ public final class ImagePipeline: Sendable {
             let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
         else { return nil }
         let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options, thumbnail: request.thumbnail)
-        return DecodePolicy.covers(decoded.image, minimum) ? (facts, decoded) : nil
+        return DecodePolicy.covers(decoded.image, minimum, page: request.options.page) ? (facts, decoded) : nil
     }
 
     private func cacheStatus(isCached: Bool, entry: CacheEntry) -> CacheStatus {
@@ -245,8 +259,8 @@ public final class ImagePipeline: Sendable {
         in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
         let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail)
-        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum) { return cached }
-        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height)
+        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum, page: options.page) { return cached }
+        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height, page: options.page)
         let decoder = configuration.decoder
         let maxPixelCount = configuration.maxPixelCount
         // A local file's lasting thumbnail stands in for decoding it; one is made after a decode.
@@ -255,14 +269,15 @@ public final class ImagePipeline: Sendable {
         let entry = try await refusingBadImages(content.url) {
             try await run(decodes, key, waiter: waiter) { cancellation in
                 let started = ContinuousClock.now
-                if let store, let thumbnail, header.animation == nil,
+                if let store, let thumbnail, header.animation == nil, options.page == 0,
                     let pixels = store.thumbnail(ofFile: path, size: thumbnail)
                 {
                     var entry = DecodedEntry(image: DecodedImage(header: header, pixels: pixels), decodeTime: started.duration(to: .now))
                     entry.isStoredThumbnail = true
                     return entry
                 }
-                let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation)
+                let request = DecodeRequest(
+                    minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page)
                 let image = try decoder.decode(try response.data(), header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in

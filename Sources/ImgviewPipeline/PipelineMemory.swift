@@ -47,9 +47,9 @@ final class PipelineMemory: Sendable {
         images.set(known, for: response.request.url, cost: max(1, data?.count ?? 0))
     }
 
-    /// Keeps `entry` as the decoded pixels of `content`, unless larger ones are kept already.
+    /// Keeps `entry` as the decoded pixels of `content`, unless larger ones of the same page are kept already.
     func keepDecoded(_ entry: DecodedEntry, for content: ContentKey) {
-        if let kept = decoded.value(for: content), kept.pixelCount >= entry.pixelCount { return }
+        if let kept = decoded.value(for: content), kept.image.page == entry.image.page, kept.pixelCount >= entry.pixelCount { return }
         decoded.set(entry, for: content, cost: entry.cost)
     }
 }
@@ -93,6 +93,7 @@ struct DecodeKey: Hashable, Sendable {
     let content: ContentKey
     let width: Int
     let height: Int
+    let page: Int
 }
 
 /// Which preview: the bytes, and the box, mode and colours it was rendered for.

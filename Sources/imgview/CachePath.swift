@@ -1,5 +1,11 @@
 import ArgumentParser
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension Imgview.Cache {
     /// `imgview cache path`: where the cache is, for scripts and curious users.
     struct Path: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImgviewFetching
+import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
@@ -15,7 +16,8 @@ extension Imgview {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
-            abstract: "Show images' format, pixel size, frames, byte count, SHA-256, orientation and source.",
+            abstract:
+                "Show images' format, pixel size, frames, colour profile, damage, byte count, SHA-256, orientation, camera and source.",
             discussion: """
                 IMAGE is a file, a file:// or http(s) URL, a catalog name, or - for standard input. \
                 Several images are described one after another, each under a line ==> IMAGE <== (with \
@@ -56,6 +58,9 @@ extension Imgview {
             defer { if array { StandardOutput.write("]\n") } }
             try await arguments.forEach { argument, url in
                 let info = try await pipeline.facts(for: ImageRequest(url: url))
+                if let damage = info.damage {
+                    StandardError.print("imgview: \(TerminalText.sanitized(info.location)): warning: damaged: \(damage)")
+                }
                 if json {
                     if array, written > 0 { StandardOutput.write(",\n") }
                     StandardOutput.write(JSONText.escapingUnsafe(try encoder.encode(info)))
@@ -75,22 +80,32 @@ extension Imgview {
         private static func text(for info: ImageFacts) -> String {
             let sizeText =
                 info.orientation.swapsAxes
-                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : "\(info.width)×\(info.height)"
-            let rows = [
+                ? "\(info.width)×\(info.height) (stored \(info.storedWidth)×\(info.storedHeight))" : info.sizeText
+            let pages = info.pageCount > 1 ? [["pages", "\(info.pageCount), shown one at a time"]] : []
+            let damage = info.damage.map { [["damaged", $0]] } ?? []
+            var camera: [[String]] = []
+            if let exif = info.camera {
+                let rows: [(String, String?)] = [
+                    ("camera", exif.cameraText), ("lens", exif.lens), ("taken", exif.takenText), ("exposure", exif.exposureText),
+                    ("focal", exif.focalLength.map { "\(ExifCamera.decimal($0)) mm" }), ("gps", exif.hasLocation ? "yes" : "no"),
+                ]
+                camera = rows.compactMap { label, value in value.map { [label, TerminalText.sanitized($0)] } }
+            }
+            let rows =
                 [
-                    "format",
-                    info.format.isPreviewable
-                        ? info.format.displayName : "\(info.format.displayName) (recognised; imgview cannot preview it)",
-                ],
-                ["size", sizeText],
-                ["frames", info.framesText],
-                ["bytes", String(info.byteCount)],
-                ["sha256", info.sha256],
-                ["orientation", info.orientation.exifDescription],
-                ["source", TerminalText.sanitized(info.location)],
-                ["origin", info.source.rawValue],
-                ["cache", info.cacheState.description],
-            ]
+                    ["format", info.format.displayName],
+                    ["size", sizeText],
+                    ["frames", info.framesText],
+                ] + pages + damage + [
+                    ["profile", TerminalText.sanitized(info.colorProfileText)],
+                    ["bytes", String(info.byteCount)],
+                    ["sha256", info.sha256],
+                    ["orientation", info.orientation.exifDescription],
+                ] + camera + [
+                    ["source", TerminalText.sanitized(info.location)],
+                    ["origin", info.source.rawValue],
+                    ["cache", info.cacheState.description],
+                ]
             let validators = [("etag", info.etag), ("modified", info.lastModified)].compactMap { name, value in
                 value.map { [name, TerminalText.sanitized($0)] }
             }

@@ -3,6 +3,7 @@ import ImgviewImaging
 import ImgviewPipeline
 import ImgviewProcess
 import ImgviewSupport
+import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -92,6 +93,11 @@ extension Imgview {
         @Option(help: ArgumentHelp("Play an animation this many times (default: as often as the file says).", valueName: "N"))
         var loops: Int?
 
+        @Option(
+            help: ArgumentHelp(
+                "Which page of a TIFF or HEIF of several to show (default: the first; past the last, the last).", valueName: "N"))
+        var page: Int = 1
+
         @OptionGroup(title: "Limits") var decoding: DecodeOptions
         @OptionGroup(title: "Network Options") var network: ServiceOptions
 
@@ -105,6 +111,7 @@ extension Imgview {
             }
             if let loops, !(1...1_000_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 1000000") }
             if label, grid == nil { throw ValidationError("--label goes with --grid") }
+            if !(1...1_000_000).contains(page) { throw ValidationError("--page takes a page number from 1") }
         }
 
         func run() async throws {
@@ -123,7 +130,7 @@ extension Imgview {
             let options = RenderOptions(
                 columns: box.columns, rows: box.rows, mode: setup.mode.text ?? .blocks, colors: colorMode, cellAspect: cellAspect,
                 background: background ?? RGBColor(red: 0, green: 0, blue: 0), graphics: setup.graphics,
-                animates: isatty(STDOUT_FILENO) == 1)
+                animates: isatty(STDOUT_FILENO) == 1, page: page - 1)
             let pipeline = try network.makePipeline(
                 global: global, loader: loader, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))

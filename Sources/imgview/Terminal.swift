@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImgviewTerminal
+import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

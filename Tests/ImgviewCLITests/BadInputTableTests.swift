@@ -263,14 +263,19 @@ struct BadInputTableTests {
             let message = "imgview: image too large: 65535×65535 is 4294.8 megapixels, the limit is 100"
             return (result, Expectation(status: 7, message: message))
         },
-        BadInput(label: "image in a format imgview recognises but cannot preview") { context in
-            let tiff = try Fixtures.data("q.tif")
-            context.publish(tiff, at: "/scan.tif", contentType: "image/tiff")
+        BadInput(label: "TIFF whose one strip would need more than libtiff may allocate") { context in
+            context.publish(
+                HostileImages.tiff(width: 10_000, height: 10_000, rowsPerStrip: 10_000), at: "/scan.tif", contentType: "image/tiff")
             let result = try await context.run(["show", context.url("/scan.tif"), "--size", "10x5"])
-            // The bytes are a good TIFF: kept in the cache, unlike a corrupt image.
             let message =
-                "imgview: unsupported format: TIFF images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF and BMP)"
-            return (result, Expectation(status: 7, message: message, cachedEntries: 1))
+                "imgview: corrupt TIFF image: Memory allocation of 100000000 bytes is beyond the 67108864 byte limit defined in open options"
+            return (result, Expectation(status: 7, message: message))
+        },
+        BadInput(label: "SVG of more elements than librsvg is given") { context in
+            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>"
+            context.publish(Data(svg.utf8), at: "/icon.svg", contentType: "image/svg+xml")
+            let result = try await context.run(["show", context.url("/icon.svg"), "--size", "10x5"])
+            return (result, Expectation(status: 7, message: "imgview: corrupt SVG image: too complex: more than 40000 elements"))
         },
         BadInput(label: "cache file damaged on disk: a blob") { context in
             let first = try await context.run(["get", context.hopper, "-o", "first.jpg"])

@@ -146,6 +146,32 @@ struct BrowseLocalTmuxTests {
         }
     }
 
+    /// Every new format in one folder: each tab says what it is, and a TIFF of three pages turns them with `]` and `[`.
+    @Test func theNewFormatsBrowseAndATIFFTurnsItsPages() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["anim.jxl", "anim.png", "hopper.ico", "pages.tif", "q.qoi", "q.svg", "thumb.heic"]
+        for name in names { try FileManager.default.copyItem(at: Fixtures.url(name), to: folder.appendingPathComponent(name)) }
+        try await withBrowser(["."], in: folder) { session in
+            let formats = [
+                "JPEG XL 16×12", "PNG 16×12", "ICO 48×48", "TIFF 16×12", "QOI 16×12", "SVG 16×12 (scalable)", "HEIC 64×75",
+            ]
+            for (index, format) in formats.enumerated() {
+                try await session.send("\(index + 1)")
+                let screen = try await session.waitForScreen { $0.contains("[ \(names[index]) ]") && $0.contains("format  \(format)") }
+                #expect(!screen.contains("failed"), "\(names[index])")
+            }
+            try await session.send("4")
+            try await session.waitForScreen { $0.contains("page    1 of 3  [ ]") }
+            try await session.send("]")
+            try await session.waitForScreen { $0.contains("page    2 of 3  [ ]") }
+            try await session.send("]", "]")
+            try await session.waitForScreen { $0.contains("page    3 of 3  [ ]") && $0.contains("the last page (3 of 3)") }
+            try await session.send("[")
+            try await session.waitForScreen { $0.contains("page    2 of 3  [ ]") }
+        }
+    }
+
     @Test func aFolderWithNoImagesIsAnErrorBeforeTheScreenIsTaken() async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

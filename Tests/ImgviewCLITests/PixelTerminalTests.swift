@@ -42,21 +42,24 @@ struct PixelTerminalTests {
     /// Runs `imgview terminal --json`, then `imgview show` of the source in a 40×14 box (`--mode`
     /// when `mode` is given, else auto) in `emulator`; returns what `terminal` said and how closely
     /// the screenshot shows the source.
-    func show(_ mode: PreviewMode?, in emulator: EmulatorSession.Emulator) async throws -> (TerminalReport, EmulatorSession.Similarity) {
+    func show(
+        _ mode: PreviewMode?, in emulator: EmulatorSession.Emulator, file: URL = source, named tag: String? = nil,
+        reference: URL? = nil
+    ) async throws -> (TerminalReport, EmulatorSession.Similarity) {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("terminal.json")
         let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
         let command = [
             "\(binary) terminal --json > \(TmuxSession.shellQuoted(report.path))", "printf '\\033[?25l'",
-            "\(binary) show \(TmuxSession.shellQuoted(Self.source.path)) --size 40x14" + (mode.map { " --mode \($0.rawValue)" } ?? ""),
+            "\(binary) show \(TmuxSession.shellQuoted(file.path)) --size 40x14" + (mode.map { " --mode \($0.rawValue)" } ?? ""),
         ].joined(separator: "; ")
         let session = try await EmulatorSession(emulator, command: command)
         defer { session.stop() }
         try await session.waitUntilDone()
-        let name = "show-\(mode?.rawValue ?? "auto")-\(emulator)"
+        let name = "show-\(tag.map { $0 + "-" } ?? "")\(mode?.rawValue ?? "auto")-\(emulator)"
         let shot = try await session.screenshot(name)
-        let similarity = try await EmulatorSession.similarity(of: shot, to: Self.source)
+        let similarity = try await EmulatorSession.similarity(of: shot, to: reference ?? file)
         try await EmulatorSession.record(shot, as: name, crop: similarity.box)
         let terminal = try JSONDecoder().decode(TerminalReport.self, from: Data(contentsOf: report))
         return (terminal, similarity)
@@ -85,6 +88,30 @@ struct PixelTerminalTests {
         #expect((terminal.query.milliseconds ?? 9999) < 1000)
         #expect(similarity.ssim > 0.85, "SSIM \(similarity.ssim), box \(similarity.box ?? [])")
         #expect(similarity.colourError < 12, "colour error \(similarity.colourError)")
+    }
+
+    /// The new formats draw in pixels like the others: the cat as HEIC in kitty, as JPEG XL in
+    /// xterm's sixel, and an SVG drawn for the box (compared with librsvg's own drawing of it).
+    @Test func heicJPEGXLAndSVGShowInPixels() async throws {
+        let fixtures = ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures")
+        let (_, heic) = try await show(
+            .kitty, in: .kitty, file: fixtures.appendingPathComponent("cat.heic"), named: "heic", reference: Self.source)
+        #expect(heic.ssim > 0.8, "SSIM \(heic.ssim), box \(heic.box ?? [])")
+        #expect(heic.colourError < 14, "colour error \(heic.colourError)")
+        let (_, jxl) = try await show(
+            .sixel, in: .xterm, file: fixtures.appendingPathComponent("cat.jxl"), named: "jxl", reference: Self.source)
+        #expect(jxl.ssim > 0.8, "SSIM \(jxl.ssim), box \(jxl.box ?? [])")
+        // 120×30 of text, drawn at the box's 40 columns of pixels: as sharp as librsvg's own drawing at that size.
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reference = folder.appendingPathComponent("text.png")
+        let drawn = try await ImgviewProcess.run(
+            ["-w", "960", fixtures.appendingPathComponent("text.svg").path, "-o", reference.path],
+            executable: URL(fileURLWithPath: "/usr/bin/rsvg-convert"))
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let (_, svg) = try await show(
+            .kitty, in: .kitty, file: fixtures.appendingPathComponent("text.svg"), named: "svg", reference: reference)
+        #expect(svg.ssim > 0.8, "SSIM \(svg.ssim), box \(svg.box ?? [])")
     }
 
     @Test func explicitModesAreObeyedOnAnyTerminal() async throws {

@@ -15,7 +15,7 @@ struct AnimationDecoderTests {
         try decoder.decode(try Fixtures.data(name), request: request)
     }
 
-    @Test(arguments: [("anim.gif", 0), ("anim.webp", 3), ("anim.avif", 0)])
+    @Test(arguments: [("anim.gif", 0), ("anim.webp", 3), ("anim.avif", 0), ("anim.png", 0)])
     func framesTimingAndLoops(name: String, loops: Int) throws {
         let header = try decoder.inspect(try Fixtures.data(name))
         #expect(header.animation == AnimationSummary(frameCount: 3, duration: .milliseconds(600), loopCount: loops))
@@ -32,10 +32,11 @@ struct AnimationDecoderTests {
 
     /// Frame 2 draws a white square and is then restored to the previous canvas; frame 3 draws a
     /// black one and is cleared to the background (transparent); frame 4 adds a magenta pixel.
-    @Test(arguments: ["dispose.gif", "dispose.webp"])
+    @Test(arguments: ["dispose.gif", "dispose.webp", "dispose.png"])
     func disposalMethodsComposeAsBrowsersDo(name: String) throws {
         let frames = try #require(try decode(name).animation).frames.map(\.pixels)
-        #expect(frames.count == 4)
+        // dispose.png has a fifth frame, blended over (`apngBlendsOverTheCanvas`).
+        #expect(frames.count == (name.hasSuffix(".png") ? 5 : 4))
         QuadrantPicture.expect(frames[0])
         #expect(frames[1].pixel(x: 7, y: 5) == (255, 255, 255, 255), "the white square")
         #expect(QuadrantPicture.near(frames[1].pixel(x: 2, y: 2), QuadrantPicture.red))
@@ -51,7 +52,7 @@ struct AnimationDecoderTests {
         #expect(try decoder.inspect(try Fixtures.data("dispose.gif")).animation?.loopCount == 3)
     }
 
-    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "slideshow.gif", "slideshow.webp", "slideshow.avif"])
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "anim.png", "slideshow.gif", "slideshow.webp", "slideshow.avif"])
     func everyFrameIsReducedToTheRequestedScale(name: String) throws {
         let full = try #require(try decode(name).animation)
         let small = try #require(try decode(name, request: DecodeRequest(minimumSize: (4, 3))).animation)
@@ -61,12 +62,98 @@ struct AnimationDecoderTests {
         #expect(small.frames.map(\.delay) == full.frames.map(\.delay))
     }
 
-    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif"])
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "anim.png"])
     func theFrameLimitCutsWithAWarning(name: String) throws {
         let limits = AnimationLimits(maxFrameCount: 2, maxComposedPixels: .max, maxKeptPixels: .max)
         let image = try decode(name, request: DecodeRequest(animationLimits: limits))
         #expect(image.animation?.frames.count == 2)
         #expect(image.warning == "animation cut short after 2 of 3 frames (at most 2 frames are kept)")
+    }
+
+    // MARK: APNG
+
+    @Test func apngBlendsOverTheCanvas() throws {
+        let image = try decode("dispose.png")
+        #expect(image.animation?.loopCount == 3)
+        let last = try #require(image.animation?.frames.last).pixels
+        // Half-transparent white over opaque green: halfway between, still opaque.
+        let pixel = last.pixel(x: 12, y: 0)
+        #expect(pixel.3 == 255 && abs(Int(pixel.0) - 128) <= 2 && pixel.1 == 255 && abs(Int(pixel.2) - 128) <= 2, "\(pixel)")
+    }
+
+    /// A default image that comes before the first frame's control chunk is not part of the
+    /// animation: frames show without it, and a PNG reader that knows no APNG shows only it.
+    @Test func anApngsHiddenDefaultImageIsNotAFrame() throws {
+        let image = try decode("hidden.png")
+        #expect(image.header.animation == AnimationSummary(frameCount: 2, duration: .seconds(1), loopCount: 0))
+        let frames = try #require(image.animation).frames
+        QuadrantPicture.expect(frames[0].pixels)
+        QuadrantPicture.expect(frames[1].pixels, colours: QuadrantPicture.animationFrames[1])
+    }
+
+    @Test func aBrokenApngShowsItsDefaultImageWithAWarning() throws {
+        // Frame 2's sequence number changed from 1 to 9: the animation cannot be trusted.
+        var bytes = [UInt8](try Fixtures.data("anim.png"))
+        let controls = bytes.indices.filter { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("fcTL".utf8) }
+        bytes[controls[1] + 7] = 9
+        // Its CRC is now wrong too, which libspng would refuse in IDAT but ignores in a chunk it does not know.
+        let image = try decoder.decode(Data(bytes), request: DecodeRequest())
+        #expect(image.animation == nil && image.header.animation == nil)
+        QuadrantPicture.expect(image.pixels)
+        #expect(image.warning == "damaged APNG animation (frames out of sequence); showing its default image")
+    }
+
+    @Test func anApngFrameBombIsCutShort() throws {
+        let bytes = Self.apngBomb(width: 64, height: 64, frames: 10_000)
+        let header = try decoder.inspect(bytes)
+        #expect(header.animation?.frameCount == 10_000)
+        let image = try decoder.decode(bytes, header: header, request: DecodeRequest())
+        #expect(image.animation?.frames.count == AnimationLimits.default.maxFrameCount)
+        #expect(image.warning == "animation cut short after 5000 of 10000 frames (at most 5000 frames are kept)")
+    }
+
+    /// PNG's CRC-32 (ISO 3309), bit by bit: a test needs a few hundred bytes of it.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// An APNG of `frames` one-pixel frames on a `width × height` canvas, the first being the default image.
+    static func apngBomb(width: Int, height: Int, frames: Int) -> Data {
+        func big(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(value >> (8 * $0) & 0xFF) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + payload
+            return big(payload.count, 4) + typed + big(Int(Self.crc32(typed)), 4)
+        }
+        // Grey, 8 bits; a row of zeros compressed (stored): filter byte and samples.
+        func stored(_ raw: [UInt8]) -> [UInt8] {
+            var (a, b) = (1, 0)
+            for byte in raw {
+                a = (a + Int(byte)) % 65521
+                b = (b + a) % 65521
+            }
+            return [0x78, 0x01, 1] + big(raw.count, 2).reversed() + big(~raw.count & 0xFFFF, 2).reversed() + raw + big(b << 16 | a, 4)
+        }
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += chunk("IHDR", big(width, 4) + big(height, 4) + [8, 0, 0, 0, 0])
+        bytes += chunk("acTL", big(frames, 4) + big(0, 4))
+        var sequence = 0
+        func control(_ w: Int, _ h: Int) -> [UInt8] {
+            defer { sequence += 1 }
+            return chunk("fcTL", big(sequence, 4) + big(w, 4) + big(h, 4) + big(0, 4) + big(0, 4) + big(2, 2) + big(100, 2) + [0, 0])
+        }
+        bytes += control(width, height)
+        bytes += chunk("IDAT", stored([UInt8](repeating: 0, count: height * (width + 1))))
+        for _ in 1..<frames {
+            bytes += control(1, 1)
+            bytes += chunk("fdAT", big(sequence, 4) + stored([0, 0x80]))
+            sequence += 1
+        }
+        return Data(bytes + chunk("IEND", []))
     }
 
     // MARK: Frame bombs

@@ -16,6 +16,11 @@ struct BadFormatTests {
         "q-lossy.webp", "q-lossless.webp", "q-alpha.webp", "anim.webp", "dispose.webp", "hopper.webp", "slideshow.webp",
         "q-8bit.avif", "q-10bit.avif", "q-alpha.avif", "anim.avif", "hopper.avif", "slideshow.avif",
         "q-24.bmp", "q-24-topdown.bmp", "q-32-alpha.bmp", "q-32-padding.bmp", "q-16.bmp", "q-4.bmp", "q-rle8.bmp", "hopper-8.bmp",
+        "q.qoi", "q-alpha.qoi", "hopper.qoi", "q.ico", "q-png.ico", "q-4bit.ico", "q.cur", "hopper.ico",
+        "anim.png", "dispose.png", "hidden.png",
+        "q.tif", "q-lzw.tif", "q-jpeg.tif", "q-tiled.tif", "q-alpha.tif", "pages.tif", "hopper.tif",
+        "q.heic", "q-alpha.heic", "pages.heic", "thumb.heic", "sequence.heic",
+        "q.jxl", "q-lossy.jxl", "q-alpha.jxl", "anim.jxl", "hopper.jxl", "q-orient6.jxl",
     ]
 
     /// Decodes `bytes`; an error must be one of the ones a bad file gets, with a one-line message.

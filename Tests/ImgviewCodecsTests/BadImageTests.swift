@@ -29,14 +29,6 @@ struct BadImageTests {
         #expect(error(decoding: Data("<html>not found</html>".utf8)) == .notAnImage)
     }
 
-    @Test func recognisedButUnsupportedFormatsSaySo() throws {
-        #expect(error(decoding: try Fixtures.data("q.tif")) == .unsupportedFormat(.tiff))
-        #expect(error(decoding: try Fixtures.data("q.ico")) == .unsupportedFormat(.ico))
-        #expect(error(decoding: Data("qoif\0\0\0\u{10}\0\0\0\u{C}\u{4}\0".utf8)) == .unsupportedFormat(.qoi))
-        #expect(error(decoding: Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)) == .unsupportedFormat(.svg))
-        #expect(ImageDecodingError.unsupportedFormat(.tiff).message.hasPrefix("unsupported format: TIFF images cannot be previewed"))
-    }
-
     @Test(arguments: ["bomb.png", "bomb.jpg"])
     func hugeDeclaredSizesAreRefusedBeforeDecoding(name: String) throws {
         guard case .tooLarge(let width, let height, let limit)? = error(decoding: try Fixtures.data(name)) else {

@@ -77,16 +77,24 @@ struct ImageFormatTests {
     @Test func iconsNeedAPlausibleDirectory() throws {
         var icon = try Self.fixture("q.ico")
         #expect(ImageFormat.sniff(icon) == .ico)
+        var misplaced = icon
+        misplaced[18] = 4  // the picture would start inside the directory
+        #expect(ImageFormat.sniff(misplaced) == nil)
         icon[4] = 0  // no images
         icon[5] = 0
         #expect(ImageFormat.sniff(icon) == nil)
     }
 
-    @Test func previewableFormatsAreTheOnesTheMessageNames() {
-        let previewable = ImageFormat.allCases.filter(\.isPreviewable)
-        #expect(previewable == [.jpeg, .png, .gif, .webp, .avif, .bmp])
-        let message = ImageDecodingError.unsupportedFormat(.heic).message
-        #expect(message == "unsupported format: HEIC images cannot be previewed (imgview previews JPEG, PNG, GIF, WebP, AVIF and BMP)")
+    @Test func cursorsAreIcons() throws {
+        // Type 2, and the planes field holds the hotspot's column (5), which an icon's may not.
+        let cursor = try Self.fixture("q.cur")
+        #expect(cursor[2] == 2 && cursor[10] == 5)
+        #expect(ImageFormat.sniff(cursor) == .ico)
+    }
+
+    @Test func anUnsupportedFormatIsNotTheBytesFault() {
+        // Only decoders that decode less than imgview's (tests', previews of bytes arriving) say so.
+        #expect(ImageDecodingError.unsupportedFormat(.svg).message == "unsupported format: SVG images cannot be previewed here")
         #expect(!ImageDecodingError.unsupportedFormat(.tiff).condemnsTheBytes)
         #expect(ImageDecodingError.truncated(.gif).condemnsTheBytes)
     }

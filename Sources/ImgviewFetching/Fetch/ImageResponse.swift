@@ -114,7 +114,7 @@ public struct ImageResponse: Sendable {
 
 extension ImageResponse.Body {
     /// The probe of the bytes, nil when they are not an image.
-    func probe(through depth: ImageProbe.Depth) -> ImageProbe? {
+    package func probe(through depth: ImageProbe.Depth) -> ImageProbe? {
         switch self {
         case .data(let data): ImageProbe.read(data, through: depth)
         case .file(_, owner: .some(let file)): FileBytes(descriptor: file.fileDescriptor).flatMap { ImageProbe.read($0, through: depth) }

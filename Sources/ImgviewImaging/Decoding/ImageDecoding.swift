@@ -64,20 +64,23 @@ public struct DecodeRequest: Sendable, Equatable {
     public var animationLimits: AnimationLimits
     /// Set when nobody waits for the pixels any more; checked between rows or scans.
     public var cancellation: CancellationFlag
+    /// Which page of a file of several (`ImageHeader.pageCount`), from 0; past the last, the last.
+    public var page: Int
 
     public init(
         minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
-        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag()
+        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag(), page: Int = 0
     ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
         self.animationLimits = animationLimits
         self.cancellation = cancellation
+        self.page = max(0, page)
     }
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
-            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits
+            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits && lhs.page == rhs.page
     }
 }
 
@@ -90,15 +93,34 @@ public struct ImageHeader: Sendable, Equatable {
     public var orientation: ImageOrientation
     /// Frames, duration and loops of an animated image; nil for a still (one frame).
     public var animation: AnimationSummary?
+    /// Pages of a file that holds several pictures shown one at a time (a scanned document as
+    /// TIFF, a HEIF collection); 1 for every other image. Size and orientation are the first page's.
+    public var pageCount: Int
+    /// A vector image (SVG), drawn at whatever size is asked: its stored size is then only its
+    /// shape, at `scalableSide` pixels on its longer side, the most it is ever drawn at, so that
+    /// every stage sizes, fits and zooms it as an image that large; `naturalSize` is its own.
+    public var isScalable = false
+    /// A vector image's own size in CSS pixels, rounded, when it declares one (`info` shows it).
+    public var naturalSize: ImageDimensions?
+
+    /// The colour space the file declares, read at `inspect` where the format keeps it before its
+    /// pixels (JPEG APP2, PNG iCCP, WebP ICCP, TIFF's tag, HEIF's `colr`); nil for none (sRGB)
+    /// or a format whose decoder finds it only while decoding (`DecodedImage.colorProfile`).
+    public var colorProfile: EmbeddedColorProfile?
+
+    /// The longer side of a vector image's stored size: the largest it is drawn at.
+    public static let scalableSide = 8192
 
     public init(
-        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil
+        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, animation: AnimationSummary? = nil,
+        pageCount: Int = 1
     ) {
         self.format = format
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
         self.orientation = orientation
         self.animation = animation
+        self.pageCount = pageCount
     }
 
     /// The header the probe read; nil when it found no size.
@@ -132,12 +154,21 @@ public struct DecodedImage: Sendable, Equatable {
     public var warning: String?
     /// The frames of an animated image (at least two), `pixels` being the first; nil for a still.
     public var animation: Animation?
+    /// The colour space the file declares, for colour management to convert from; nil for sRGB
+    /// or a file that declares none. Set by the decoders that read it (see `EmbeddedColorProfile`).
+    public var colorProfile: EmbeddedColorProfile?
+    /// Which page these pixels are (`DecodeRequest.page`); `header` then describes that page.
+    public var page = 0
 
-    public init(header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil) {
+    public init(
+        header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil,
+        colorProfile: EmbeddedColorProfile? = nil
+    ) {
         self.header = header
         self.pixels = pixels
         self.warning = warning
         self.animation = animation
+        self.colorProfile = colorProfile
     }
 
     /// Bytes of pixels held: the first frame (`pixels`) and every other frame of an animation.

@@ -6,7 +6,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case empty
     /// The bytes start with no known image signature.
     case notAnImage
-    /// A format imgview recognises (and downloads and caches) but cannot decode: TIFF, HEIC, JPEG XL, SVG, ICO, QOI.
+    /// A format the decoder at hand does not decode: since every format imgview recognises has a
+    /// decoder, only decoders that decode less (tests', the previews of bytes still arriving) say so.
     case unsupportedFormat(ImageFormat)
     /// The header declares more pixels than allowed; refused before allocating.
     case tooLarge(width: Int, height: Int, limit: Int)
@@ -28,9 +29,9 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         case .notAnImage:
             "not an image: the data starts with no known image signature"
         case .unsupportedFormat(let format):
-            "unsupported format: \(format.displayName) images cannot be previewed (imgview previews \(Self.previewableNames))"
+            "unsupported format: \(format.displayName) images cannot be previewed here"
         case .tooLarge(let width, let height, let limit):
-            "image too large: \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, the limit is \(Self.megapixels(limit))"
+            "image too large: \(width)×\(height) is \(Self.megapixels(width, by: height)) megapixels, the limit is \(Self.megapixels(limit))"
         case .corrupt(let format, let detail):
             "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
         case .truncated(let format):
@@ -56,11 +57,12 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         }
     }
 
-    /// "JPEG, PNG, …and BMP": the formats `ImageFormat.isPreviewable` lists.
-    private static let previewableNames: String = {
-        let names = ImageFormat.allCases.filter(\.isPreviewable).map(\.displayName)
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
-    }()
+    /// The megapixels of `width × height`, which a hostile header may make past what an Int holds.
+    private static func megapixels(_ width: Int, by height: Int) -> String {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= Int.max - 50_000 else { return String(Int((Double(width) * Double(height) / 1_000_000).rounded())) }
+        return megapixels(count)
+    }
 
     private static func megapixels(_ count: Int) -> String {
         let tenths = (count + 50_000) / 100_000

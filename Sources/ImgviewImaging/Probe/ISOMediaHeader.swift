@@ -12,6 +12,8 @@ public enum ISOMediaHeader {
         var quarterTurns: Int
         /// A `colr` property (an ICC profile or an nclx description) goes with the item.
         var hasColorDescription: Bool
+        /// The payload of the first such `colr` property.
+        var colorDescription: Range<Int>? = nil
     }
 
     /// A box: its four-character type, where it starts, and the range of its payload (after the header).
@@ -40,6 +42,7 @@ public enum ISOMediaHeader {
         var size: ItemSize?
         var turns = 0
         var hasColor = false
+        var colorDescription: Range<Int>?
         for index in associated where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             let payload = property.payload
@@ -51,10 +54,12 @@ public enum ISOMediaHeader {
                 turns = Int(bytes[payload.lowerBound] & 3)
             } else if property.type == "colr" {
                 hasColor = true
+                if colorDescription == nil { colorDescription = payload }
             }
         }
         size?.quarterTurns = turns
         size?.hasColorDescription = hasColor
+        size?.colorDescription = colorDescription
         return size
     }
 

@@ -1,7 +1,6 @@
 /// An image file format, told from the file's first bytes, never from its name or content type.
 ///
-/// Every case is an image `get`, the cache and `serve` keep; `isPreviewable` says which ones
-/// imgview can also decode.
+/// Every case is an image `get`, the cache and `serve` keep, and one imgview decodes.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg
     case png
@@ -19,14 +18,6 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// How many leading bytes `sniff` may look at: an SVG's root element can follow an XML
     /// declaration, a comment and a DOCTYPE, and an ISO media file lists its brands after the first 16.
     public static let sniffLength = 1024
-
-    /// Whether imgview decodes the format into pixels; the others are recognised, kept and described only.
-    public var isPreviewable: Bool {
-        switch self {
-        case .jpeg, .png, .gif, .webp, .avif, .bmp: true
-        case .tiff, .heic, .jxl, .svg, .ico, .qoi: false
-        }
-    }
 
     /// The format whose signature `bytes` start with, or nil when they are not a known image.
     ///
@@ -47,7 +38,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("qoif".utf8)) && head.count >= 14 { return .qoi }
         if starts(Array("ftyp".utf8), at: 4) { return isoMediaFormat(head) }
-        if starts([0, 0, 1, 0]) && isIconDirectory(head) { return .ico }
+        if (starts([0, 0, 1, 0]) || starts([0, 0, 2, 0])) && isIconDirectory(head) { return .ico }
         if isSVG(head) { return .svg }
         return nil
     }
@@ -123,12 +114,15 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         return nil
     }
 
-    /// An icon directory: reserved 0, type 1, at least one entry whose reserved byte is 0 and planes 0 or 1.
+    /// An icon or cursor directory: reserved 0, type 1 or 2, at least one entry whose reserved byte
+    /// is 0 and whose picture starts after the directory; an icon's planes are 0 or 1 (a cursor
+    /// keeps its hotspot there).
     private static func isIconDirectory(_ head: [UInt8]) -> Bool {
         guard head.count >= 22 else { return false }
         let count = Int(head[4]) | Int(head[5]) << 8
         let planes = Int(head[10]) | Int(head[11]) << 8
-        return count > 0 && head[9] == 0 && planes <= 1
+        let offset = Int(head[18]) | Int(head[19]) << 8 | Int(head[20]) << 16 | Int(head[21]) << 24
+        return count > 0 && head[9] == 0 && (head[2] == 2 || planes <= 1) && offset >= 6 + 16 * count
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -35,16 +35,15 @@ extension ImageProbe {
         return bytes.count >= offset + pixels ? .complete : .truncated
     }
 
-    /// IFD0's ImageWidth (256), ImageLength (257), Orientation and ICC profile (34675); the
-    /// directory may sit anywhere in the file, and nothing says where a TIFF file ends.
+    /// The first page's size, orientation and ICC profile (34675), from the chain of directories
+    /// (`TIFFDirectories`: reduced copies and masks are not pages); the directories may sit
+    /// anywhere in the file, and nothing says where a TIFF file ends.
     mutating func readTIFF(_ bytes: some ByteReader, through depth: Depth) {
         completeness = .unknown
-        guard let directory = TIFFDirectory(bytes, in: 0..<bytes.count) else { return }
-        if let width = directory.value(of: 256), let height = directory.value(of: 257) {
-            storedSize = ImageDimensions(width: width, height: height)
-        }
-        orientation = directory.orientation ?? .up
-        hasColorProfile = directory.contains(34675)
+        guard let page = TIFFDirectories.read({ bytes.bytes(at: $0, count: $1) })?.pages.first else { return }
+        storedSize = ImageDimensions(width: page.width, height: page.height)
+        orientation = page.orientation
+        hasColorProfile = page.hasColorProfile
     }
 
     /// QOI: the size after the magic; whole when every pixel's chunk and the 8-byte end marker are there.
@@ -78,26 +77,22 @@ extension ImageProbe {
         completeness = bytes.count >= position + 8 ? .complete : .truncated
     }
 
-    /// An icon directory: its largest picture (a stored 0 means 256); whole when every picture it
-    /// lists is as long as its entry says, where it says.
+    /// An icon or cursor: its largest picture, sized by its own data (`IconDirectory`); whole
+    /// when every picture it lists is as long as its entry says, where it says.
     mutating func readIcon(_ bytes: some ByteReader, through depth: Depth) {
         guard let count = bytes.littleEndian16(at: 4) else {
             completeness = .truncated
             return
         }
+        if let largest = IconDirectory.read({ bytes.bytes(at: $0, count: $1) })?.largest {
+            storedSize = ImageDimensions(width: largest.width, height: largest.height)
+        }
         var end = 6 + 16 * count
         var whole = true
         for entry in stride(from: 6, to: 6 + 16 * count, by: 16) {
-            guard let storedWidth = bytes.byte(at: entry), let storedHeight = bytes.byte(at: entry + 1),
-                let size = bytes.littleEndian32(at: entry + 8), let offset = bytes.littleEndian32(at: entry + 12)
-            else {
+            guard let size = bytes.littleEndian32(at: entry + 8), let offset = bytes.littleEndian32(at: entry + 12) else {
                 whole = false
                 break
-            }
-            let width = storedWidth == 0 ? 256 : Int(storedWidth)
-            let height = storedHeight == 0 ? 256 : Int(storedHeight)
-            if width * height > (storedSize.map { $0.width * $0.height } ?? 0) {
-                storedSize = ImageDimensions(width: width, height: height)
             }
             end = max(end, offset + size)
         }

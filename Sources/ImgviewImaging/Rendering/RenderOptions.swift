@@ -22,11 +22,13 @@ public struct RenderOptions: Sendable, Hashable {
     /// Whether an animation's every frame is rendered too, or only the first (for output that
     /// cannot play it, such as a pipe).
     public var animates: Bool
+    /// Which page of a file of several (a TIFF document, a HEIF collection) to show, from 0.
+    public var page: Int
 
     public init(
         columns: Int, rows: Int, mode: RenderMode = .blocks, colors: ColorMode = .full, cellAspect: Double = 2.0,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), lightOnDark: Bool = true, viewport: Viewport = .fit,
-        graphics: GraphicsOptions? = nil, animates: Bool = true
+        graphics: GraphicsOptions? = nil, animates: Bool = true, page: Int = 0
     ) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -38,6 +40,7 @@ public struct RenderOptions: Sendable, Hashable {
         self.viewport = viewport
         self.graphics = graphics
         self.animates = animates
+        self.page = max(0, page)
     }
 
     /// The box's width divided by its height, as they look on screen: from the cells' pixel size

@@ -1,0 +1,276 @@
+import CHEIF
+import ImgviewImaging
+import ImgviewSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Decodes HEIC and other HEIF stills with libheif (HEVC through libde265), opened on first use.
+///
+/// libheif 1.15 cannot decode at a reduced size, so the speed of a preview comes from the
+/// thumbnail a camera or phone embeds: the smallest one that covers the size asked for (and has
+/// the picture's shape) is decoded instead of the primary image. Otherwise the image is decoded
+/// whole, 8 bits a sample, and its rows go straight into a `RowDownscaler`. libheif applies
+/// `irot` and `imir` itself, so the pixels come upright. The top-level images of a collection are
+/// pages, the primary one first. libheif 1.15 cannot play image sequences: a file with one shows
+/// its still image and says so. The profile (`colr`: ICC, or nclx code points) is handed on as
+/// `colorProfile`.
+public struct HEIFDecoder: ImageDecoding {
+    public init() {}
+
+    /// The probe's size and orientation (`ispe`, `irot`), and the pages only libheif can count
+    /// (top-level images: not thumbnails, alpha planes or grid tiles).
+    public func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        let library: ImageHeader
+        do {
+            library = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.header(page: 0) }
+        } catch {
+            // libheif refuses a side past its own limit; the header still says what it is, and
+            // `decode` refuses it with its numbers like any other image too large.
+            guard case .corrupt = error, let header = ImageHeader(probe: probe),
+                max(header.storedWidth, header.storedHeight) > Int(HEIFSession.maximumSide)
+            else { throw error }
+            return header
+        }
+        guard var header = ImageHeader(probe: probe) else { return library }
+        header.pageCount = library.pageCount
+        return header
+    }
+
+    public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        if request.cancellation.isCancelled { throw .cancelled }
+        let (width, height) = header.uprightSize
+        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+        }
+        // libde265 allocates the picture the HEVC stream declares, whatever the container says.
+        if let meta = Self.metaBox(bytes),
+            let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
+        {
+            let (width, height) = (problem.codedWidth, problem.codedHeight)
+            // Said of the stream: the header's own size passed the limit check above.
+            guard let declared = problem.declared else {
+                throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
+            }
+            throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+        }
+        var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(request: request) }
+        if request.page == 0 { image.header = header }
+        if request.cancellation.isCancelled { throw .cancelled }
+        if Self.holdsASequence(bytes) {
+            let note = "HEIF image sequence: showing its still image (libheif 1.15 cannot play sequences)"
+            image.warning = image.warning.map { note + "; " + $0 } ?? note
+        }
+        return image
+    }
+
+    /// The top-level `meta` box, whole (within the probe's bound), nil when there is none.
+    static func metaBox(_ bytes: Data) -> [UInt8]? {
+        let head = [UInt8](bytes.prefix(64 << 10))
+        guard let meta = ISOMediaHeader.boxes(in: head, 0..<head.count).first(where: { $0.type == "meta" }),
+            meta.declaredEnd - meta.start <= 16 << 20  // as far as the probe reads a `meta` box
+        else { return nil }
+        let start = bytes.startIndex + meta.start
+        return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
+    }
+
+    /// Whether a `moov` box (a track of frames) sits beside the still images.
+    static func holdsASequence(_ bytes: Data) -> Bool {
+        let head = [UInt8](bytes.prefix(64 << 10))
+        return ISOMediaHeader.boxes(in: head, 0..<head.count).contains { $0.type == "moov" }
+    }
+}
+
+/// One libheif context over a buffer, read, alive only inside `with`.
+final class HEIFSession {
+    private let heif: imgview_heif
+    private let context: OpaquePointer
+    private let bytes: Data
+
+    /// The most pixels a side may have before libheif refuses the file (its own default).
+    static let maximumSide: Int32 = 32768
+
+    static func with<T>(_ bytes: Data, _ body: (HEIFSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        let heif = try HEIFLibrary.functions()
+        let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { raw in
+            guard let context = heif.heif_context_alloc() else { return .failure(.corrupt(.heic, detail: "libheif could not start")) }
+            defer { heif.heif_context_free(context) }
+            // Grid tiles decode on the calling thread: the pipeline decodes several images at once already.
+            heif.heif_context_set_max_decoding_threads(context, 0)
+            heif.heif_context_set_maximum_image_size_limit(context, maximumSide)
+            let session = HEIFSession(heif: heif, context: context, bytes: bytes)
+            do throws(ImageDecodingError) {
+                // libheif reads from the buffer only while the context lives, inside this closure.
+                try session.check(heif.heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil))
+                return .success(try body(session))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private init(heif: imgview_heif, context: OpaquePointer, bytes: Data) {
+        self.heif = heif
+        self.context = context
+        self.bytes = bytes
+    }
+
+    /// The top-level images: the primary first, then the others in the file's order.
+    private func pages() -> [heif_item_id] {
+        let count = Int(heif.heif_context_get_number_of_top_level_images(context))
+        var ids = [heif_item_id](repeating: 0, count: max(0, min(count, 4096)))
+        let listed = ids.isEmpty ? 0 : Int(heif.heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(ids.count)))
+        var primary: heif_item_id = 0
+        guard heif.heif_context_get_primary_image_ID(context, &primary).code == heif_error_Ok else { return Array(ids.prefix(listed)) }
+        return [primary] + ids.prefix(listed).filter { $0 != primary }
+    }
+
+    /// The handle of page `number` (the last when there are fewer); release it when done.
+    private func handle(page number: Int) throws(ImageDecodingError) -> (handle: OpaquePointer, index: Int, count: Int) {
+        let ids = pages()
+        guard !ids.isEmpty else { throw .corrupt(.heic, detail: "no image in the file") }
+        let index = min(number, ids.count - 1)
+        var handle: OpaquePointer?
+        try check(heif.heif_context_get_image_handle(context, ids[index], &handle))
+        guard let handle else { throw .corrupt(.heic, detail: "no image in the file") }
+        return (handle, index, ids.count)
+    }
+
+    /// The page's size, upright (libheif has applied `irot` and `imir`).
+    func header(page: Int) throws(ImageDecodingError) -> ImageHeader {
+        let (handle, _, count) = try handle(page: page)
+        defer { heif.heif_image_handle_release(handle) }
+        let (width, height) = (Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle)))
+        guard width > 0, height > 0 else { throw .corrupt(.heic, detail: "an image of \(width)×\(height) pixels") }
+        return ImageHeader(format: .heic, storedWidth: width, storedHeight: height, orientation: .up, pageCount: count)
+    }
+
+    func decode(request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let (handle, index, count) = try handle(page: request.page)
+        defer { heif.heif_image_handle_release(handle) }
+        let (width, height) = (Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle)))
+        guard width > 0, height > 0 else { throw .corrupt(.heic, detail: "an image of \(width)×\(height) pixels") }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+        }
+        let header = ImageHeader(format: .heic, storedWidth: width, storedHeight: height, orientation: .up, pageCount: count)
+        let thumbnail = thumbnail(of: handle, width: width, height: height, covering: request.minimumSize)
+        defer { if let thumbnail { heif.heif_image_handle_release(thumbnail) } }
+        let source = thumbnail ?? handle
+        let hasAlpha = heif.heif_image_handle_has_alpha_channel(source) != 0
+
+        guard let options = heif.heif_decoding_options_alloc() else { throw .corrupt(.heic, detail: "libheif could not start") }
+        defer { heif.heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        var decoded: OpaquePointer?
+        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        try check(heif.heif_decode_image(source, &decoded, heif_colorspace_RGB, chroma, options))
+        guard let decoded else { throw .corrupt(.heic, detail: "no pixels decoded") }
+        defer { heif.heif_image_release(decoded) }
+        if request.cancellation.isCancelled { throw .cancelled }
+
+        // The size the HEVC stream had, which libheif does not compare with the header's: buffers follow it.
+        let decodedWidth = Int(heif.heif_image_get_width(decoded, heif_channel_interleaved))
+        let decodedHeight = Int(heif.heif_image_get_height(decoded, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard decodedWidth > 0, decodedHeight > 0,
+            let plane = heif.heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride)
+        else { throw .corrupt(.heic, detail: "no pixels decoded") }
+        // Twice the size asked for, as for the other formats that are reduced after decoding (`PixelReducer`).
+        let minimum = request.minimumSize.map { (width: 2 * $0.width, height: 2 * $0.height) }
+        var scaler = RowDownscaler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, covering: minimum)
+        let channels = hasAlpha ? 4 : 3
+        var row = [UInt8](repeating: 255, count: decodedWidth * 4)
+        row.withUnsafeMutableBufferPointer { row in
+            for y in 0..<decodedHeight {
+                let line = plane + y * Int(stride)
+                if hasAlpha {
+                    row.baseAddress!.update(from: line, count: decodedWidth * 4)
+                } else {
+                    for x in 0..<decodedWidth {
+                        (row[x * 4], row[x * 4 + 1], row[x * 4 + 2]) = (line[x * channels], line[x * channels + 1], line[x * channels + 2])
+                    }
+                }
+                scaler.add(row: y, pixels: UnsafeBufferPointer(row))
+            }
+        }
+        var image = DecodedImage(header: header, pixels: scaler.finish(), warning: warnings(decoded), colorProfile: profile(handle))
+        image.page = index
+        return image
+    }
+
+    /// The smallest embedded thumbnail that covers `minimum` and has the picture's shape.
+    private func thumbnail(
+        of handle: OpaquePointer, width: Int, height: Int, covering minimum: (width: Int, height: Int)?
+    ) -> OpaquePointer? {
+        guard let minimum else { return nil }
+        let count = min(16, Int(heif.heif_image_handle_get_number_of_thumbnails(handle)))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif.heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
+        var best: (handle: OpaquePointer, pixels: Int)?
+        for id in ids.prefix(listed) {
+            var thumbnail: OpaquePointer?
+            guard heif.heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
+            let (thumbWidth, thumbHeight) = (
+                Int(heif.heif_image_handle_get_width(thumbnail)), Int(heif.heif_image_handle_get_height(thumbnail))
+            )
+            // Within 1 %, or 2 pixels for a small one (encoders round its sides).
+            let sameShape = abs(thumbWidth * height - thumbHeight * width) <= max(thumbHeight * width / 100, 2 * max(width, height))
+            let covers = thumbWidth >= minimum.width && thumbHeight >= minimum.height && thumbWidth < width
+            if thumbWidth > 0, thumbHeight > 0, sameShape, covers, thumbWidth * thumbHeight < (best?.pixels ?? .max) {
+                if let best { heif.heif_image_handle_release(best.handle) }
+                best = (thumbnail, thumbWidth * thumbHeight)
+            } else {
+                heif.heif_image_handle_release(thumbnail)
+            }
+        }
+        return best?.handle
+    }
+
+    /// The colour space the image's `colr` property declares: an ICC profile, else nclx code points.
+    private func profile(_ handle: OpaquePointer) -> EmbeddedColorProfile? {
+        let type = heif.heif_image_handle_get_color_profile_type(handle)
+        if type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC {
+            let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
+            guard size > 0, size <= 4 << 20 else { return nil }
+            var profile = [UInt8](repeating: 0, count: size)
+            guard heif.heif_image_handle_get_raw_color_profile(handle, &profile).code == heif_error_Ok else { return nil }
+            return .icc(profile)
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return nil }
+        defer { heif.heif_nclx_color_profile_free(nclx) }
+        return .cicp(
+            primaries: Int(nclx.pointee.color_primaries.rawValue), transfer: Int(nclx.pointee.transfer_characteristics.rawValue),
+            matrix: Int(nclx.pointee.matrix_coefficients.rawValue), fullRange: nclx.pointee.full_range_flag != 0)
+    }
+
+    /// What libheif noticed while decoding but decoded anyway, as one warning.
+    private func warnings(_ image: OpaquePointer) -> String? {
+        var found = [heif_error](repeating: heif_error(), count: 1)
+        guard heif.heif_image_get_decoding_warnings(image, 0, &found, 1) > 0 else { return nil }
+        return "damaged HEIC (\(Self.text(found[0]))); showing what could be decoded"
+    }
+
+    fileprivate func check(_ error: heif_error) throws(ImageDecodingError) {
+        guard error.code != heif_error_Ok else { return }
+        if error.code == heif_error_Invalid_input, error.subcode == heif_suberror_End_of_data { throw .truncated(.heic) }
+        // A file cut inside its boxes breaks whichever box comes first ("No 'ftyp' box", say).
+        if ImageCompleteness.verdict(DataBytes(bytes), format: .heic) == .truncated { throw .truncated(.heic) }
+        if error.subcode == heif_suberror_No_meta_box, HEIFDecoder.holdsASequence(bytes) {
+            throw .corrupt(.heic, detail: "an image sequence without a still image (libheif 1.15 cannot play sequences)")
+        }
+        throw .corrupt(.heic, detail: Self.text(error))
+    }
+
+    /// libheif's message, which may end in a line break.
+    private static func text(_ error: heif_error) -> String {
+        let message = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
+        return TerminalText.sanitized(message.trimmingWhitespace())
+    }
+}

@@ -1,0 +1,149 @@
+import ImgviewSupport
+
+/// What a photographer looks for in a photo's EXIF, as `info` shows it: the camera and lens, when
+/// it was taken, the exposure, the focal length, the ISO and whether it says where.
+///
+/// Read from the same places as `ExifDate` (a JPEG's APP1 `Exif`, a PNG's `eXIf`, a TIFF's own
+/// directories); every offset is checked against the bytes, and text is sanitised by the caller.
+public struct ExifCamera: Sendable, Equatable {
+    public var make: String?
+    public var model: String?
+    public var lens: String?
+    public var taken: ExifDateTime?
+    /// Seconds, as a fraction: (1, 250) is 1/250 s.
+    public var exposure: (numerator: Int, denominator: Int)?
+    public var fNumber: Double?
+    /// Millimetres.
+    public var focalLength: Double?
+    public var iso: Int?
+    /// Whether a GPS directory is there (the place itself is not shown).
+    public var hasLocation = false
+
+    public static func == (lhs: ExifCamera, rhs: ExifCamera) -> Bool {
+        lhs.make == rhs.make && lhs.model == rhs.model && lhs.lens == rhs.lens && lhs.taken == rhs.taken
+            && lhs.exposure?.numerator == rhs.exposure?.numerator && lhs.exposure?.denominator == rhs.exposure?.denominator
+            && lhs.fNumber == rhs.fNumber && lhs.focalLength == rhs.focalLength && lhs.iso == rhs.iso && lhs.hasLocation == rhs.hasLocation
+    }
+
+    /// The camera fields of `bytes` (a JPEG, PNG or TIFF); nil when it has no EXIF, or none of them.
+    public static func read(_ bytes: some ByteReader) -> ExifCamera? {
+        let block: Range<Int>?
+        switch ImageFormat.sniff(bytes.bytes(at: 0, count: ImageFormat.sniffLength)) {
+        case .jpeg: block = ExifDate.tiffBlockInJPEG(bytes)
+        case .png: block = ExifDate.tiffBlockInPNG(bytes)
+        case .tiff: block = 0..<bytes.count
+        default: block = nil
+        }
+        guard let block, let camera = read(bytes, range: block), camera != ExifCamera() else { return nil }
+        return camera
+    }
+
+    /// "Canon EOS 5D Mark IV" (the model alone when it already names the make).
+    public var cameraText: String? {
+        guard let model else { return make }
+        guard let make, !model.lowercased().hasPrefix(make.lowercased().split(separator: " ").first.map(String.init) ?? make.lowercased())
+        else { return model }
+        return "\(make) \(model)"
+    }
+
+    /// "1/250 s, f/2.8, ISO 400": the exposure fields there are.
+    public var exposureText: String? {
+        var parts: [String] = []
+        if let exposure, exposure.denominator > 0, exposure.numerator > 0 {
+            parts.append(
+                exposure.numerator >= exposure.denominator
+                    ? "\(Self.decimal(Double(exposure.numerator) / Double(exposure.denominator))) s"
+                    : "1/\(Int((Double(exposure.denominator) / Double(exposure.numerator)).rounded())) s")
+        }
+        if let fNumber { parts.append("f/\(Self.decimal(fNumber))") }
+        if let iso { parts.append("ISO \(iso)") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// "2019-05-04 12:30:05", the camera's own clock (EXIF keeps no zone).
+    public var takenText: String? {
+        taken.map {
+            String($0.year) + "-" + Self.two($0.month) + "-" + Self.two($0.day) + " " + Self.two($0.hour) + ":" + Self.two($0.minute) + ":"
+                + Self.two($0.second)
+        }
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// One decimal at most: 2.8, 4, 0.5.
+    public static func decimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private static func read(_ bytes: some ByteReader, range: Range<Int>) -> ExifCamera? {
+        let base = range.lowerBound
+        guard range.count >= 8, let order = bytes.bigEndian16(at: base) else { return nil }
+        let bigEndian: Bool
+        switch order {
+        case 0x4D4D: bigEndian = true
+        case 0x4949: bigEndian = false
+        default: return nil
+        }
+        func number(_ offset: Int, _ size: Int) -> Int? {
+            guard offset >= base, offset + size <= range.upperBound else { return nil }
+            return bytes.integer(at: offset, size: size, bigEndian: bigEndian)
+        }
+        guard number(base + 2, 2) == 42 else { return nil }
+        typealias Entry = (tag: Int, type: Int, count: Int, at: Int)
+        func entries(at offset: Int?) -> [Entry] {
+            guard let offset, offset >= 8, let count = number(base + offset, 2) else { return [] }
+            var found: [Entry] = []
+            for index in 0..<min(count, 1024) {
+                let entry = base + offset + 2 + index * 12
+                guard let tag = number(entry, 2), let type = number(entry + 2, 2), let values = number(entry + 4, 4) else { break }
+                found.append((tag, type, values, entry + 8))
+            }
+            return found
+        }
+        /// Where an entry's values are: in the entry when they fit in 4 bytes, else at its offset.
+        func values(_ entry: Entry, size: Int) -> Int? {
+            let (total, overflow) = entry.count.multipliedReportingOverflow(by: size)
+            guard !overflow, total <= 1 << 16 else { return nil }
+            if total <= 4 { return entry.at }
+            return number(entry.at, 4).map { base + $0 }
+        }
+        func text(_ entry: Entry?) -> String? {
+            guard let entry, entry.type == 2, entry.count > 0, let start = values(entry, size: 1) else { return nil }
+            let length = min(entry.count, 128)
+            guard start + length <= range.upperBound else { return nil }
+            let raw = bytes.bytes(at: start, count: length).prefix { $0 != 0 }
+            let value = String(decoding: raw, as: UTF8.self).trimming { $0.isWhitespace }
+            return value.isEmpty ? nil : value
+        }
+        func rational(_ entry: Entry?) -> (Int, Int)? {
+            guard let entry, entry.type == 5 || entry.type == 10, let start = values(entry, size: 8),
+                let numerator = number(start, 4), let denominator = number(start + 4, 4), denominator != 0
+            else { return nil }
+            return (numerator, denominator)
+        }
+        func integer(_ entry: Entry?) -> Int? {
+            guard let entry else { return nil }
+            switch entry.type {
+            case 3: return number(entry.at, 2)
+            case 4: return number(entry.at, 4)
+            default: return nil
+            }
+        }
+        let first = entries(at: number(base + 4, 4))
+        let exifPointer = first.first { $0.tag == 0x8769 }.flatMap { number($0.at, 4) }
+        let exif = entries(at: exifPointer)
+        func tag(_ list: [Entry], _ tag: Int) -> Entry? { list.first { $0.tag == tag } }
+        var camera = ExifCamera()
+        camera.make = text(tag(first, 0x010F))
+        camera.model = text(tag(first, 0x0110))
+        camera.lens = text(tag(exif, 0xA434))
+        camera.taken = ExifDate.date(inTIFF: bytes, range: range)
+        camera.exposure = rational(tag(exif, 0x829A)).map { (numerator: $0.0, denominator: $0.1) }
+        camera.fNumber = rational(tag(exif, 0x829D)).map { Double($0.0) / Double($0.1) }
+        camera.focalLength = rational(tag(exif, 0x920A)).map { Double($0.0) / Double($0.1) }
+        camera.iso = integer(tag(exif, 0x8827))
+        camera.hasLocation = first.contains { $0.tag == 0x8825 }
+        return camera
+    }
+}

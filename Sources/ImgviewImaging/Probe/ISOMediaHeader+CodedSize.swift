@@ -1,0 +1,186 @@
+extension ISOMediaHeader {
+    /// An HEVC-coded item whose stream says a larger picture than the file admits to.
+    public struct CodedSizeProblem: Sendable, Equatable {
+        /// The picture size the stream's sequence parameter set declares, which libde265 allocates.
+        public var codedWidth: Int
+        public var codedHeight: Int
+        /// The item's own `ispe`, when it has one.
+        public var declared: ImageDimensions?
+    }
+
+    /// How far a coded picture may pass its `ispe`: HEVC codes whole blocks (up to 64 pixels)
+    /// and crops the rest with its conformance window.
+    static let codingPadding = 64
+
+    /// The first item of a HEIF `meta` box (the whole top-level box, header included) whose HEVC
+    /// configuration (`hvcC`) declares a picture past `maxPixelCount`, or larger than the item's
+    /// `ispe` by more than a coding block; nil when there is none.
+    ///
+    /// libheif 1.15 does not compare them, and libde265 allocates what the stream says: a file
+    /// could declare a small `ispe` and a huge stream. Every read is bounds-checked.
+    public static func codedSizeProblem(meta: [UInt8], maxPixelCount: Int) -> CodedSizeProblem? {
+        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
+            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" })
+        else { return nil }
+        let propertyBoxes = boxes(in: meta, properties.payload)
+        guard let container = propertyBoxes.first(where: { $0.type == "ipco" }) else { return nil }
+        let list = boxes(in: meta, container.payload)
+        var associated: [[Int]] = []
+        for ipma in propertyBoxes where ipma.type == "ipma" { associated += allAssociations(meta, ipma) }
+        // An hvcC no item points to is checked against the pixel limit alone.
+        let loose = Set(list.indices.map { $0 + 1 }).subtracting(associated.joined())
+        for indices in associated + loose.map({ [$0] }) {
+            var declared: ImageDimensions?
+            var coded: (width: Int, height: Int)?
+            for index in indices where index >= 1 && index <= list.count {
+                let property = list[index - 1]
+                if property.type == "ispe", property.payload.count >= 12 {
+                    declared = ImageDimensions(
+                        width: word(meta, property.payload.lowerBound + 4), height: word(meta, property.payload.lowerBound + 8))
+                } else if property.type == "hvcC" {
+                    coded = HEVCSequence.pictureSize(inConfiguration: Array(meta[property.payload]))
+                }
+            }
+            guard let coded else { continue }
+            let pixels = coded.width.multipliedReportingOverflow(by: coded.height)
+            let passesDeclared =
+                declared.map { coded.width > $0.width + codingPadding || coded.height > $0.height + codingPadding } ?? false
+            if pixels.overflow || pixels.partialValue > maxPixelCount || passesDeclared {
+                return CodedSizeProblem(codedWidth: coded.width, codedHeight: coded.height, declared: declared)
+            }
+        }
+        return nil
+    }
+
+    /// Every item's 1-based property indices in one `ipma` box.
+    private static func allAssociations(_ bytes: [UInt8], _ box: Box) -> [[Int]] {
+        let payload = box.payload
+        guard payload.count >= 8 else { return [] }
+        let version = bytes[payload.lowerBound]
+        let wideIndices = bytes[payload.lowerBound + 3] & 1 == 1
+        let entryCount = word(bytes, payload.lowerBound + 4)
+        var offset = payload.lowerBound + 8
+        var found: [[Int]] = []
+        for _ in 0..<min(entryCount, 65536) {
+            let idLength = version < 1 ? 2 : 4
+            guard offset + idLength + 1 <= payload.upperBound else { break }
+            let count = Int(bytes[offset + idLength])
+            offset += idLength + 1
+            let indexLength = wideIndices ? 2 : 1
+            guard offset + count * indexLength <= payload.upperBound else { break }
+            found.append(
+                (0..<count).map { position in
+                    let at = offset + position * indexLength
+                    // The top bit marks the property essential; the rest is the index.
+                    return wideIndices ? (Int(bytes[at]) << 8 | Int(bytes[at + 1])) & 0x7FFF : Int(bytes[at] & 0x7F)
+                })
+            offset += count * indexLength
+        }
+        return found
+    }
+
+    private static func word(_ bytes: [UInt8], _ offset: Int) -> Int {
+        guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
+        return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    }
+}
+
+/// The picture size an HEVC sequence parameter set declares (ITU-T H.265, 7.3.2.2).
+enum HEVCSequence {
+    /// The largest picture any SPS of an `hvcC` configuration record declares; nil when it holds none that reads.
+    static func pictureSize(inConfiguration record: [UInt8]) -> (width: Int, height: Int)? {
+        // 22 bytes of profile, level and format fields, then the arrays of parameter sets.
+        guard record.count >= 23 else { return nil }
+        var offset = 23
+        var largest: (width: Int, height: Int)?
+        for _ in 0..<Int(record[22]) {
+            guard offset + 3 <= record.count else { break }
+            let type = Int(record[offset] & 0x3F)
+            let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
+            offset += 3
+            for _ in 0..<count {
+                guard offset + 2 <= record.count else { return largest }
+                let length = Int(record[offset]) << 8 | Int(record[offset + 1])
+                offset += 2
+                guard offset + length <= record.count else { return largest }
+                if type == 33, let size = pictureSize(ofUnit: Array(record[offset..<offset + length])),
+                    size.width * size.height > (largest.map { $0.width * $0.height } ?? -1)
+                {
+                    largest = size
+                }
+                offset += length
+            }
+        }
+        return largest
+    }
+
+    /// `pic_width_in_luma_samples` and `pic_height_in_luma_samples` of one SPS NAL unit.
+    static func pictureSize(ofUnit unit: [UInt8]) -> (width: Int, height: Int)? {
+        guard unit.count > 2, (unit[0] >> 1) & 0x3F == 33 else { return nil }
+        // The payload without its emulation prevention bytes (00 00 03 stands for 00 00).
+        var payload: [UInt8] = []
+        var zeros = 0
+        for byte in unit.dropFirst(2) {
+            if zeros >= 2, byte == 3 {
+                zeros = 0
+                continue
+            }
+            zeros = byte == 0 ? zeros + 1 : 0
+            payload.append(byte)
+        }
+        var bits = BitReader(bytes: payload)
+        guard bits.skip(4), let maxSubLayersMinus1 = bits.read(3), bits.skip(1) else { return nil }
+        // profile_tier_level: the general profile (88 bits) and level (8), then the sub-layers'.
+        guard bits.skip(96) else { return nil }
+        var profilePresent: [Bool] = []
+        var levelPresent: [Bool] = []
+        for _ in 0..<maxSubLayersMinus1 {
+            guard let profile = bits.read(1), let level = bits.read(1) else { return nil }
+            profilePresent.append(profile == 1)
+            levelPresent.append(level == 1)
+        }
+        if maxSubLayersMinus1 > 0 { guard bits.skip(2 * (8 - maxSubLayersMinus1)) else { return nil } }
+        for layer in 0..<maxSubLayersMinus1 {
+            guard bits.skip((profilePresent[layer] ? 88 : 0) + (levelPresent[layer] ? 8 : 0)) else { return nil }
+        }
+        guard bits.readExpGolomb() != nil, let chroma = bits.readExpGolomb() else { return nil }
+        if chroma == 3 { guard bits.skip(1) else { return nil } }
+        guard let width = bits.readExpGolomb(), let height = bits.readExpGolomb(), width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    /// Bits most significant first, as H.265 packs them.
+    private struct BitReader {
+        let bytes: [UInt8]
+        var position = 0
+
+        mutating func read(_ count: Int) -> Int? {
+            guard count <= 32, position + count <= bytes.count * 8 else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                value = value << 1 | Int(bytes[position / 8] >> (7 - position % 8) & 1)
+                position += 1
+            }
+            return value
+        }
+
+        mutating func skip(_ count: Int) -> Bool {
+            guard position + count <= bytes.count * 8 else { return false }
+            position += count
+            return true
+        }
+
+        /// ue(v): leading zeros, a one, then as many bits more. Values past 2^31 mean a broken stream.
+        mutating func readExpGolomb() -> Int? {
+            var zeros = 0
+            while true {
+                guard let bit = read(1) else { return nil }
+                if bit == 1 { break }
+                zeros += 1
+                guard zeros <= 31 else { return nil }
+            }
+            guard let rest = read(zeros) else { return nil }
+            return (1 << zeros) - 1 + rest
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import CTIFF
+import Foundation
+import ImgviewSupport
+import Testing
+
+@testable import ImgviewCodecs
+@testable import ImgviewImaging
+
+/// libtiff, libheif, libjxl and librsvg, opened on first use: a missing one is a one-line error
+/// naming the Debian package to install (exit 7), and it does not condemn the cached bytes.
+@Suite("Codec libraries opened on demand")
+struct CodecLibraryTests {
+    static let missing: [(format: ImageFormat, outcome: Result<Void, ImageDecodingError>, package: String)] = [
+        (.tiff, TIFFLibrary.load(soname: "libtiff.so.999", package: "libtiff999").map { _ in }, "libtiff999"),
+        (.heic, HEIFLibrary.load(soname: "libheif.so.999", package: "libheif999").map { _ in }, "libheif999"),
+        (.jxl, JXLLibrary.load(soname: "libjxl.so.0.999", package: "libjxl0.999").map { _ in }, "libjxl0.999"),
+        (.svg, SVGLibrary.load(soname: "librsvg-2.so.999", package: "librsvg2-999").map { _ in }, "librsvg2-999"),
+    ]
+
+    @Test func aMissingLibraryIsOneLineNamingItsPackage() {
+        for (format, outcome, package) in Self.missing {
+            guard case .failure(let error) = outcome, case .libraryMissing(format, let library) = error else {
+                Issue.record("\(format): a library that is not there was loaded")
+                continue
+            }
+            #expect(library.package == package)
+            #expect(error.exitStatus == .badImage && !error.condemnsTheBytes)
+            #expect(error.message.hasPrefix("cannot decode \(format.displayName) images: "), "\(error.message)")
+            #expect(error.message.contains("install the Debian package \(package)") && !error.message.contains("\n"))
+        }
+    }
+
+    @Test func aLibraryWithoutAFunctionWeCallIsRefusedWhenOpened() throws {
+        // libz is installed everywhere and has none of libtiff's functions.
+        let library = try SharedLibrary.open("libz.so.1", package: "zlib1g").get()
+        guard case .failure(let error) = library.functions(imgview_tiff_load) else {
+            Issue.record("libz passed for libtiff")
+            return
+        }
+        #expect(error.reason == "it has no TIFFSetErrorHandler")
+    }
+
+    @Test func theInstalledLibrariesLoad() throws {
+        _ = try TIFFLibrary.functions()
+        _ = try HEIFLibrary.functions()
+        #expect(try JXLLibrary.functions().JxlDecoderVersion() / 1000 == 7, "libjxl 0.7, the ABI the shim was written against")
+        _ = try SVGLibrary.functions()
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Files made to hurt a decoder — a size that would need gigabytes, a box that lies, a directory
+/// that loops — built from the fixtures or byte by byte, for the decoders' tests and for `show`
+/// under a memory measure alike.
+public enum HostileImages {
+    /// Every one, by a name that says what it does.
+    public static func all() throws -> [(name: String, bytes: Data)] {
+        [
+            ("tiff-100000-square.tif", tiff(width: 100_000, height: 100_000, rowsPerStrip: 100_000)),
+            ("tiff-strip-bomb.tif", tiff(width: 10_000, height: 10_000, rowsPerStrip: 10_000)),
+            ("tiff-directory-loop.tif", tiff(width: 16, height: 12, rowsPerStrip: 12, loops: true)),
+            ("heic-60000-square.heic", try heicDeclaring(width: 60_000, height: 60_000, in: "q.heic")),
+            ("heic-lying-ispe.heic", try heicDeclaring(width: 100, height: 100, in: "cat.heic")),
+            ("jxl-60000-square.jxl", jxlDeclaring(width: 60_000, height: 60_000)),
+            ("qoi-10000-square.qoi", qoi(width: 10_000, height: 10_000, runs: 100)),
+            ("ico-65535-entries.ico", try iconWithEntries(65_535)),
+            ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
+            (
+                "svg-40001-elements.svg",
+                Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>").utf8)
+            ),
+            ("svg-embedded-bomb.svg", try svgEmbedding("bomb.png")),
+        ]
+    }
+
+    /// A little-endian grey TIFF of one deflate strip holding a few bytes: `loops` points its only
+    /// directory back at itself.
+    public static func tiff(width: Int, height: Int, rowsPerStrip: Int, loops: Bool = false) -> Data {
+        func little(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let strip: [UInt8] = [0x78, 0x9C, 0x63, 0x60, 0x18, 0x05, 0x00, 0x00, 0x00, 0x00]
+        let entries: [(tag: Int, type: Int, value: Int)] = [
+            (256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 8), (262, 3, 1), (273, 4, 8), (277, 3, 1), (278, 4, rowsPerStrip),
+            (279, 4, strip.count),
+        ]
+        let directory = 8 + strip.count
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0] + little(directory, 4) + strip + little(entries.count, 2)
+        for entry in entries {
+            bytes +=
+                little(entry.tag, 2) + little(entry.type, 2) + little(1, 4)
+                + (entry.type == 3 ? little(entry.value, 2) + [0, 0] : little(entry.value, 4))
+        }
+        return Data(bytes + little(loops ? directory : 0, 4))
+    }
+
+    /// `fixture` (a HEIC) with its `ispe` properties saying `width × height`.
+    public static func heicDeclaring(width: Int, height: Int, in fixture: String) throws -> Data {
+        var bytes = [UInt8](try Fixtures.data(fixture))
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        for start in bytes.indices.dropLast(16) where bytes[start..<start + 4].elementsEqual("ispe".utf8) {
+            // The type, then version and flags, then the width and height.
+            bytes.replaceSubrange((start + 8)..<(start + 16), with: bigEndian(width) + bigEndian(height))
+        }
+        return Data(bytes)
+    }
+
+    /// A bare JPEG XL codestream whose SizeHeader says `width × height`, with default metadata and no more.
+    public static func jxlDeclaring(width: Int, height: Int) -> Data {
+        var bits: [Int] = []
+        func put(_ value: Int, _ count: Int) { for bit in 0..<count { bits.append(value >> bit & 1) } }
+        put(0, 1)  // not small
+        put(3, 2)  // a 30-bit height
+        put(height - 1, 30)
+        put(0, 3)  // no fixed ratio: a width follows
+        put(3, 2)
+        put(width - 1, 30)
+        put(1, 1)  // ImageMetadata all_default
+        while bits.count % 8 != 0 { bits.append(0) }
+        let packed = stride(from: 0, to: bits.count, by: 8).map { start in
+            (0..<8).reduce(UInt8(0)) { $0 | UInt8(bits[start + $1]) << UInt8($1) }
+        }
+        return Data([0xFF, 0x0A] + packed + [UInt8](repeating: 0, count: 16))
+    }
+
+    /// A QOI header saying `width × height`, then `runs` runs of 62 pixels and the end marker.
+    public static func qoi(width: Int, height: Int, runs: Int) -> Data {
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let header = Array("qoif".utf8) + bigEndian(width) + bigEndian(height) + [4, 0]
+        return Data(header + [0xFE, 200, 30, 30] + [UInt8](repeating: 0xFD, count: runs) + [0, 0, 0, 0, 0, 0, 0, 1])
+    }
+
+    /// An icon directory listing `count` pictures, every one the 16×12 PNG.
+    public static func iconWithEntries(_ count: Int) throws -> Data {
+        let png = [UInt8](try Fixtures.data("rgb.png"))
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let offset = 6 + 16 * count
+        var bytes: [UInt8] = [0, 0, 1, 0] + little(count, 2)
+        for _ in 0..<count { bytes += [16, 12, 0, 0] + little(1, 2) + little(32, 2) + little(png.count, 4) + little(offset, 4) }
+        return Data(bytes + png)
+    }
+
+    /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
+    public static func apngWithFrameOffCanvas() throws -> Data {
+        var bytes = [UInt8](try Fixtures.data("anim.png"))
+        let controls = bytes.indices.dropLast(4).filter { bytes[$0..<$0 + 4].elementsEqual("fcTL".utf8) }
+        // The type, then the sequence number, width and height, then x.
+        bytes.replaceSubrange((controls[1] + 16)..<(controls[1] + 20), with: [0, 0, 0, 100])
+        return Data(bytes)
+    }
+
+    /// An SVG drawing `fixture` as an embedded (base64 data URI) image.
+    public static func svgEmbedding(_ fixture: String) throws -> Data {
+        let encoded = try Fixtures.data(fixture).base64EncodedString()
+        return Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,\#(encoded)" width="10" height="10"/></svg>"#
+                .utf8)
+    }
+}
