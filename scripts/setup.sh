@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 # strace: the CLI test that checks a cache hit flushes nothing (HostileCacheTests).
 # gdb: the tmux test that makes the browser crash for real (TerminalLifeTmuxTests).
 # trash-cli: the browser's trash test checks that trash-list and trash-restore see what it trashed.
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli)
+# libglib2.0-bin, python3-gi, gir1.2-gnomedesktop-3.0: the thumbnail tests check that GLib (`gio`)
+# finds imgview's thumbnails valid and that imgview uses those GNOME's factory makes.
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }

@@ -23,6 +23,7 @@ public enum BrowserAction: String, Sendable, CaseIterable {
     case invertMarks = "invert-marks"
     case copy, open, trash, undo, slideshow, order
     case keyHandler = "key-handler"
+    case grid
     case quit
 
     /// The command the action carries out.
@@ -62,6 +63,7 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .slideshow: .toggleSlideshow
         case .order: .cycleOrder
         case .keyHandler: .keyHandler
+        case .grid: .toggleGrid
         case .quit: .quit
         }
     }
@@ -103,6 +105,7 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .slideshow: [.character("S")]
         case .order: [.character("O")]
         case .keyHandler: [.control("x")]
+        case .grid: [.character("g")]
         case .quit: [.character("q")]
         }
     }
@@ -144,6 +147,7 @@ public enum BrowserAction: String, Sendable, CaseIterable {
         case .slideshow: "start / stop the slideshow (any key pauses it)"
         case .order: "sort by the next order: name, date, mtime, size"
         case .keyHandler: "then a key: run the key-handler on the marked images"
+        case .grid: "a grid of thumbnails / the single image (Enter opens the selected one)"
         case .quit: "quit (Esc closes a panel first)"
         }
     }

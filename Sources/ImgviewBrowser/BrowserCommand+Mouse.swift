@@ -18,6 +18,10 @@ extension BrowserCommand {
                 event.column >= box.column && event.column < box.column + box.width && event.row >= box.row
                 && event.row < box.row + box.height
             guard event.row == 0 || overPreview else { return nil }
+            if state.grid != nil, event.row != 0 {
+                self = forward ? .lineDown : .lineUp
+                return
+            }
             self = forward ? .next : .previous
         case .press(button: 0):
             if state.overlay != nil {
@@ -25,6 +29,12 @@ extension BrowserCommand {
                 return
             }
             if event.row == 0, let index = TabStripPlacement(state: state, columns: layout.size.columns).tab(at: event.column) {
+                self = .jump(index)
+                return
+            }
+            if let grid = state.grid, let gridLayout = state.gridLayout,
+                let index = gridLayout.index(atColumn: event.column, row: event.row, firstRow: grid.firstRow, count: state.images.count)
+            {
                 self = .jump(index)
                 return
             }

@@ -56,6 +56,8 @@ public enum BrowserCommand: Sendable, Equatable {
     case cycleOrder
     /// Waits for one more key and runs the user's key-handler with it.
     case keyHandler
+    /// `g`: the grid of thumbnails, or back to the single image.
+    case toggleGrid
     /// Esc: closes a panel, or quits when none is open.
     case dismiss
     case quit

@@ -34,8 +34,22 @@ extension BrowserPresenter {
             if let prompt = state.prompt { _ = edit(prompt, with: key) }
             return true
         }
+        if state.overlay == nil, state.grid != nil, let command = gridCommand(for: key) { return handle(command) }
         guard let command = state.keymap.command(for: key) else { return true }
         return handle(command)
+    }
+
+    /// What a key means in the grid beyond the keymap: Enter opens the selected image, ↑ ↓ (and
+    /// `k` `j`, when not bound to something else) move a row.
+    private func gridCommand(for key: BrowserKey) -> BrowserCommand? {
+        switch key {
+        case .enter: return .toggleGrid
+        case .up: return .lineUp
+        case .down: return .lineDown
+        case .character("k") where state.keymap.action(for: key) == nil: return .lineUp
+        case .character("j") where state.keymap.action(for: key) == nil: return .lineDown
+        default: return nil
+        }
     }
 
     /// What a key means in the cache panel whatever the keymap says: ↑ ↓ and Del work on its rows.
@@ -58,6 +72,12 @@ extension BrowserPresenter {
         if state.prompt != nil, case .press = event.kind { update { $0.prompt = nil } }
         if state.awaitsHandlerKey, case .press = event.kind { update { $0.awaitsHandlerKey = false } }
         guard let command = BrowserCommand(mouse: event, on: state) else { return true }
+        if state.grid != nil, state.overlay == nil, case .press(button: 0) = event.kind, case .jump(let index) = command,
+            event.row != 0
+        {
+            clickInGrid(index)
+            return true
+        }
         return handle(command)
     }
 
@@ -67,7 +87,10 @@ extension BrowserPresenter {
     func navigate(_ command: BrowserCommand) {
         let last = state.images.count - 1
         guard last >= 0 else { return }
-        var page: Int { max(1, TabStripPlacement(state: state, columns: state.terminalSize.columns).strip.tabs.count) }
+        var page: Int {
+            if let grid = state.gridLayout { return grid.cellsPerScreen }
+            return max(1, TabStripPlacement(state: state, columns: state.terminalSize.columns).strip.tabs.count)
+        }
         let target: Int
         switch command {
         case .first: target = 0

@@ -4,6 +4,11 @@ extension BrowserPresenter {
     /// `f`, zoom, pan and pages: the same image, shown differently. The pipeline renders the new view from
     /// the decoded pixels it keeps (or decodes more of them for a closer look), never fetching.
     func changeView(_ command: BrowserCommand) {
+        if state.grid != nil {
+            // In the grid, `+` and `-` size the thumbnails; the single image's view waits for it.
+            if command == .zoomIn || command == .zoomOut { resizeGrid(larger: command == .zoomIn) }
+            return
+        }
         switch command {
         case .toggleFullWidth:
             update { $0.isFullWidth.toggle() }

@@ -132,6 +132,17 @@ public final class BrowserPresenter {
     var lastTrash: [TrashedImage] = []
     /// The key-handler is running: a second one waits.
     var isRunningKeyHandler = false
+    /// The grid's live tasks by image URL: the visible cells' at high priority, the next screen's at low.
+    var gridTasks: [URL: PreviewTask] = [:]
+    /// Why images could not be shown in the grid, by URL text: not asked for again until reloaded.
+    var gridFailures: [String: String] = [:]
+    /// The list the grid's cells were last asked for: when it changes (a folder's next batch, a
+    /// sort, the trash), the cells are asked for again.
+    var gridImages: [AppImage] = []
+    /// The grid's thumbnail size, kept from one visit to the grid to the next.
+    var gridThumbnailPixels = GridViewport.standardSize
+    /// The last click on a grid cell, for a double click.
+    var lastGridClick: (index: Int, at: Duration)?
 
     /// - Parameters:
     ///   - mode: the preview mode to start in.
@@ -192,7 +203,9 @@ public final class BrowserPresenter {
             navigate(command)
         case .find:
             openPrompt(.find)
-        case .lineUp, .lineDown, .remove:
+        case .lineUp, .lineDown:
+            if state.grid != nil { moveInGrid(rows: command == .lineDown ? 1 : -1) }
+        case .remove:
             break
         case .toggleFullWidth, .zoomIn, .zoomOut, .zoomFit, .pan, .nextPage, .previousPage:
             changeView(command)
@@ -230,6 +243,8 @@ public final class BrowserPresenter {
             cycleOrder()
         case .keyHandler:
             awaitHandlerKey()
+        case .toggleGrid:
+            toggleGrid()
         }
         return true
     }
@@ -250,8 +265,10 @@ public final class BrowserPresenter {
         listingTask?.cancel()
         for task in tasks.values { task.cancel() }
         for task in superseded { task.cancel() }
+        for task in gridTasks.values { task.cancel() }
         tasks = [:]
         superseded = []
+        gridTasks = [:]
         current = nil
         wake?.task.cancel()
         wake = nil
@@ -264,6 +281,10 @@ public final class BrowserPresenter {
 
     func select(_ index: Int, policy: ImageRequest.CachePolicy) {
         guard state.images.indices.contains(index) else { return }
+        if state.grid != nil {
+            selectInGrid(index, policy: policy)
+            return
+        }
         var next = state
         if index != next.selectedIndex {
             next.viewport = .fit
@@ -282,6 +303,10 @@ public final class BrowserPresenter {
     /// Asks for the selected tab's preview for the pane as it is now, and shows it when it comes:
     /// at once if the pipeline has it in memory.
     func requestSelected(policy: ImageRequest.CachePolicy) {
+        if state.grid != nil {
+            requestGridCells(reloading: policy == .reload ? state.selectedImage : nil)
+            return
+        }
         guard let image = state.selectedImage else { return }
         if !state.layout.fits, policy == .useCache, case .loaded(let shown) = state.phase,
             shown.facts.url == image.url
@@ -426,6 +451,16 @@ public final class BrowserPresenter {
         let distance = max(0, configuration.neighbourhood)
         guard distance > 0 else { return [] }
         return (1...distance).flatMap { [index + $0, index - $0] }.filter { state.images.indices.contains($0) }
+    }
+
+    /// The single view's work is no longer wanted (the grid shows instead): its tasks are given
+    /// up, and nothing on screen plays.
+    func retireSingleView() {
+        for task in tasks.values { task.cancel() }
+        for task in superseded { task.cancel() }
+        tasks = [:]
+        superseded = []
+        current = nil
     }
 
     private func stop() {
@@ -617,6 +652,11 @@ public final class BrowserPresenter {
 
     func commit(_ proposed: BrowserState) {
         var next = proposed
+        if next.grid != nil, next.images != gridImages {
+            state = next
+            requestGridCells()
+            next = state
+        }
         advanceAnimation(in: &next)
         followSlideshow(next)
         state = next
@@ -638,7 +678,7 @@ public final class BrowserPresenter {
             page: page ?? state.page)
     }
 
-    private static func isCancellation(_ error: any Error) -> Bool {
+    static func isCancellation(_ error: any Error) -> Bool {
         error is CancellationError || (error as? ImagePipelineError) == .cancelled || (error as? ImageDecodingError) == .cancelled
     }
 

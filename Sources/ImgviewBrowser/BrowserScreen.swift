@@ -33,6 +33,7 @@ public struct BrowserScreen: Sendable {
         ([.copy, .open], "copy the marked paths (or this one) / open them in the desktop's viewer"),
         ([.trash, .undo], "to the trash (marked, or this one) / put back"),
         ([.keyHandler], "then a key: the key-handler, given the marked paths"),
+        ([.grid], BrowserAction.grid.meaning),
         ([.slideshow], BrowserAction.slideshow.meaning),
         ([.order], BrowserAction.order.meaning),
         ([.help], BrowserAction.help.meaning),
@@ -84,7 +85,11 @@ public struct BrowserScreen: Sendable {
             return frame
         }
         drawTabStrip(into: &frame)
-        drawPreview(into: &frame, layout: layout)
+        if state.grid != nil {
+            drawGrid(into: &frame, layout: layout)
+        } else {
+            drawPreview(into: &frame, layout: layout)
+        }
         if layout.showsMetadata { drawMetadata(into: &frame, layout: layout) }
         drawStatusLine(into: &frame, layout: layout)
         switch state.overlay {
@@ -174,6 +179,42 @@ public struct BrowserScreen: Sendable {
         frame.graphic = PlacedGraphic(column: column, row: row, preview: graphics)
     }
 
+    /// The grid: a cell per image, its thumbnail fitted and centred over its name; the selected
+    /// name in reverse, a marked one with a check, a failed cell with a cross.
+    private func drawGrid(into frame: inout ScreenFrame, layout: BrowserLayout) {
+        guard let grid = state.grid, let gridLayout = state.gridLayout else { return }
+        let box = layout.previewBox
+        let count = state.images.count
+        let visible = gridLayout.visible(firstRow: grid.firstRow, count: count)
+        var title = "grid · \(state.mode.rawValue) · \(grid.thumbnailPixels) px"
+        if !visible.isEmpty { title += " · \(visible.lowerBound + 1)–\(visible.upperBound) of \(count)" }
+        frame.box(column: box.column, row: box.row, width: box.width, height: box.height, title: title)
+        for index in visible {
+            guard let cell = gridLayout.imageBox(of: index, firstRow: grid.firstRow) else { continue }
+            let image = state.images[index]
+            switch grid.cells[image.urlString] {
+            case .loaded(let preview)?:
+                let picture = clipped(preview.grid, to: cell)
+                frame.place(
+                    picture, column: cell.column + max(0, (cell.width - picture.columns) / 2),
+                    row: cell.row + max(0, (cell.height - picture.rows) / 2))
+            case .failed?:
+                let red: TerminalColor = state.colors != .none ? .indexed(9) : .default
+                frame.put("✗", column: cell.column + cell.width / 2, row: cell.row + cell.height / 2, style: .bold, foreground: red)
+            case .loading?, nil:
+                frame.put("·", column: cell.column + cell.width / 2, row: cell.row + cell.height / 2, style: .dim)
+            }
+            let isSelected = index == state.selectedIndex
+            let mark = state.isMarked(image) ? "✓ " : ""
+            let name = mark + DisplayWidth.elidedMiddle(TerminalText.sanitized(image.name), to: cell.width - DisplayWidth.of(mark))
+            let labelRow = cell.row + cell.height
+            if isSelected { frame.fill(" ", column: cell.column, row: labelRow, count: cell.width, style: .reverse) }
+            frame.put(
+                name, column: cell.column + max(0, (cell.width - DisplayWidth.of(name)) / 2), row: labelRow,
+                style: isSelected ? [.reverse, .bold] : [], limit: cell.column + cell.width)
+        }
+    }
+
     private func drawMetadata(into frame: inout ScreenFrame, layout: BrowserLayout) {
         let box = layout.metadataBox
         let image = state.selectedImage
@@ -240,7 +281,7 @@ public struct BrowserScreen: Sendable {
             frame.put(
                 " " + DisplayWidth.truncated(notice.text, to: leftWidth), column: 0, row: row, style: notice.isError ? [.bold] : [],
                 foreground: notice.isError ? red : .default)
-        } else if case .failed(let message) = state.phase {
+        } else if let message = Self.failure(of: state) {
             frame.put(
                 " " + DisplayWidth.truncated(TerminalText.sanitized(message), to: leftWidth), column: 0, row: row, style: .bold,
                 foreground: red)
@@ -258,8 +299,17 @@ public struct BrowserScreen: Sendable {
     /// Whether the status line shows the key hints (nothing else takes it: a prompt, a notice, an error).
     public static func statusShowsHints(_ state: BrowserState) -> Bool {
         if state.prompt != nil || state.notice != nil { return false }
-        if case .failed = state.phase { return false }
-        return true
+        return failure(of: state) == nil
+    }
+
+    /// Why the selected image cannot be shown, if it cannot: in the grid, its cell's reason.
+    static func failure(of state: BrowserState) -> String? {
+        if state.grid != nil {
+            guard case .failed(let message)? = state.selectedGridCell else { return nil }
+            return message
+        }
+        guard case .failed(let message) = state.phase else { return nil }
+        return message
     }
 
     /// How many columns the status line's left part may use (after its leading space).

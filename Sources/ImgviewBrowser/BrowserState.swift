@@ -53,6 +53,9 @@ public struct BrowserState: Sendable, Equatable {
     public var isSorting = false
     /// `keyHandler` was pressed: the next key goes to the key-handler.
     public var awaitsHandlerKey = false
+    /// Set while the grid of thumbnails shows instead of the single image (`g`); the selection is
+    /// the same in both.
+    public var grid: GridViewport?
 
     public init(
         images: [AppImage], selectedIndex: Int = 0, hasMorePages: Bool = false, terminalSize: TerminalSize,
@@ -105,7 +108,19 @@ public struct BrowserState: Sendable, Equatable {
 
     /// Where each part of the screen goes in this state.
     public var layout: BrowserLayout {
-        BrowserLayout(size: terminalSize, showsMetadata: !isFullWidth)
+        BrowserLayout(size: terminalSize, showsMetadata: !isFullWidth && grid == nil)
+    }
+
+    /// Where the grid's cells go, while the grid shows.
+    public var gridLayout: GridLayout? {
+        guard let grid else { return nil }
+        return GridLayout(area: layout.previewArea, thumbnailPixels: grid.thumbnailPixels, cell: grid.cell)
+    }
+
+    /// What the selected image's grid cell shows, while the grid shows.
+    public var selectedGridCell: GridCell? {
+        guard let grid, let image = selectedImage else { return nil }
+        return grid.cells[image.urlString]
     }
 }
 

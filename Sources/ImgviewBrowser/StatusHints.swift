@@ -22,6 +22,16 @@ public struct StatusHints: Sendable, Equatable {
             actions.compactMap { action in state.keymap.keys(for: action).first.map { ($0.label, action.command) } }
         }
         var hints: [(keys: [(String, BrowserCommand)], word: String)] = [(keys(.previous, .next), "tab"), (keys(.find), "find")]
+        if state.grid != nil {
+            hints = [
+                ([("←↑↓→", .next)], "move"), ([("Enter", .toggleGrid)], "open"), (keys(.find), "find"),
+                (keys(.zoomIn, .zoomOut), "size"), (keys(.mark), "mark"), (keys(.mode), "mode"), (keys(.grid), "single"),
+                (keys(.help), "help"), (keys(.quit), "quit"),
+            ]
+            hints.removeAll { $0.keys.isEmpty }
+            self.init(hints: hints)
+            return
+        }
         let fullWidth = (keys(.fullWidth), state.isFullWidth ? "facts" : "full")
         if state.viewport.isFit {
             hints += [fullWidth, (keys(.zoomIn, .zoomOut), "zoom")]
@@ -33,10 +43,19 @@ public struct StatusHints: Sendable, Equatable {
             ]
         }
         hints += [
-            (keys(.reload), "reload"), (keys(.stop), "stop"), (keys(.save), "save"), (keys(.mode), "mode"), (keys(.cache), "cache"),
-            (keys(.help), "help"), (keys(.quit), "quit"),
+            (keys(.reload), "reload")
+        ]
+        // Stop means something only while an image loads: its room goes to the grid otherwise.
+        if case .loading = state.phase { hints.append((keys(.stop), "stop")) }
+        hints += [
+            (keys(.save), "save"), (keys(.mode), "mode"), (keys(.cache), "cache"),
+            (keys(.grid), "grid"), (keys(.help), "help"), (keys(.quit), "quit"),
         ]
         hints.removeAll { $0.keys.isEmpty }
+        self.init(hints: hints)
+    }
+
+    private init(hints: [(keys: [(String, BrowserCommand)], word: String)]) {
         var text = " "
         var targets: [Target] = []
         for (offset, hint) in hints.enumerated() {

@@ -8,7 +8,18 @@ import ImgviewImaging
 /// again from the same pixels instead of decoding again.
 public enum DecodePolicy {
     /// The upright pixel size a preview in `options`' box needs from an image with `header`.
-    public static func minimumSize(of header: ImageHeader, for options: RenderOptions) -> (width: Int, height: Int) {
+    public static func minimumSize(
+        of header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil
+    ) -> (width: Int, height: Int) {
+        let box = minimumSize(of: header, for: options)
+        guard let thumbnail else { return box }
+        // A thumbnail's writer may round its size a pixel or two otherwise: it still serves.
+        let upright = header.uprightSize
+        let fitted = thumbnail.fitted(width: upright.width, height: upright.height)
+        return (max(box.width, min(fitted.width, fitted.width - 2)), max(box.height, min(fitted.height, fitted.height - 2)))
+    }
+
+    private static func minimumSize(of header: ImageHeader, for options: RenderOptions) -> (width: Int, height: Int) {
         var widest = options
         widest.mode = .blocks
         let upright = header.uprightSize

@@ -35,6 +35,8 @@ extension ImagePipeline {
         public var now: @Sendable () -> Date
         /// How pictures of unfinished downloads are made for the tasks that ask; nil makes none.
         public var partialPreviews: PartialPreviewPolicy?
+        /// Where local files' thumbnails last (the freedesktop.org store); nil makes none.
+        public var thumbnails: (any ThumbnailStoring)?
 
         public init(
             fetcher: any ImageFetching, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
@@ -42,8 +44,9 @@ extension ImagePipeline {
             maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, bytesCostLimit: Int = 256 << 20,
             decodedCostLimit: Int = 256 << 20, previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20,
             isOffline: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
-            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy()
+            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy(), thumbnails: (any ThumbnailStoring)? = nil
         ) {
+            self.thumbnails = thumbnails
             self.fetcher = fetcher
             self.decoder = decoder
             self.pngEncoder = pngEncoder

@@ -31,6 +31,8 @@ public final class ImagePipeline: Sendable {
     private let headers = StageTable<ContentKey, ImageHeader>()
     private let decodes = StageTable<DecodeKey, DecodedEntry>()
     private let renders = StageTable<RenderKey, CachedPreview>()
+    /// Thumbnails queued to be written.
+    let thumbnailWrites = PendingCount()
     /// Every fetch's task, until it has ended: cancelled ones still clean up after themselves.
     let transfers = Locked<[UUID: SharedWork<ImageResponse>]>([:])
 
@@ -197,14 +199,26 @@ public final class ImagePipeline: Sendable {
             response = try await fetch(request.imageRequest, waiter: waiter).withElapsed(started.duration(to: .now))
         }
         let content = ContentKey(url: request.url, sha256: response.entry.sha256)
-        let header = try await header(of: content, in: response, waiter: waiter)
+        let thumbnails = thumbnailStore(for: request)
+        if let thumbnails, request.cachePolicy != .reload, thumbnails.hasFailed(file: request.url.path) {
+            throw ImageDecodingError.failedBefore
+        }
+        let header: ImageHeader
         let key = RenderKey(content: content, options: request.options)
         let rendered: CachedPreview
-        if let cached = memory.previews.value(for: key) {
-            rendered = cached
-        } else {
-            let decoded = try await decode(content, header: header, for: request.options, in: response, waiter: waiter)
-            rendered = try await render(key, from: decoded, waiter: waiter)
+        do {
+            header = try await self.header(of: content, in: response, waiter: waiter)
+            if let cached = memory.previews.value(for: key) {
+                rendered = cached
+            } else {
+                let decoded = try await decode(
+                    content, header: header, for: request.options, thumbnail: request.thumbnail, in: response, waiter: waiter)
+                rendered = try await render(key, from: decoded, waiter: waiter)
+            }
+        } catch let error as ImageDecodingError where thumbnails != nil && error.condemnsTheBytes {
+            // Damage is the file's; a size over the limit is this run's, and another may allow it.
+            if case .tooLarge = error {} else { thumbnails?.storeFailure(ofFile: request.url.path) }
+            throw error
         }
         let facts = ImageFacts(
             url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
@@ -218,7 +232,7 @@ public final class ImagePipeline: Sendable {
         guard let facts = cachedFacts(for: request.imageRequest),
             let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
         else { return nil }
-        let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options)
+        let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options, thumbnail: request.thumbnail)
         return DecodePolicy.covers(decoded.image, minimum, page: request.options.page) ? (facts, decoded) : nil
     }
 
@@ -241,16 +255,27 @@ public final class ImagePipeline: Sendable {
     }
 
     private func decode(
-        _ content: ContentKey, header: ImageHeader, for options: RenderOptions, in response: ImageResponse, waiter: WorkWaiter
+        _ content: ContentKey, header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil,
+        in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
-        let minimum = DecodePolicy.minimumSize(of: header, for: options)
+        let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail)
         if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum, page: options.page) { return cached }
         let key = DecodeKey(content: content, width: minimum.width, height: minimum.height, page: options.page)
         let decoder = configuration.decoder
         let maxPixelCount = configuration.maxPixelCount
-        return try await refusingBadImages(content.url) {
+        // A local file's lasting thumbnail stands in for decoding it; one is made after a decode.
+        let store: (any ThumbnailStoring)? = thumbnail != nil && content.url.isFileURL ? configuration.thumbnails : nil
+        let path = content.url.path
+        let entry = try await refusingBadImages(content.url) {
             try await run(decodes, key, waiter: waiter) { cancellation in
                 let started = ContinuousClock.now
+                if let store, let thumbnail, header.animation == nil, options.page == 0,
+                    let pixels = store.thumbnail(ofFile: path, size: thumbnail)
+                {
+                    var entry = DecodedEntry(image: DecodedImage(header: header, pixels: pixels), decodeTime: started.duration(to: .now))
+                    entry.isStoredThumbnail = true
+                    return entry
+                }
                 let request = DecodeRequest(
                     minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page)
                 let image = try decoder.decode(try response.data(), header: header, request: request)
@@ -259,6 +284,38 @@ public final class ImagePipeline: Sendable {
                 memory.keepDecoded(entry, for: content)
             }
         }
+        if let store, let thumbnail, !entry.isStoredThumbnail { storeThumbnail(of: entry.image, path: path, size: thumbnail, in: store) }
+        return entry
+    }
+
+    /// The thumbnail store that applies to `request`: a thumbnail of a local file.
+    private func thumbnailStore(for request: PreviewRequest) -> (any ThumbnailStoring)? {
+        guard request.thumbnail != nil, request.url.isFileURL else { return nil }
+        return configuration.thumbnails
+    }
+
+    /// Makes the lasting thumbnail of a decoded local file at low priority, after what the user
+    /// waits for (encoding a PNG costs more than decoding at a DCT scale). An image no larger than
+    /// the smallest thumbnail needs none.
+    private func storeThumbnail(of image: DecodedImage, path: String, size: ThumbnailSize, in store: any ThumbnailStoring) {
+        let upright = image.header.uprightSize
+        guard max(upright.width, upright.height) > ThumbnailSize.normal.pixels, image.header.animation == nil else { return }
+        let pending = thumbnailWrites
+        pending.begin()
+        _ = configuration.scheduler.schedule(priority: .low) {
+            defer { pending.end() }
+            // `large` always: file managers look only in their own size's folder, and theirs is `large`.
+            for size in Set([size, .large]).sorted(by: { $0.pixels > $1.pixels }) {
+                let fitted = size.fitted(width: upright.width, height: upright.height)
+                let pixels = image.pixels.reduced(toWidth: fitted.width, height: fitted.height)
+                store.store(pixels, ofFile: path, size: size, header: image.header)
+            }
+        }
+    }
+
+    /// Returns once every thumbnail queued so far is written: a command about to exit waits here.
+    public func finishThumbnails() async {
+        await thumbnailWrites.wait()
     }
 
     private func render(_ key: RenderKey, from decoded: DecodedEntry, waiter: WorkWaiter) async throws -> CachedPreview {

@@ -68,6 +68,8 @@ struct KnownImage: Sendable {
 struct DecodedEntry: Sendable {
     let image: DecodedImage
     let decodeTime: Duration
+    /// The pixels are a local file's lasting thumbnail, not a decode of its bytes.
+    var isStoredThumbnail = false
 
     var pixelCount: Int { image.pixels.width * image.pixels.height }
     var cost: Int { image.pixelByteCount }

@@ -12,11 +12,15 @@ public struct PreviewRequest: Sendable, Hashable {
     public var url: URL
     public var cachePolicy: ImageRequest.CachePolicy
     public var options: RenderOptions
+    /// Set for a thumbnail (a grid's cell, a contact sheet): the image is decoded to at least
+    /// this size, and a local file's lasting thumbnail is used, or made, when there is a store.
+    public var thumbnail: ThumbnailSize?
 
-    public init(url: URL, cachePolicy: ImageRequest.CachePolicy = .useCache, options: RenderOptions) {
+    public init(url: URL, cachePolicy: ImageRequest.CachePolicy = .useCache, options: RenderOptions, thumbnail: ThumbnailSize? = nil) {
         self.url = url
         self.cachePolicy = cachePolicy
         self.options = options
+        self.thumbnail = thumbnail
     }
 
     /// The request for the bytes this preview is made from.

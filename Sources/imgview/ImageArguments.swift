@@ -38,6 +38,26 @@ struct ImageArguments {
         return [URL.standardInput: try SuppliedImageFetcher.readStandardInput(limit: limit)]
     }
 
+    /// Each argument's URL, or why it has none, in order (for work that starts them all at once).
+    func resolved() async throws -> [(argument: String, url: Result<URL, any Error>)] {
+        var resolved: [(String, Result<URL, any Error>)] = []
+        for argument in arguments {
+            do {
+                resolved.append((argument, .success(try await imageURL(for: argument, global: global, catalog: catalog))))
+            } catch let error where error is CancellationError {
+                throw error
+            } catch {
+                resolved.append((argument, .failure(error)))
+            }
+        }
+        return resolved
+    }
+
+    /// The error's line, naming the argument unless the message does already.
+    static func line(for error: any Error, argument: String) -> String {
+        message(for: error, argument: argument)
+    }
+
     /// Runs `body` with each argument's URL, in order.
     func forEach(_ body: (_ argument: String, _ url: URL) async throws -> Void) async throws {
         guard arguments.count > 1 else {

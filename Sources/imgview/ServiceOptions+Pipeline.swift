@@ -34,6 +34,14 @@ extension ServiceOptions {
         return ImagePipeline(
             configuration: .init(
                 fetcher: fetcher, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount,
-                bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline))
+                bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline, thumbnails: thumbnailStore()))
+    }
+
+    /// The freedesktop.org thumbnail store the grid and contact sheets share with file managers.
+    static func thumbnailStore() -> FreedesktopThumbnails? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let root = FreedesktopThumbnails.standardRoot(environment: environment) else { return nil }
+        return FreedesktopThumbnails(
+            root: root, version: Imgview.version, workingDirectory: FileManager.default.currentDirectoryPath)
     }
 }

@@ -32,6 +32,11 @@ extension Imgview {
                 else ASCII; into a pipe it picks text. A mode named explicitly is used even into a pipe.
                 Several images are printed one after another, each under a line ==> IMAGE <==; one \
                 that fails is one line on stderr and the others still print (exit 1 when some failed).
+                --grid prints a contact sheet instead: the images side by side in cells COLS across and \
+                ROWS down to a sheet (the next sheet follows after an empty line), or auto for cells of \
+                about 256 pixels square across the box; --label puts each name under its image. Local \
+                files' thumbnails are read from and written to the freedesktop.org thumbnail folders \
+                ($XDG_CACHE_HOME/thumbnails), shared with file managers.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -83,6 +88,13 @@ extension Imgview {
             ).value
         }
 
+        @Option(
+            help: ArgumentHelp("Print a contact sheet: COLS images across, ROWS down to a sheet, or auto.", valueName: "COLSxROWS|auto"))
+        var grid: SheetGrid?
+
+        @Flag(help: "With --grid: each image's name under it.")
+        var label = false
+
         @Option(help: ArgumentHelp("Play an animation for at most this many seconds (on a terminal).", valueName: "S"))
         var duration: Double?
 
@@ -106,6 +118,7 @@ extension Imgview {
                 throw ValidationError("--duration takes seconds, more than 0 and at most 86400")
             }
             if let loops, !(1...1_000_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 1000000") }
+            if label, grid == nil { throw ValidationError("--label goes with --grid") }
             if !(1...1_000_000).contains(page) { throw ValidationError("--page takes a page number from 1") }
         }
 
@@ -132,6 +145,20 @@ extension Imgview {
             let pipeline = try network.makePipeline(
                 global: global, loader: loader, maxPixelCount: decoding.maxPixelCount,
                 supplied: try arguments.suppliedImages(limit: network.maxFileSizeBytes))
+            if let grid {
+                let sheet = ContactSheet(
+                    box: (box.columns, box.rows), grid: grid.size, cell: setup.graphics?.cell ?? Self.textCell(cellAspect: cellAspect),
+                    labels: label)
+                var cellOptions = options
+                cellOptions.columns = sheet.cellWidth
+                cellOptions.rows = sheet.imageRows
+                cellOptions.animates = false
+                cellOptions.graphics?.columns = sheet.cellWidth
+                cellOptions.graphics?.rows = sheet.imageRows
+                cellOptions.graphics?.movesCursor = false
+                try await SheetPrinter(sheet: sheet, options: cellOptions, pipeline: pipeline).print(try await arguments.resolved())
+                return
+            }
             var shown: UInt32 = 0
             let waiting = WaitingProgress.forStandardError()
             try await arguments.forEach { argument, url in

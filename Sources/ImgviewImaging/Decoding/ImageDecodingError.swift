@@ -19,6 +19,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case cancelled
     /// The library that decodes the format, opened on first use, is not installed (or too old).
     case libraryMissing(ImageFormat, SharedLibrary.Unavailable)
+    /// A thumbnail store remembers that the file, as it is now, could not be read before.
+    case failedBefore
 
     public var message: String {
         switch self {
@@ -38,6 +40,8 @@ public enum ImageDecodingError: UserFacingError, Equatable {
             "cancelled"
         case .libraryMissing(let format, let library):
             "cannot decode \(format.displayName) images: \(library.summary)"
+        case .failedBefore:
+            "could not be read as an image before, and the file has not changed since (r tries again)"
         }
     }
 
@@ -48,7 +52,7 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     /// decode nobody waited for.
     public var condemnsTheBytes: Bool {
         switch self {
-        case .unsupportedFormat, .cancelled, .libraryMissing: false
+        case .unsupportedFormat, .cancelled, .libraryMissing, .failedBefore: false
         case .empty, .notAnImage, .tooLarge, .corrupt, .truncated: true
         }
     }

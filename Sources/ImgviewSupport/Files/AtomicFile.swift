@@ -18,8 +18,10 @@ public enum AtomicFile {
     ///
     /// Without `sync`, a power cut may lose the new content (the old file or an empty one remains), but a
     /// killed process never leaves a partial file: for data that is cheap to lose, such as counters.
-    public static func write(_ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil) throws {
-        let staged = try stage(data, as: name, in: folder, sync: sync, modified: modified)
+    public static func write(
+        _ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil, permissions: mode_t = 0o644
+    ) throws {
+        let staged = try stage(data, as: name, in: folder, sync: sync, modified: modified, permissions: permissions)
         do {
             try staged.commit()
         } catch {
@@ -31,7 +33,7 @@ public enum AtomicFile {
     /// The first half of `write`: `data` written (and fsynced unless `sync` is false) under a
     /// temporary name beside `name`, for the caller to `commit` (rename into place) or `discard`.
     public static func stage(
-        _ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil
+        _ data: Data, as name: String, in folder: Directory, sync: Bool = true, modified: Date? = nil, permissions: mode_t = 0o644
     ) throws
         -> StagedFile
     {
@@ -39,7 +41,7 @@ public enum AtomicFile {
         let path = folder.path + "/" + temporary
         let file: FileDescriptor
         do {
-            file = try folder.openRegular(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+            file = try folder.openRegular(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, permissions: permissions)
         } catch {
             throw FileSystemError(operation: "create", path: path, errno: error.rawValue)
         }

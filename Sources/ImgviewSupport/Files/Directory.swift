@@ -41,10 +41,10 @@ public final class Directory: Sendable {
 
     /// The folder `name`, made if missing; whatever else stands under that name (a link, a file,
     /// a FIFO) is removed first, so the folder is always a real one inside this folder.
-    public func makeSubdirectory(_ name: String) throws(Errno) -> Directory {
+    public func makeSubdirectory(_ name: String, permissions: mode_t = 0o755) throws(Errno) -> Directory {
         if let existing = try? subdirectory(name) { return existing }
         if let status = status(of: name), status.type != .directory { _ = removeItem(name) }
-        if mkdirat(descriptor.rawValue, name, 0o755) != 0, errno != EEXIST { throw Errno(rawValue: errno) }
+        if mkdirat(descriptor.rawValue, name, permissions) != 0, errno != EEXIST { throw Errno(rawValue: errno) }
         return try subdirectory(name)
     }
 

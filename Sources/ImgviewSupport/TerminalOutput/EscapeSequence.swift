@@ -39,6 +39,11 @@ public enum EscapeSequence {
         numbered(count, final: "B")
     }
 
+    /// CUF: moves the cursor right `count` columns (not past the right edge).
+    public static func cursorForward(_ count: Int) -> [UInt8] {
+        numbered(count, final: "C")
+    }
+
     /// EL 0: erases from the cursor to the end of the line.
     public static let eraseToEndOfLine: [UInt8] = ControlCode.csi + [UInt8(ascii: "K")]
 

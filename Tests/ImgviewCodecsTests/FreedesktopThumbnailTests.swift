@@ -1,0 +1,260 @@
+import Foundation
+import ImgviewTestSupport
+import Testing
+
+@testable import ImgviewCodecs
+@testable import ImgviewFetching
+@testable import ImgviewImaging
+@testable import ImgviewPipeline
+@testable import ImgviewSupport
+
+/// Thumbnails that last and are shared with the desktop (freedesktop.org Thumbnail Managing
+/// Standard 0.9.0): what imgview writes is valid for GLib, stale copies are ignored and replaced,
+/// failures are remembered, and thumbnails made by GNOME's factory are used as they are.
+@Suite("Freedesktop thumbnails")
+struct FreedesktopThumbnailTests {
+    /// A folder with an image of 640×400 and a cache home for the thumbnails.
+    struct Place {
+        let folder: URL
+        let image: URL
+        let cacheHome: URL
+        var root: String { cacheHome.path + "/thumbnails" }
+        var store: FreedesktopThumbnails { FreedesktopThumbnails(root: root, version: "0.1.0", workingDirectory: "/") }
+
+        init(width: Int = 640, height: Int = 400) throws {
+            folder = try temporaryFolder(prefix: "imgview-thumbs")
+            cacheHome = folder.appendingPathComponent("cache")
+            image = folder.appendingPathComponent("a photo #1.png")
+            var bytes = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let offset = (y * width + x) * 4
+                    bytes[offset] = UInt8(x * 255 / width)
+                    bytes[offset + 1] = UInt8(y * 255 / height)
+                    bytes[offset + 2] = 40
+                }
+            }
+            try FreedesktopThumbnails.encode(PixelBuffer(width: width, height: height, bytes: bytes), texts: [])!.write(to: image)
+        }
+
+        var thumbnailPath: String {
+            root + "/large/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: image.path))
+        }
+
+        /// A pipeline over local files that keeps thumbnails here, decoding with `decoder`.
+        func pipeline(decoder: any ImageDecoding = ImageDecoder()) -> ImagePipeline {
+            ImagePipeline(
+                configuration: .init(
+                    fetcher: ImageFetcher(configuration: .init(dataLoader: NoNetworkLoader())), decoder: decoder,
+                    scheduler: WorkerPool(width: 1), thumbnails: store))
+        }
+
+        func cell(_ pipeline: ImagePipeline) async throws -> PreviewResponse {
+            let response = try await pipeline.preview(
+                for: PreviewRequest(url: image, options: RenderOptions(columns: 26, rows: 13), thumbnail: .large))
+            await pipeline.finishThumbnails()
+            return response
+        }
+    }
+
+    /// The PNG's chunks in order: type and data; nil when the signature or a length is wrong.
+    static func chunks(_ data: Data) -> [(type: String, data: Data)]? {
+        let bytes = [UInt8](data)
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        var chunks: [(String, Data)] = []
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard offset + 12 + length <= bytes.count else { return nil }
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            chunks.append((type, Data(bytes[(offset + 8)..<(offset + 8 + length)])))
+            offset += 12 + length
+        }
+        return chunks
+    }
+
+    /// The tEXt chunks before the first IDAT, as keys and values.
+    static func textBeforeImage(_ data: Data) -> [String: String] {
+        var texts: [String: String] = [:]
+        for chunk in chunks(data) ?? [] {
+            if chunk.type == "IDAT" { break }
+            guard chunk.type == "tEXt", let zero = chunk.data.firstIndex(of: 0) else { continue }
+            texts[String(decoding: chunk.data[..<zero], as: UTF8.self)] = String(
+                decoding: chunk.data[chunk.data.index(after: zero)...], as: UTF8.self)
+        }
+        return texts
+    }
+
+    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func namesAreTheMD5OfTheURIGLibMakes() {
+        // The standard's own example and GLib-verified escapes (note 29 §1.2).
+        #expect(ThumbnailName.fileName(forURI: "file:///home/jens/photos/me.png") == "c6ee772d9e49320e97ec29a7eb5b1697.png")
+        #expect(ThumbnailName.fileName(forURI: "./picture.png") == "7fd0e41c1612f860427a76c4100745a3.png")
+        #expect(ThumbnailName.uri(ofPath: "/home/me/Pictures/a b.jpg") == "file:///home/me/Pictures/a%20b.jpg")
+        #expect(
+            ThumbnailName.uri(ofPath: "/home/me/Bilder/Grüße ☃.jpg") == "file:///home/me/Bilder/Gr%C3%BC%C3%9Fe%20%E2%98%83.jpg")
+        let odd = "/tmp/x#y?z%w;[a]@b&c=d+e,f!g$h'i(j)k*l~m:n.jpg"
+        #expect(ThumbnailName.uri(ofPath: odd) == "file:///tmp/x%23y%3Fz%25w%3B%5Ba%5D@b&c=d+e,f!g$h'i(j)k*l~m:n.jpg")
+        #expect(ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: odd)) == "355faaa6c553e9026a6151c0b9ffa5db.png")
+        #expect(ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: "/tmp/日本語/写真.png")) == "03cd78d6a7f9c2f1ce12531ac2f3e723.png")
+        #expect(ThumbnailName.uri(ofPath: "/tmp/./a//b/../c.jpg") == "file:///tmp/a/c.jpg")
+        #expect(ThumbnailName.uri(ofPath: "b/c.jpg", in: "/home/me") == "file:///home/me/b/c.jpg")
+    }
+
+    @Test func aWrittenThumbnailIsAValidPNGForTheStandardAndForGLib() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let response = try await place.cell(place.pipeline())
+        #expect(response.preview.grid.columns <= 26)
+        let data = try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath))
+        let chunks = try #require(Self.chunks(data))
+        let header = chunks[0]
+        #expect(header.type == "IHDR")
+        let width = header.data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let height = header.data.dropFirst(4).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 256 && height == 160, "fitted in 256, aspect kept")
+        #expect(header.data[header.data.startIndex + 8] == 8 && header.data[header.data.startIndex + 9] == 6, "8-bit RGBA")
+        #expect(header.data[header.data.startIndex + 12] == 0, "not interlaced")
+        let texts = Self.textBeforeImage(data)
+        let status = try FileManager.default.attributesOfItem(atPath: place.image.path)
+        let mtime = Int((status[.modificationDate] as! Date).timeIntervalSince1970)
+        #expect(
+            texts["Thumb::URI"] == "file://"
+                + place.image.path.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "#", with: "%23"))
+        #expect(texts["Thumb::MTime"] == String(mtime))
+        #expect(texts["Thumb::Size"] == String((status[.size] as! NSNumber).intValue))
+        #expect(texts["Thumb::Mimetype"] == "image/png")
+        #expect(texts["Thumb::Image::Width"] == "640" && texts["Thumb::Image::Height"] == "400")
+        let file = try FileManager.default.attributesOfItem(atPath: place.thumbnailPath)
+        #expect((file[.posixPermissions] as! NSNumber).intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: place.root + "/large")
+        #expect((folder[.posixPermissions] as! NSNumber).intValue == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: place.root + "/large").count == 1, "no temporary left")
+        // GLib (what file managers use) finds it and calls it valid.
+        let info = try Self.run(
+            "/usr/bin/gio", ["info", "-a", "thumbnail::*", place.image.path], environment: ["XDG_CACHE_HOME": place.cacheHome.path])
+        #expect(info.contains("thumbnail::path: \(place.thumbnailPath)"), "\(info)")
+        #expect(info.contains("thumbnail::is-valid: TRUE"), "\(info)")
+    }
+
+    @Test func aStaleCopyIsIgnoredAndReplaced() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let status = try FileManager.default.attributesOfItem(atPath: place.image.path)
+        let mtime = Int((status[.modificationDate] as! Date).timeIntervalSince1970)
+        // A thumbnail of the file as it was a second earlier: solid red, which the file is not.
+        let red = PixelBuffer(width: 256, height: 160, bytes: Array(repeating: [UInt8(255), 0, 0, 255], count: 256 * 160).flatMap { $0 })
+        let uri = ThumbnailName.uri(ofPath: place.image.path)
+        try FileManager.default.createDirectory(atPath: place.root + "/large", withIntermediateDirectories: true)
+        let stale = FreedesktopThumbnails.encode(
+            red,
+            texts: [
+                ("Thumb::URI", uri), ("Thumb::MTime", String(mtime - 1)), ("Thumb::Size", String((status[.size] as! NSNumber).intValue)),
+            ])!
+        try stale.write(to: URL(fileURLWithPath: place.thumbnailPath))
+        #expect(place.store.thumbnail(ofFile: place.image.path, size: .large) == nil, "stale: ignored")
+        _ = try await place.cell(place.pipeline())
+        let replaced = try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath))
+        #expect(Self.textBeforeImage(replaced)["Thumb::MTime"] == String(mtime))
+        let pixels = try #require(place.store.thumbnail(ofFile: place.image.path, size: .large))
+        #expect(pixels.bytes[0..<3] != [255, 0, 0], "the new thumbnail shows the file")
+        // A wrong size is stale too.
+        var other = Self.textBeforeImage(replaced)
+        other["Thumb::Size"] = "1"
+        let wrongSize = FreedesktopThumbnails.encode(red, texts: other.map { ($0.key, $0.value) })!
+        try wrongSize.write(to: URL(fileURLWithPath: place.thumbnailPath))
+        #expect(place.store.thumbnail(ofFile: place.image.path, size: .large) == nil)
+    }
+
+    @Test func aThumbnailStandsInForDecodingAndOneFromGNOMEIsUsedAsItIs() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        guard FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/girepository-1.0/GnomeDesktop-3.0.typelib") else {
+            Issue.record("GNOME's thumbnail factory is not installed (gir1.2-gnomedesktop-3.0)")
+            return
+        }
+        let output = try Self.run(
+            "/usr/bin/python3", ["-c", Self.gnomeFactory, "large", place.image.path], environment: ["XDG_CACHE_HOME": place.cacheHome.path])
+        #expect(output.contains("saved"), "\(output)")
+        let made = try FileManager.default.attributesOfItem(atPath: place.thumbnailPath)
+        let gnome = try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath))
+        #expect(Self.textBeforeImage(gnome)["Software"] == "GNOME::ThumbnailFactory")
+        let pixels = try #require(place.store.thumbnail(ofFile: place.image.path, size: .large), "GNOME's thumbnail is valid for imgview")
+        #expect(max(pixels.width, pixels.height) == 256)
+        // A decoder that can read headers but no pixels: the cell can only come from the thumbnail.
+        let response = try await place.cell(place.pipeline(decoder: HeaderOnlyDecoder()))
+        #expect(response.preview.grid.columns > 0)
+        #expect(response.facts.width == 640 && response.facts.height == 400, "the facts are the image's")
+        let after = try FileManager.default.attributesOfItem(atPath: place.thumbnailPath)
+        #expect(after[.modificationDate] as? Date == made[.modificationDate] as? Date, "left as it is")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath)) == gnome)
+    }
+
+    @Test func aFileThatCannotBeReadLeavesAFailMarkerUntilItChanges() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        var broken = try Data(contentsOf: place.image)
+        broken.replaceSubrange(60..<400, with: Data(repeating: 0x55, count: 340))
+        try broken.write(to: place.image)
+        await #expect(throws: ImageDecodingError.self) { _ = try await place.cell(place.pipeline()) }
+        let marker = place.root + "/fail/imgview-0.1.0/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: place.image.path))
+        #expect(FileManager.default.fileExists(atPath: marker))
+        #expect(place.store.hasFailed(file: place.image.path))
+        await #expect(throws: ImageDecodingError.failedBefore) { _ = try await place.cell(place.pipeline()) }
+        // Changed since: tried again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: place.image.path)
+        #expect(!place.store.hasFailed(file: place.image.path))
+    }
+
+    @Test func nothingIsReadOrWrittenForFilesInsideTheThumbnailFolders() throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        try FileManager.default.createDirectory(atPath: place.root + "/large", withIntermediateDirectories: true)
+        let inside = place.root + "/large/x.png"
+        try FileManager.default.copyItem(atPath: place.image.path, toPath: inside)
+        place.store.store(
+            PixelBuffer(width: 1, height: 1, bytes: [0, 0, 0, 0]), ofFile: inside, size: .large,
+            header: ImageHeader(format: .png, storedWidth: 640, storedHeight: 400, orientation: .up))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: place.root + "/large") == ["x.png"])
+    }
+
+    /// GNOME's factory (what Nautilus uses) making a `large` thumbnail (note 29 §1.7).
+    static let gnomeFactory = """
+        import sys, os, gi
+        gi.require_version('GnomeDesktop', '3.0')
+        from gi.repository import GnomeDesktop, Gio
+        size = {'normal': GnomeDesktop.DesktopThumbnailSize.NORMAL, 'large': GnomeDesktop.DesktopThumbnailSize.LARGE}[sys.argv[1]]
+        factory = GnomeDesktop.DesktopThumbnailFactory.new(size)
+        for path in sys.argv[2:]:
+            file = Gio.File.new_for_path(os.path.abspath(path))
+            info = file.query_info('standard::content-type,time::modified', 0, None)
+            mtime = info.get_attribute_uint64('time::modified')
+            pixbuf = factory.generate_thumbnail(file.get_uri(), info.get_content_type(), None)
+            factory.save_thumbnail(pixbuf, file.get_uri(), mtime, None)
+            print('saved', factory.lookup(file.get_uri(), mtime))
+        """
+}
+
+/// Reads headers as the codecs do, but decodes no pixels.
+struct HeaderOnlyDecoder: ImageDecoding {
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try ImageDecoder().inspect(bytes, probe: probe)
+    }
+
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        throw .unsupportedFormat(header.format)
+    }
+}
