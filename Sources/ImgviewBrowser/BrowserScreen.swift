@@ -338,16 +338,22 @@ public struct BrowserScreen: Sendable {
                 + meaning
         }
         let footer = ["", "preview modes here: " + Self.modeCycle(state), "any key closes this panel"]
-        // Too many for the screen's height: two columns, where the width has room for them.
-        let room = layout.size.rows - 4 - footer.count
+        // Too many for the screen's height: two columns, each cut to half the width if it must be
+        // (the keys stay whole), and what still does not fit cut short; the footer always shows.
+        let room = max(1, layout.size.rows - 4 - footer.count)
         let widest = lines.map(DisplayWidth.of).max() ?? 0
-        if lines.count > room, 2 * widest + 3 <= layout.size.columns - 8 {
+        let columnWidth = min(widest, (layout.size.columns - 8 - 3) / 2)
+        if lines.count > room, columnWidth >= keyWidth + 12 {
             let half = (lines.count + 1) / 2
             lines = (0..<half).map { row in
-                let left = lines[row]
+                let left = DisplayWidth.truncated(lines[row], to: columnWidth)
                 guard row + half < lines.count else { return left }
-                return left + String(repeating: " ", count: widest - DisplayWidth.of(left) + 3) + lines[row + half]
+                let right = DisplayWidth.truncated(lines[row + half], to: columnWidth)
+                return left + String(repeating: " ", count: columnWidth - DisplayWidth.of(left) + 3) + right
             }
+        }
+        if lines.count > room {
+            lines = Array(lines.prefix(room - 1)) + ["… \(lines.count - room + 1) more in a taller window"]
         }
         panel(title: "keys", lines: lines + footer, into: &frame, layout: layout)
     }

@@ -117,12 +117,18 @@ struct BrowserScreenTests {
     }
 
     @Test func theHelpPanelListsEveryKey() {
-        var help = state(names: ["a"])
+        var help = state(names: ["a"], size: TerminalSize(columns: 100, rows: 40))
         help.overlay = .help
         let text = BrowserScreen(state: help).compose().text
         for (keys, meaning) in BrowserScreen.helpLines(for: .standard) {
             #expect(text.contains(keys) && text.contains(meaning), "\(keys) \(meaning)")
         }
+        // Shorter, in two columns with the meanings cut: every key is still there, and the footer.
+        var short = help
+        short.terminalSize = TerminalSize(columns: 100, rows: 30)
+        let cut = BrowserScreen(state: short).compose().text
+        for (keys, _) in BrowserScreen.helpLines(for: .standard) { #expect(cut.contains(keys), "\(keys)") }
+        #expect(cut.contains("any key closes this panel"))
         #expect(text.contains("← h S-Tab / → l Tab"))
         #expect(text.contains("D Del / u"))
         #expect(text.contains("Ctrl-X"))
