@@ -76,37 +76,18 @@ public struct ExifCamera: Sendable, Equatable {
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
     }
 
-    private static func read(_ bytes: some ByteReader, range: Range<Int>) -> ExifCamera? {
-        let base = range.lowerBound
-        guard range.count >= 8, let order = bytes.bigEndian16(at: base) else { return nil }
-        let bigEndian: Bool
-        switch order {
-        case 0x4D4D: bigEndian = true
-        case 0x4949: bigEndian = false
-        default: return nil
-        }
-        func number(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= base, offset + size <= range.upperBound else { return nil }
-            return bytes.integer(at: offset, size: size, bigEndian: bigEndian)
-        }
-        guard number(base + 2, 2) == 42 else { return nil }
-        typealias Entry = (tag: Int, type: Int, count: Int, at: Int)
-        func entries(at offset: Int?) -> [Entry] {
-            guard let offset, offset >= 8, let count = number(base + offset, 2) else { return [] }
-            var found: [Entry] = []
-            for index in 0..<min(count, 1024) {
-                let entry = base + offset + 2 + index * 12
-                guard let tag = number(entry, 2), let type = number(entry + 2, 2), let values = number(entry + 4, 4) else { break }
-                found.append((tag, type, values, entry + 8))
-            }
-            return found
-        }
+    private static func read<Bytes: ByteReader>(_ bytes: Bytes, range: Range<Int>) -> ExifCamera? {
+        guard let layout = TIFFLayout(bytes, in: range) else { return nil }
+        let base = layout.base
+        typealias Entry = TIFFLayout<Bytes>.Entry
+        func number(_ offset: Int, _ size: Int) -> Int? { layout.number(at: offset, size: size) }
+        func entries(at offset: Int?) -> [Entry] { layout.entries(atOffset: offset, limit: 1024) }
         /// Where an entry's values are: in the entry when they fit in 4 bytes, else at its offset.
         func values(_ entry: Entry, size: Int) -> Int? {
             let (total, overflow) = entry.count.multipliedReportingOverflow(by: size)
             guard !overflow, total <= 1 << 16 else { return nil }
-            if total <= 4 { return entry.at }
-            return number(entry.at, 4).map { base + $0 }
+            if total <= 4 { return entry.field }
+            return number(entry.field, 4).map { base + $0 }
         }
         func text(_ entry: Entry?) -> String? {
             guard let entry, entry.type == 2, entry.count > 0, let start = values(entry, size: 1) else { return nil }
@@ -125,13 +106,13 @@ public struct ExifCamera: Sendable, Equatable {
         func integer(_ entry: Entry?) -> Int? {
             guard let entry else { return nil }
             switch entry.type {
-            case 3: return number(entry.at, 2)
-            case 4: return number(entry.at, 4)
+            case 3: return number(entry.field, 2)
+            case 4: return number(entry.field, 4)
             default: return nil
             }
         }
         let first = entries(at: number(base + 4, 4))
-        let exifPointer = first.first { $0.tag == 0x8769 }.flatMap { number($0.at, 4) }
+        let exifPointer = first.first { $0.tag == 0x8769 }.flatMap { number($0.field, 4) }
         let exif = entries(at: exifPointer)
         func tag(_ list: [Entry], _ tag: Int) -> Entry? { list.first { $0.tag == tag } }
         var camera = ExifCamera()

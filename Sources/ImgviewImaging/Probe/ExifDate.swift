@@ -107,42 +107,18 @@ public enum ExifDate {
 
     /// The date tags of the TIFF structure in `range`: 0x9003 and 0x9004 in the Exif directory
     /// IFD0's 0x8769 points to, then 0x0132 in IFD0. Every offset is checked against the range.
-    static func date(inTIFF bytes: some ByteReader, range: Range<Int>) -> ExifDateTime? {
-        let base = range.lowerBound
-        guard range.count >= 8, let order = bytes.bigEndian16(at: base) else { return nil }
-        let bigEndian: Bool
-        switch order {
-        case 0x4D4D: bigEndian = true
-        case 0x4949: bigEndian = false
-        default: return nil
-        }
-        func number(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= base, offset + size <= range.upperBound else { return nil }
-            return bytes.integer(at: offset, size: size, bigEndian: bigEndian)
-        }
-        typealias Entry = (tag: Int, type: Int, count: Int, value: Int)
-        /// The entries of the directory at `offset` from the TIFF header that lie inside the range.
-        func entries(at offset: Int?) -> [Entry] {
-            guard let offset, offset >= 8, let count = number(base + offset, 2) else { return [] }
-            var found: [Entry] = []
-            for index in 0..<min(count, 4096) {
-                let entry = base + offset + 2 + index * 12
-                guard let tag = number(entry, 2), let type = number(entry + 2, 2), let values = number(entry + 4, 4) else { break }
-                found.append((tag, type, values, entry + 8))
-            }
-            return found
-        }
+    static func date<Bytes: ByteReader>(inTIFF bytes: Bytes, range: Range<Int>) -> ExifDateTime? {
+        guard let layout = TIFFLayout(bytes, in: range) else { return nil }
         /// An ASCII date: 20 bytes, so always stored at an offset.
-        func date(_ entry: Entry) -> ExifDateTime? {
-            guard entry.type == 2, (19...64).contains(entry.count), let offset = number(entry.value, 4) else { return nil }
-            let start = base + offset
-            guard start >= base, start + 19 <= range.upperBound else { return nil }
+        func date(_ entry: TIFFLayout<Bytes>.Entry) -> ExifDateTime? {
+            guard entry.type == 2, (19...64).contains(entry.count), let offset = layout.number(at: entry.field, size: 4) else { return nil }
+            let start = layout.base + offset
+            guard start >= layout.base, start + 19 <= range.upperBound else { return nil }
             return ExifDateTime(bytes.bytes(at: start, count: 19))
         }
-        guard number(base + 2, 2) == 42 else { return nil }
-        let first = entries(at: number(base + 4, 4))
+        let first = layout.entries(atOffset: layout.firstDirectoryOffset, limit: 4096)
         if let pointer = first.first(where: { $0.tag == 0x8769 && ($0.type == 4 || $0.type == 13) }) {
-            let exif = entries(at: number(pointer.value, 4))
+            let exif = layout.entries(atOffset: layout.number(at: pointer.field, size: 4), limit: 4096)
             for tag in [0x9003, 0x9004] {
                 if let entry = exif.first(where: { $0.tag == tag }), let found = date(entry) { return found }
             }

@@ -14,35 +14,10 @@ struct TIFFDirectory {
 
     /// The directory of the TIFF structure starting at `range.lowerBound`; nil when it is not one.
     init?(_ bytes: some ByteReader, in range: Range<Int>) {
-        let base = range.lowerBound
-        guard range.count >= 8, let order = bytes.bigEndian16(at: base) else { return nil }
-        let bigEndian: Bool
-        switch order {
-        case 0x4D4D: bigEndian = true
-        case 0x4949: bigEndian = false
-        default: return nil
-        }
-        func number(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= base, offset + size <= range.upperBound else { return nil }
-            return bytes.integer(at: offset, size: size, bigEndian: bigEndian)
-        }
-        // BigTIFF (43) lays its directories out otherwise.
-        guard number(base + 2, 2) == 42, let first = number(base + 4, 4) else { return nil }
-        let directory = base + first
-        guard first >= 8, let count = number(directory, 2) else { return nil }
-        for index in 0..<min(count, 4096) {
-            let entry = directory + 2 + index * 12
-            guard let tag = number(entry, 2), let type = number(entry + 2, 2), let values = number(entry + 4, 4) else { break }
-            var value: Int?
-            if values == 1 {
-                switch type {
-                case 3: value = number(entry + 8, 2)
-                case 4: value = number(entry + 8, 4)
-                default: value = nil
-                }
-            }
-            entries.append(Entry(tag: tag, value: value))
-        }
+        guard let layout = TIFFLayout(bytes, in: range), let first = layout.firstDirectoryOffset, first >= 8,
+            layout.number(at: layout.base + first, size: 2) != nil
+        else { return nil }
+        entries = layout.entries(atOffset: first, limit: 4096).map { Entry(tag: $0.tag, value: layout.singleInteger($0)) }
     }
 
     /// The single SHORT or LONG value of `tag`.
