@@ -58,7 +58,14 @@ public struct HEIFDecoder: ImageDecoding {
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
         var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(request: request) }
-        if request.page == 0 { image.header = header }
+        if request.page == 0 {
+            // The probe's size is what the limits were checked against: data larger than it is a lie.
+            guard image.pixels.width <= width, image.pixels.height <= height else {
+                throw .corrupt(
+                    .heic, detail: "an image of \(image.pixels.width)×\(image.pixels.height) where its header says \(width)×\(height)")
+            }
+            image.header = header
+        }
         if request.cancellation.isCancelled { throw .cancelled }
         if Self.holdsASequence(bytes) {
             let note = "HEIF image sequence: showing its still image (libheif 1.15 cannot play sequences)"

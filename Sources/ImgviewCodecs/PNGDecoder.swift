@@ -26,7 +26,7 @@ public struct PNGDecoder: ImageDecoding {
         if let animation, animation.isAnimated {
             let (width, height) = (animation.width, animation.height)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
-                throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+                throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
             if let image = try APNGDecoder(structure: animation).decode(bytes, header: header, request: request) { return image }
         }
@@ -60,6 +60,16 @@ public struct PNGDecoder: ImageDecoding {
         var failure: String?
     }
 
+    /// "Too large" for a size the header declared too; a file whose chunks declare a size other
+    /// than its header's contradicts itself, and is corrupt.
+    static func tooLarge(width: Int, height: Int, header: ImageHeader, limit: Int) -> ImageDecodingError {
+        guard width == header.storedWidth, height == header.storedHeight else {
+            return .corrupt(
+                .png, detail: "an image of \(width)×\(height) where its header says \(header.storedWidth)×\(header.storedHeight)")
+        }
+        return .tooLarge(width: width, height: height, limit: limit)
+    }
+
     /// Decodes `bytes` row by row into the sink `makeSink` gives for the stored size and the
     /// stored-size minimum; a file that ends after its first row ends the decode, not the call.
     func decodeRows<Sink: PNGRowSink>(
@@ -69,10 +79,12 @@ public struct PNGDecoder: ImageDecoding {
         try withContext(bytes) { context throws(ImageDecodingError) in
             let (width, height) = try storedSize(context)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
-                throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
+                throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
             // One row is the only thing sized by the image: refuse rows that alone would cost too much.
-            guard width <= Self.maxRowPixels else { throw .tooLarge(width: width, height: height, limit: request.maxPixelCount) }
+            guard width <= Self.maxRowPixels else {
+                throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
+            }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
             let start = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
             // libspng needs whole chunks: a file cut inside its first IDAT chunk has no row to show.

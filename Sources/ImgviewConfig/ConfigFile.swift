@@ -103,6 +103,9 @@ public struct ConfigFile: Sendable, Equatable {
             let problem = bytes[bad] == 0 ? "a NUL byte (a config file is text)" : "not UTF-8 text"
             throw ConfigError(path: path, line: line, problem: problem)
         }
+        // toml++ asserts, and so aborts, on a key that starts with neither a key character nor a
+        // quote; such a file is refused here first.
+        if let (line, problem) = KeyStarts.firstBadKey(in: bytes) { throw ConfigError(path: path, line: line, problem: problem) }
         let text = String(decoding: bytes, as: UTF8.self)
         let table: TOMLTable
         do {

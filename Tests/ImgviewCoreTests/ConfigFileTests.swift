@@ -89,6 +89,19 @@ struct ConfigFileTests {
         #expect(message == "c.toml:1: unknown setting \"mod\" (did you mean \"mode\"?) (--no-config ignores the file)")
     }
 
+    /// toml++ aborts on a key starting with neither a key character nor a quote (the fuzzer's
+    /// `[, "D"]`); those are refused on their line first, and keys that are fine still read.
+    @Test func aKeyThatStartsWithPunctuationIsAnErrorNotACrash() {
+        let table = "a table's name must start with a letter, digit, _, - or a quote"
+        #expect(error(Array("mode = \"blocks\"\n[, \"D\"]\n".utf8)) == ConfigError(path: "c.toml", line: 2, problem: table))
+        #expect(error(Array("[[ .x]]\n".utf8))?.problem == table)
+        #expect(error(Array("[keys.]\n".utf8))?.problem == "a dotted key needs a name after each dot")
+        #expect(error(Array("keys. = 1\n".utf8))?.problem == "a dotted key needs a name after each dot")
+        #expect(error(Array("[keys]\n\"a.b\" = \"x\"\n".utf8))?.problem != "a dotted key needs a name after each dot")
+        // Inside a multi-line string such a line is text.
+        #expect(error(Array("x = \"\"\"\n[, \"D\"]\n\"\"\"\n".utf8))?.problem != table)
+    }
+
     @Test func bytesThatAreNotTextAreFoundWhereTheyAre() {
         // TOMLKit would read a damaged file as an empty one; the bytes are checked first.
         let invalid = Array("mode = \"blocks\"\n\ncolors = \"".utf8) + [0xFF] + Array("\"\n".utf8)
