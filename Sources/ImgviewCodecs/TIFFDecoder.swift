@@ -57,8 +57,16 @@ public struct TIFFDecoder: ImageDecoding {
         var pageHeader = ImageHeader(
             format: .tiff, storedWidth: decoded.width, storedHeight: decoded.height, orientation: decoded.orientation,
             pageCount: directories.pages.count)
-        if request.page == 0 { pageHeader = header }
-        var image = DecodedImage(header: pageHeader, pixels: decoded.orientation.apply(to: decoded.pixels), warning: decoded.warning)
+        let pixels = decoded.orientation.apply(to: decoded.pixels)
+        if request.page == 0 {
+            // The probe's size is what the limits were checked against: data larger than it is a lie.
+            let (width, height) = header.uprightSize
+            guard pixels.width <= width, pixels.height <= height else {
+                throw .corrupt(.tiff, detail: "an image of \(pixels.width)×\(pixels.height) where its header says \(width)×\(height)")
+            }
+            pageHeader = header
+        }
+        var image = DecodedImage(header: pageHeader, pixels: pixels, warning: decoded.warning)
         image.colorProfile = decoded.profile.map { .icc($0) }
         image.page = directories.pages.firstIndex { $0.index == page.index } ?? 0
         return image

@@ -2,22 +2,15 @@
 /// `[[`, and after a dot in a key. toml++ 3.4 asserts this instead of reporting it (its parser
 /// aborts the process on `[, "D"]`), so `ConfigFile` checks those places before handing it the text.
 ///
-/// Lines inside multi-line strings are skipped; a key after a `{` (inline tables) is left to
-/// toml++, which checks it there.
+/// Every line is looked at, even one inside a multi-line string (telling those apart needs a
+/// whole TOML lexer, and a comment or a string can hold quotes): such a line that starts with
+/// `[` and punctuation is refused too, which no setting of imgview's needs. A key after a `{`
+/// (inline tables) is left to toml++, which checks it there.
 enum KeyStarts {
     /// The first line with a key that starts with something else, and what is wrong with it.
     static func firstBadKey(in bytes: [UInt8]) -> (line: Int, problem: String)? {
-        var insideMultiline: [UInt8]? = nil
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let line = Array(line)
-            if let delimiter = insideMultiline {
-                if occurrences(of: delimiter, in: line) % 2 == 1 { insideMultiline = nil }
-                continue
-            }
-            for delimiter: [UInt8] in [[0x22, 0x22, 0x22], [0x27, 0x27, 0x27]] where occurrences(of: delimiter, in: line) % 2 == 1 {
-                insideMultiline = delimiter
-            }
-            if let problem = problem(in: line) { return (index + 1, problem) }
+            if let problem = problem(in: Array(line)) { return (index + 1, problem) }
         }
         return nil
     }
@@ -42,6 +35,8 @@ enum KeyStarts {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
+            } else if byte == UInt8(ascii: "#") {
+                break
             } else if byte == UInt8(ascii: "."), !startsAKey(line, at: index + 1) {
                 return "a dotted key needs a name after each dot"
             }
@@ -61,20 +56,5 @@ enum KeyStarts {
         default:
             return false
         }
-    }
-
-    private static func occurrences(of needle: [UInt8], in line: [UInt8]) -> Int {
-        guard line.count >= needle.count else { return 0 }
-        var count = 0
-        var index = 0
-        while index + needle.count <= line.count {
-            if Array(line[index..<(index + needle.count)]) == needle {
-                count += 1
-                index += needle.count
-            } else {
-                index += 1
-            }
-        }
-        return count
     }
 }
