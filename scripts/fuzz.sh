@@ -9,6 +9,7 @@
 # into the Corpus folder so the test suite replays it. Exit 1 if any target found something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 
 seconds=${1:-600}
 shift || true
@@ -17,7 +18,7 @@ if [ ${#targets[@]} -eq 0 ]; then targets=(image catalog http-metadata cache-ent
 
 scratch=.build-fuzz
 swift build -c release --product imgview-fuzz --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DIMGVIEW_LIBFUZZER 2>&1 |
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DIMGVIEW_LIBFUZZER "${swift_build_flags[@]}" 2>&1 |
     grep -v "Cannot export local symbol" || true
 binary="$scratch/release/imgview-fuzz"
 [ -x "$binary" ] || { echo "fuzz.sh: the fuzz build failed" >&2; exit 2; }

@@ -6,6 +6,7 @@
 # Each sanitizer builds into its own folder (.build-address, .build-thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 
 sanitizer=${1:?usage: scripts/sanitize.sh address|thread}
 case "$sanitizer" in
@@ -15,7 +16,7 @@ esac
 scratch=".build-$sanitizer"
 
 scripts/setup.sh
-swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" "${swift_build_flags[@]}"
 # The child imgview processes inherit these: a report fails the run, and the Swift backtracer
 # stays out of the sanitizer's way.
 export SWIFT_BACKTRACE=enable=no

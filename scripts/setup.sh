@@ -3,6 +3,7 @@
 # Usage: scripts/setup.sh [debug|release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 
 # libcurl4-openssl-dev: curl/curl.h for CCurl (libcurl itself is opened at run time, libcurl4).
 # libbrotli-dev: brotli/decode.h for CBrotli (libbrotlidec is opened at run time, libbrotli1).
@@ -23,10 +24,10 @@ if [ "$configuration" = release ]; then
   # -static-stdlib into .build-static (DECISIONS.md, "A light binary"). Only those two: the
   # test-support target imports Swift Testing, which a -static-stdlib build cannot find.
   for product in imgview imgview-server; do
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" 2>&1 | quiet
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" >/dev/null   # its real exit code
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" 2>&1 | quiet
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" >/dev/null   # its real exit code
   done
 else
-  swift build 2>&1 | quiet
-  swift build >/dev/null   # the exit code of the real build, without the noise above
+  swift build "${swift_build_flags[@]}" 2>&1 | quiet
+  swift build "${swift_build_flags[@]}" >/dev/null   # the exit code of the real build, without the noise above
 fi
