@@ -57,22 +57,7 @@ extension BrowserPresenter {
     }
 
     private func scheduleSlide(at deadline: Duration?) {
-        guard slideWake?.deadline != deadline else { return }
-        slideWake?.task.cancel()
-        slideWake = nil
-        guard let deadline else { return }
-        let clock = configuration.clock
-        let task = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            guard let self, self.slideWake?.deadline == deadline else { return }
-            self.slideWake = nil
-            self.advanceSlideshow()
-        }
-        slideWake = (deadline, task)
+        slideWake.schedule(at: deadline, on: configuration.clock) { [weak self] in self?.advanceSlideshow() }
     }
 
     /// The next image; at the end (when no more are coming) the slideshow stops.

@@ -112,10 +112,10 @@ public final class BrowserPresenter {
     private var superseded: [PreviewTask] = []
     /// Where the shown animation is, and the one wake-up that moves it on: none while nothing moves.
     private var playback = AnimationPlayback()
-    private var wake: (deadline: Duration, task: Task<Void, Never>)?
+    private let wake = DeadlineWake()
     /// When the slideshow's current image was first shown, and the one wake-up that moves it on.
     var slideShown: (url: String, at: Duration)?
-    var slideWake: (deadline: Duration, task: Task<Void, Never>)?
+    let slideWake = DeadlineWake()
     /// Each image's place in the listing, by URL text: the `name` order, and ties in the others.
     var arrival: [String: Int] = [:]
     /// What the images are sorted by, once read; and `shuffle`'s random numbers.
@@ -270,10 +270,8 @@ public final class BrowserPresenter {
         superseded = []
         gridTasks = [:]
         current = nil
-        wake?.task.cancel()
-        wake = nil
-        slideWake?.task.cancel()
-        slideWake = nil
+        wake.cancel()
+        slideWake.cancel()
         keyReading?.cancel()
     }
 
@@ -520,22 +518,10 @@ public final class BrowserPresenter {
     }
 
     private func scheduleWake(at deadline: Duration?) {
-        guard wake?.deadline != deadline else { return }
-        wake?.task.cancel()
-        wake = nil
-        guard let deadline else { return }
-        let clock = configuration.clock
-        let task = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            guard let self, self.wake?.deadline == deadline else { return }
-            self.wake = nil
+        wake.schedule(at: deadline, on: configuration.clock) { [weak self] in
+            guard let self else { return }
             self.commit(self.state)
         }
-        wake = (deadline, task)
     }
 
     // MARK: Paging
