@@ -8,3 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-packages.sh --no-install-recommends xvfb xterm mlterm kitty imagemagick xdotool fonts-dejavu-core python3 librsvg2-bin
 scripts/install-numpy-pillow.sh
+# tmux 3.5a beside Debian's 3.3a: tmux's own sixel (the browser's native-sixel route in tmux).
+scripts/install-tmux-sixel.sh

@@ -42,9 +42,13 @@ public struct GraphicsPlacement: Sendable {
     /// The image on the screen now, as far as this program knows.
     public private(set) var shown: PlacedGraphic?
     public var terminal: GraphicsTerminal
+    /// Inside tmux, where the pane is in the outer terminal: an image passed through tmux is put
+    /// there by its own packets, since tmux does not move the outer terminal's cursor to the pane's.
+    public var paneOrigin: TmuxPaneOrigin?
 
-    public init(terminal: GraphicsTerminal = GraphicsTerminal()) {
+    public init(terminal: GraphicsTerminal = GraphicsTerminal(), paneOrigin: TmuxPaneOrigin? = nil) {
         self.terminal = terminal
+        self.paneOrigin = paneOrigin
     }
 
     /// What changes the screen's image into `next`.
@@ -118,6 +122,10 @@ public struct GraphicsPlacement: Sendable {
             }
             return bytes + EscapeSequence.restoreCursor
         case .draw(let placed):
+            if let origin = paneOrigin, TmuxPlacement.isPassedThrough(placed.preview.bytes) {
+                let outer = origin.outer(row: placed.row + 1, column: placed.column + 1)
+                return TmuxPlacement.positioned(placed.preview.bytes, row: outer.row, column: outer.column)
+            }
             return EscapeSequence.saveCursor + EscapeSequence.cursorPosition(row: placed.row, column: placed.column) + placed.preview.bytes
                 + EscapeSequence.restoreCursor
         }

@@ -43,6 +43,10 @@ public final class CursesTerminal {
     private var placement: GraphicsPlacement
     /// What puts the terminal back should the process end without `end` (a crash, a second signal).
     private var restoration: RestorationHandle?
+    /// Inside tmux with images passed through it: the pane (`%3`), for `TmuxWatcher` to follow.
+    public let tmuxPane: String?
+    /// Where that pane is in the outer terminal and whether it is shown, as tmux last said.
+    private var tmuxGeometry: TmuxPaneGeometry?
 
     /// Takes over the terminal on stdin/stdout; throws when they are not a terminal ncurses can drive.
     ///
@@ -51,8 +55,12 @@ public final class CursesTerminal {
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, graphics: GraphicsTerminal = GraphicsTerminal()
     ) throws(TerminalError) {
-        placement = GraphicsPlacement(terminal: graphics)
         guard Self.hasTerminal else { throw .notATerminal }
+        let pane = graphics.passthrough ? environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let geometry = pane.flatMap(TmuxPane.geometry(of:))
+        tmuxPane = pane
+        tmuxGeometry = geometry
+        placement = GraphicsPlacement(terminal: graphics, paneOrigin: geometry?.origin)
         // UTF-8 block and box characters need the user's locale before ncurses starts.
         _ = imgview_setlocale_all()
         // The tty modes from before ncurses changes them.
@@ -180,8 +188,9 @@ public final class CursesTerminal {
             draw(frame)
             return
         }
+        // tmux drops passthrough from a pane it does not show (or shows it over another window).
         let pixels = placement.update(
-            to: frame.graphic, cleared: previous == nil, textOverwrites: textOverwritesImage,
+            to: tmuxGeometry?.isVisible == false ? nil : frame.graphic, cleared: previous == nil, textOverwrites: textOverwritesImage,
             screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
         wrefresh(imgview_stdscr())
@@ -189,6 +198,29 @@ public final class CursesTerminal {
         if !pixels.after.isEmpty { writeToTerminal(pixels.after) }
         lastFrame = frame
         lastDrawnDirectly = drawnDirectly
+    }
+
+    /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
+    /// an image passed through tmux is tmux's to neither keep nor move, so it is taken away
+    /// while the pane is not shown and drawn again, where the pane now is, when it is.
+    public func tmuxPaneChanged(_ geometry: TmuxPaneGeometry, redrawn: Bool) {
+        guard isActive, let tmuxPane else { return }
+        let previous = tmuxGeometry
+        tmuxGeometry = geometry
+        placement.paneOrigin = geometry.origin
+        guard geometry.isVisible else {
+            // A kitty image stays over whatever tmux shows now, and passthrough from this pane is
+            // dropped: deleted past tmux. sixel and iTerm2 images are gone under tmux's redraw.
+            if let shown = placement.shown, shown.preview.graphics == .kitty {
+                TmuxPane.writeToClients(of: tmuxPane, KittyGraphicsEncoder().delete(id: shown.preview.imageID))
+            }
+            placement.forget()
+            return
+        }
+        guard redrawn || previous != geometry, let frame = lastFrame else { return }
+        let pixels = placement.update(
+            to: frame.graphic, cleared: true, textOverwrites: false, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
+        if !pixels.isEmpty { writeToTerminal(pixels.before + pixels.after) }
     }
 
     /// The bytes that write `cells` of `frame` (in screen order) in place; see `DirectCellText`.

@@ -35,6 +35,8 @@ public final class TerminalBrowser: BrowserView {
     private var spinnerTimer: (any DispatchSourceTimer)?
     private var sources: [any DispatchSourceProtocol] = []
     private var observations: [SignalObservation] = []
+    /// Follows the tmux pane for an image passed through tmux.
+    private var tmuxWatcher: TmuxWatcher?
     private var finish: CheckedContinuation<Ending, Never>?
     private let frameLog: FrameLog?
     private let inputLog: InputLog?
@@ -60,6 +62,8 @@ public final class TerminalBrowser: BrowserView {
         sources = []
         for observation in observations { observation.cancel() }
         observations = []
+        tmuxWatcher?.stop()
+        tmuxWatcher = nil
         spinnerTimer?.cancel()
         spinnerTimer = nil
         presenter.shutDown()
@@ -92,6 +96,11 @@ public final class TerminalBrowser: BrowserView {
             DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.end(.signal(number)) } }
         }
         observations = [resize, termination]
+        if let pane = terminal.tmuxPane {
+            tmuxWatcher = TmuxWatcher(pane: pane) { [weak self] geometry, redrawn in
+                self?.terminal.tmuxPaneChanged(geometry, redrawn: redrawn)
+            }
+        }
     }
 
     private func readInput() {

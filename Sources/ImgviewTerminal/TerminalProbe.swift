@@ -48,7 +48,7 @@ public enum TerminalProbe {
     /// for the pane imgview runs in (`-t $TMUX_PANE`: without it tmux answers for its current pane).
     static func tmuxFacts(pane: String?) -> TerminalDetector.TmuxFacts? {
         let format =
-            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}"
+            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}\t#{client_termfeatures}"
         guard let described = tmux(["display-message", "-p"] + (pane.map { ["-t", $0] } ?? []) + [format]) else { return nil }
         let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
@@ -59,7 +59,8 @@ public enum TerminalProbe {
         let answersReachPane = passthrough && fields.count > 6 && fields[4] == "1" && fields[5] == "1" && fields[6] == "1"
         return TerminalDetector.TmuxFacts(
             version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName, clientVersion: clientType,
-            allowsPassthrough: passthrough, answersReachPane: answersReachPane)
+            allowsPassthrough: passthrough, answersReachPane: answersReachPane,
+            clientFeatures: fields.count > 7 && !fields[7].isEmpty ? fields[7].split(separator: ",").map(String.init) : nil)
     }
 
     /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.
@@ -69,6 +70,11 @@ public enum TerminalProbe {
 
     /// The first line `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
     static func tmux(_ arguments: [String]) -> String? {
+        tmuxLines(arguments)?.first
+    }
+
+    /// The lines `tmux ARGUMENTS` prints, or nil when it fails or takes more than a second.
+    static func tmuxLines(_ arguments: [String]) -> [String]? {
         guard
             let process = try? ChildProcess(
                 path: "/usr/bin/env", arguments: ["tmux"] + arguments, standardInput: .null, standardOutput: .pipe, standardError: .null)
@@ -86,7 +92,7 @@ public enum TerminalProbe {
         }
         guard status == 0 else { return nil }
         let text = String(decoding: process.readOutputToEnd(), as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 }
 

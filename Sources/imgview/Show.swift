@@ -198,7 +198,7 @@ extension Imgview {
         static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
             guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
             let reservation = RowReservation(rows: graphics.layout.rows)
-            guard graphics.bytes.starts(with: ControlString.dcs.opening + Array("tmux;".utf8)) else {
+            guard TmuxPlacement.isPassedThrough(graphics.bytes) else {
                 return StandardOutput.write(Data(reservation.surrounding(graphics.bytes)))
             }
             // The rows first: the cursor tmux reports must be at their top.

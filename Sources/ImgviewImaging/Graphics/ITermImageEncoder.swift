@@ -20,11 +20,15 @@ public struct ITermImageEncoder: Sendable {
         self.passthrough = passthrough
     }
 
-    public func display(png: Data, layout: GraphicsLayout) -> [UInt8] {
+    /// The image sequence, drawn `rowsDown` rows below the cursor (a strip of a larger image; see
+    /// `GraphicsRenderer`): the move goes inside the same passthrough packet, which is where
+    /// `TmuxPlacement` puts the cursor.
+    public func display(png: Data, layout: GraphicsLayout, rowsDown: Int = 0) -> [UInt8] {
         var body: [UInt8] = Array(
             "1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
         body += Array(png.base64EncodedData())
         // BEL, not ST: what iTerm2's own documentation and tools write.
-        return TerminalRoute(passthrough: passthrough).wrap(ControlString.osc.framed(body, endingWithBell: true))
+        let sequence = ControlString.osc.framed(body, endingWithBell: true)
+        return TerminalRoute(passthrough: passthrough).wrap(rowsDown > 0 ? EscapeSequence.cursorDown(rowsDown) + sequence : sequence)
     }
 }

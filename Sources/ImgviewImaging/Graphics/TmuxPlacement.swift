@@ -2,6 +2,16 @@ import ImgviewSupport
 
 /// Where an image passed through tmux lands in the outer terminal.
 public enum TmuxPlacement {
+    /// The most bytes one passthrough packet may have: tmux drops a string longer than its input
+    /// buffer (1 MiB, `input-buffer-size` from 3.6) whole, without a word.
+    public static let packetLimit = 1_000_000
+
+    /// Whether `bytes` are wrapped for tmux's passthrough (the terminal outside tmux draws them),
+    /// not drawn by tmux itself.
+    public static func isPassedThrough(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: ControlString.dcs.opening + Array("tmux;".utf8))
+    }
+
     /// `wrapped` (one or more passthrough packets, as `TerminalRoute.tmuxPassthrough` makes them) with
     /// each packet drawing at cell (`row`, `column`) of the outer terminal (1-based): the cursor
     /// saved, moved and restored inside the packet, since tmux moves the outer cursor home after
