@@ -48,7 +48,7 @@ public enum TerminalProbe {
     /// for the pane imgview runs in (`-t $TMUX_PANE`: without it tmux answers for its current pane).
     static func tmuxFacts(pane: String?) -> TerminalDetector.TmuxFacts? {
         let format =
-            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}\t#{client_termfeatures}"
+            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}"
         guard let described = tmux(["display-message", "-p"] + (pane.map { ["-t", $0] } ?? []) + [format]) else { return nil }
         let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
@@ -59,8 +59,7 @@ public enum TerminalProbe {
         let answersReachPane = passthrough && fields.count > 6 && fields[4] == "1" && fields[5] == "1" && fields[6] == "1"
         return TerminalDetector.TmuxFacts(
             version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName, clientVersion: clientType,
-            allowsPassthrough: passthrough, answersReachPane: answersReachPane,
-            clientFeatures: fields.count > 7 && !fields[7].isEmpty ? fields[7].split(separator: ",").map(String.init) : nil)
+            allowsPassthrough: passthrough, answersReachPane: answersReachPane)
     }
 
     /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.

@@ -14,19 +14,15 @@ public struct TerminalDetector: Sendable {
         /// Whether the outer terminal's answers come back to this pane: passthrough on, and the pane
         /// the active one of the current window of the session's one client.
         public var answersReachPane: Bool
-        /// What tmux found its terminal can do (`#{client_termfeatures}`: `RGB`, `sixel`, …); nil when it did not say.
-        public var clientFeatures: [String]?
 
         public init(
-            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool, answersReachPane: Bool = false,
-            clientFeatures: [String]? = nil
+            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool, answersReachPane: Bool = false
         ) {
             self.version = version
             self.clientTerminal = clientTerminal
             self.clientVersion = clientVersion
             self.allowsPassthrough = allowsPassthrough
             self.answersReachPane = answersReachPane
-            self.clientFeatures = clientFeatures
         }
     }
 
@@ -59,17 +55,15 @@ public struct TerminalDetector: Sendable {
         let multiplexer = environment.multiplexer
         let (terminal, evidence) = identify(replies: replies)
         let passthrough = multiplexer == .tmux && (tmux?.allowsPassthrough ?? false)
-        let tmuxSixel = tmuxDrawsSixel(replies: replies)
         var graphics = GraphicsProtocol.allCases.map { support(for: $0, terminal: terminal, evidence: evidence, replies: replies) }
         var advice: [String] = []
         if multiplexer == .tmux, !passthrough {
-            let wanted = graphics.filter { $0.isAvailable && !($0.graphics == .sixel && tmuxSixel) }
-            if !wanted.isEmpty || (terminal != nil && !tmuxSixel) {
+            let wanted = graphics.filter(\.isAvailable)
+            if !wanted.isEmpty || terminal != nil {
                 advice.append("tmux keeps images from the terminal: add `set -g allow-passthrough on` to ~/.tmux.conf (tmux 3.3 or later)")
             }
             graphics = graphics.map { support in
-                // tmux's own sixel needs no passthrough.
-                guard support.isAvailable, !(support.graphics == .sixel && tmuxSixel) else { return support }
+                guard support.isAvailable else { return support }
                 return TerminalProfile.Support(
                     graphics: support.graphics, isAvailable: false, reason: support.reason + ", but tmux's allow-passthrough is off")
             }
@@ -103,16 +97,7 @@ public struct TerminalDetector: Sendable {
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
             colorRegisters: replies.colorRegisters, symbols: symbols, symbolsReason: symbolsReason, query: queryReport(),
-            autoMode: autoMode, autoReason: autoReason, advice: advice, tmuxDrawsSixel: tmuxSixel)
-    }
-
-    /// Whether tmux draws sixel itself (3.4 and later, built with it): its own DA1 lists 4, and
-    /// it found that its terminal draws sixel too (else it draws a box of text in its place).
-    private func tmuxDrawsSixel(replies: TerminalReplies) -> Bool {
-        guard environment.multiplexer == .tmux, query?.status == .answered, replies.deviceAttributes?.contains(4) == true else {
-            return false
-        }
-        return tmux?.clientFeatures.map { $0.contains("sixel") } ?? true
+            autoMode: autoMode, autoReason: autoReason, advice: advice)
     }
 
     /// The terminal being drawn on: the query's XTVERSION, then tmux's view of its client, then
@@ -145,11 +130,8 @@ public struct TerminalDetector: Sendable {
         let namedReason = "\(terminal?.name ?? "") (\(evidence ?? "")) draws it"
         if insideTmux {
             // tmux answers the query itself: only its sixel support (a build option) shows in DA1.
-            if graphics == .sixel, tmuxDrawsSixel(replies: replies) {
-                return result(true, "tmux itself draws sixel (DA1 lists 4)")
-            }
             if graphics == .sixel, replies.deviceAttributes?.contains(4) == true {
-                return result(false, "tmux draws sixel (DA1 lists 4), but not to this terminal (client_termfeatures has no sixel)")
+                return result(true, "tmux itself draws sixel (DA1 lists 4)")
             }
             if graphics == .kitty, outer?.kittyGraphics == "OK" {
                 return result(true, "the terminal outside tmux answered the kitty graphics query, through tmux")

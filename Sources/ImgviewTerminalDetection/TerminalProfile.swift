@@ -42,8 +42,6 @@ public struct TerminalProfile: Sendable, Equatable {
     public var autoReason: String
     /// What the user can change to get pixels (tmux settings, …).
     public var advice: [String]
-    /// Inside tmux 3.4 or later: tmux draws sixel itself, so sixel is written plain, never passed through.
-    public var tmuxDrawsSixel: Bool = false
 
     /// The protocols that can be used here, best first.
     public var availableGraphics: [GraphicsProtocol] { graphics.filter(\.isAvailable).map(\.graphics) }

@@ -90,9 +90,7 @@ struct PreviewSetup {
         let options = GraphicsOptions(
             graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
             background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),
-            colorRegisters: profile?.colorRegisters ?? 256,
-            passthrough: (profile?.passthrough ?? false) && !(graphics == .sixel && profile?.tmuxDrawsSixel == true),
-            wholeCells: graphics == .sixel && profile?.tmuxDrawsSixel == true)
+            colorRegisters: profile?.colorRegisters ?? 256, passthrough: profile?.passthrough ?? false)
         return PreviewSetup(mode: mode, graphics: options)
     }
 }

@@ -59,37 +59,6 @@ struct TmuxPanePlacementTests {
         #expect(String(decoding: plain.after, as: UTF8.self) == "\u{1B}7\u{1B}[6;4H\u{1B}Pq#0~\u{1B}\\\u{1B}8")
     }
 
-    @Test func tmuxsOwnSixelIsFoundFromItsAnswerAndWrittenPlainInWholeCells() {
-        let answer = Array("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c".utf8)
-        let environment = ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color"]
-        let facts = { (passthrough: Bool, features: [String]?) in
-            TerminalDetector.TmuxFacts(
-                version: "3.5a", clientTerminal: "XTerm(379)", clientVersion: "XTerm(379)", allowsPassthrough: passthrough,
-                clientFeatures: features)
-        }
-        let native = TerminalDetectionTests.profile(answer, environment: environment, tmux: facts(true, ["RGB", "sixel", "title"]))
-        #expect(native.tmuxDrawsSixel && native.autoMode == .sixel)
-        let options = GraphicsTerminal(profile: native).paneOptions(.sixel, columns: 10, rows: 5)
-        #expect(!options.passthrough && options.wholeCells)
-        #expect(GraphicsTerminal(profile: native).paneOptions(.kitty, columns: 10, rows: 5).passthrough)
-        // No passthrough needed for tmux's own sixel, and no advice to turn it on.
-        let closed = TerminalDetectionTests.profile(answer, environment: environment, tmux: facts(false, ["RGB", "sixel"]))
-        #expect(closed.tmuxDrawsSixel && closed.autoMode == .sixel && closed.advice.isEmpty)
-        // tmux has sixel, its terminal has not: tmux would draw a box of text.
-        let textBox = TerminalDetectionTests.profile(answer, environment: environment, tmux: facts(true, ["RGB"]))
-        #expect(!textBox.tmuxDrawsSixel && textBox.graphics.first { $0.graphics == .sixel }?.isAvailable == false)
-        // tmux 3.3a: no 4 in its DA1.
-        let old = TerminalDetectionTests.profile(
-            Array("\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c".utf8), environment: environment, tmux: facts(true, ["RGB", "sixel"]))
-        #expect(!old.tmuxDrawsSixel)
-    }
-
-    @Test func paddingToWholeCellsKeepsTheImageAtTheTopLeft() {
-        let image = RGBImage(width: 1, height: 1, bytes: [9, 9, 9])
-        let padded = GraphicsRenderer.padded(image, width: 2, height: 2, with: RGBColor(red: 1, green: 2, blue: 3))
-        #expect(padded.width == 2 && padded.height == 2 && padded.bytes == [9, 9, 9, 1, 2, 3, 1, 2, 3, 1, 2, 3])
-    }
-
     struct StoredPNG: PNGEncoding {
         /// A stand-in PNG: the pixels themselves, so sizes follow the image's.
         func png(_ image: RGBImage) throws(PNGEncodingError) -> Data { Data(image.bytes) }

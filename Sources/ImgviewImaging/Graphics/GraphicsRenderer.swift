@@ -75,12 +75,8 @@ public struct GraphicsRenderer: Sendable {
                 GraphicsLayout.fitting(
                     width: $0.image.width, height: $0.image.height, columns: options.columns, rows: options.rows, cell: options.cell)
             } ?? layout(width: size.width, height: size.height)
-        var image = LanczosScaler(background: options.background)
+        let image = LanczosScaler(background: options.background)
             .scale(pixels, region: visible?.pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight)
-        if options.wholeCells {
-            image = Self.padded(
-                image, width: layout.columns * options.cell.width, height: layout.rows * options.cell.height, with: options.background)
-        }
         let bytes: [UInt8]
         switch options.graphics {
         case .sixel:
@@ -110,7 +106,9 @@ extension GraphicsRenderer {
     /// dropped: it is sent in strips of whole cell rows, each its own sequence and packet, drawn
     /// one under the other (the last padded with the background to whole cells, so the terminal
     /// scales none of them).
-    private func iTermImage(_ image: RGBImage, layout: GraphicsLayout, encoder: any PNGEncoding) throws(GraphicsRenderingError)
+    private func iTermImage(
+        _ image: RGBImage, layout: GraphicsLayout, encoder: any PNGEncoding
+    ) throws(GraphicsRenderingError)
         -> [UInt8]
     {
         let iTerm = ITermImageEncoder(passthrough: options.passthrough)
@@ -123,7 +121,8 @@ extension GraphicsRenderer {
             var fits = true
             for top in stride(from: 0, to: layout.rows, by: rowsPerStrip) {
                 let rows = min(rowsPerStrip, layout.rows - top)
-                let strip = Self.rows(of: image, from: top * options.cell.height, count: rows * options.cell.height, padding: options.background)
+                let strip = Self.rows(
+                    of: image, from: top * options.cell.height, count: rows * options.cell.height, padding: options.background)
                 let stripLayout = GraphicsLayout(pixelWidth: image.width, pixelHeight: strip.height, columns: layout.columns, rows: rows)
                 let sequence = iTerm.display(png: try png(strip, encoder), layout: stripLayout, rowsDown: top)
                 fits = fits && sequence.count <= TmuxPlacement.packetLimit
@@ -132,23 +131,6 @@ extension GraphicsRenderer {
             if fits || rowsPerStrip == 1 { return bytes }
             strips *= 2
         }
-    }
-
-    /// `image` at the top left of `width × height`, the rest `padding`.
-    static func padded(_ image: RGBImage, width: Int, height: Int, with padding: RGBColor) -> RGBImage {
-        guard width > image.width || height > image.height else { return image }
-        let (width, height) = (max(width, image.width), max(height, image.height))
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        for index in stride(from: 0, to: bytes.count, by: 3) {
-            bytes[index] = padding.red
-            bytes[index + 1] = padding.green
-            bytes[index + 2] = padding.blue
-        }
-        let rowBytes = image.width * 3
-        for row in 0..<image.height {
-            bytes.replaceSubrange((row * width * 3)..<(row * width * 3 + rowBytes), with: image.bytes[(row * rowBytes)..<((row + 1) * rowBytes)])
-        }
-        return RGBImage(width: width, height: height, bytes: bytes)
     }
 
     /// `count` rows of `image` from `top`, rows past its bottom in `padding`.
@@ -201,14 +183,11 @@ public struct GraphicsOptions: Sendable, Hashable {
     public var imageID: UInt32
     /// Whether the cursor ends after the image (a command's output) or stays (a full-screen program).
     public var movesCursor: Bool
-    /// Pad the pixels with the background to whole cells: tmux's own sixel fills the rest of a
-    /// cell with black.
-    public var wholeCells: Bool
 
     public init(
         graphics: GraphicsProtocol, columns: Int, rows: Int, cell: CellPixelSize = .fallback,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256, passthrough: Bool = false,
-        imageID: UInt32 = 1, movesCursor: Bool = true, wholeCells: Bool = false
+        imageID: UInt32 = 1, movesCursor: Bool = true
     ) {
         self.graphics = graphics
         self.columns = max(1, columns)
@@ -219,7 +198,6 @@ public struct GraphicsOptions: Sendable, Hashable {
         self.passthrough = passthrough
         self.imageID = imageID
         self.movesCursor = movesCursor
-        self.wholeCells = wholeCells
     }
 
     /// The box's width divided by its height in screen pixels.
