@@ -13,7 +13,7 @@ the sheet's last byte (the screen is whole; for timg this is its exit), to the e
 RSS from wait4; medians over --runs. Goals (issue 29): the screen cold ≤ 0.5× timg's time, warm ≤ 0.1×,
 peak RSS ≤ 100 MB.
 
-Usage: python3 bench/bench_grid.py [--imgview PATH] [--runs N] [--json OUT]
+Usage: python3 bench/bench_grid.py [--imgview PATH] [--runs N] [--json OUT] [--testdata DIR]
 Needs: timg, ImageMagick (convert), ../shared/testdata.
 """
 import json
@@ -36,12 +36,12 @@ GRID, BOX = "6x4", "180x50"
 COLD_GOAL, WARM_GOAL, RSS_GOAL_MB = 0.5, 0.1, 100
 
 
-def make_photos(folder):
-    """24 photographs of 3840×2400 in folder, in name order; returns their paths."""
+def make_photos(folder, testdata):
+    """24 photographs of 3840×2400 in folder, made from testdata's, in name order; returns their paths."""
     paths = []
     for number, source in enumerate(SOURCES):
         first = os.path.join(folder, f"photo{number * COPIES + 1:02d}.jpg")
-        subprocess.run(["convert", os.path.join(TESTDATA, source), "-resize", f"{WIDTH}x{HEIGHT}^", "-gravity", "center",
+        subprocess.run(["convert", os.path.join(testdata, source), "-resize", f"{WIDTH}x{HEIGHT}^", "-gravity", "center",
                         "-extent", f"{WIDTH}x{HEIGHT}", "-quality", "92", first], check=True)
         paths.append(first)
         for copy in range(1, COPIES):
@@ -71,6 +71,13 @@ def run(command, environment):
     return last - started, ended - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, b"".join(chunks)
 
 
+def timg_version():
+    """timg's first line of `--version` (it prints to stderr), "timg 1.4.5"."""
+    answer = subprocess.run(["timg", "--version"], capture_output=True, text=True)
+    lines = (answer.stdout + answer.stderr).splitlines()
+    return lines[0].strip() if lines else "timg"
+
+
 def summary(samples):
     screen, wall, cpu, rss = zip(*[sample[:4] for sample in samples])
     return {"screen_s": statistics.median(screen), "wall_s": statistics.median(wall), "cpu_s": statistics.median(cpu),
@@ -79,6 +86,7 @@ def summary(samples):
 
 def main():
     parser = benchlib.parser(runs=5, description=__doc__.splitlines()[0])
+    parser.add_argument("--testdata", default=TESTDATA, help="the shared photographs (default: ../shared/testdata)")
     args = parser.parse_args()
     benchlib.require(args, "bench_grid.py", commands=["timg", "convert"], packages="timg imagemagick")
     base = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
@@ -86,7 +94,7 @@ def main():
         base.pop(name, None)
     with tempfile.TemporaryDirectory(prefix="imgview-bench-grid-") as folder:
         os.makedirs(os.path.join(folder, "photos"))
-        photos = make_photos(os.path.join(folder, "photos"))
+        photos = make_photos(os.path.join(folder, "photos"), args.testdata)
         timg = ["timg", f"--grid={GRID}", "-g", BOX, "-pq", *photos]
         mine = [args.imgview, "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", *photos]
 
@@ -114,7 +122,7 @@ def main():
     data = {"photos": len(photos), "size": f"{WIDTH}x{HEIGHT}", "grid": GRID, "box": BOX, "runs": args.runs,
             "timg_command": " ".join(["timg", f"--grid={GRID}", "-g", BOX, "-pq", "PHOTOS…"]),
             "imgview_command": " ".join(["imgview", "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", "PHOTOS…"]),
-            "timg_version": subprocess.run(["timg", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+            "timg_version": timg_version(),
             "timg_ps_is_pq": ps_is_pq, "thumbnails_written": thumbnails, "cores": os.cpu_count(),
             "load": open("/proc/loadavg").read().split()[0], **results}
     for name in ("timg", "cold", "warm"):

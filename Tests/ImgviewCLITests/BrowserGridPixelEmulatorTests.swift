@@ -71,7 +71,8 @@ struct BrowserGridPixelEmulatorTests {
                     let score = try await EmulatorSession.similarity(
                         of: shot, to: source, cells: Self.cells(box), grid: Self.window)
                     let aspect = score.box.map { Double($0[2]) / Double(max(1, $0[3])) } ?? 0
-                    checks.append(CellCheck(index: index, score: score, passes: score.ssim > 0.7 && abs(aspect - Self.aspect(of: source)) < 0.08))
+                    checks.append(
+                        CellCheck(index: index, score: score, passes: score.ssim > 0.7 && abs(aspect - Self.aspect(of: source)) < 0.08))
                 } else {
                     let score = try await EmulatorSession.similarity(of: shot, to: Self.wide, cells: Self.cells(box), grid: Self.window)
                     checks.append(CellCheck(index: index, score: score, passes: (score.imageFraction ?? 1) < 0.01))

@@ -196,7 +196,8 @@ struct BrowserGridPixelTests {
         #expect(placement.update(to: [a, b], cleared: false, textOverwrites: { $0 == b.area }, screen: size).steps == [.draw(b)])
         // Another picture of the same size over b's cells paints over it; a goes.
         let c = placed(10, "C", .sixel)
-        #expect(placement.update(to: [c], cleared: false, textOverwrites: { _ in false }, screen: size).steps == [.erase(a.area), .draw(c)])
+        #expect(
+            placement.update(to: [c], cleared: false, textOverwrites: { _ in false }, screen: size).steps == [.erase(a.area), .draw(c)])
 
         let (k1, k2) = (placed(1, "K1", .kitty, id: 7), placed(10, "K2", .kitty, id: 8))
         var kitty = GraphicsPlacement(terminal: GraphicsTerminal())
