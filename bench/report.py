@@ -5,8 +5,8 @@ Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
   get.json, slow.json, catalog.json, cache.json, tui.json,  bench/bench_get.py, bench_slow.py, bench_catalog.py,
   browse.json, formats.json, pixels.json, partial.json,     bench_cache.py, bench_tui.py, bench_browse.py,
-  hardening.json, startup.json                              bench_formats.py, bench_pixels.py, bench_partial.py,
-                                                            bench_hardening.py, bench_startup.py --json
+  hardening.json, startup.json, grid.json                   bench_formats.py, bench_pixels.py, bench_partial.py,
+                                                            bench_hardening.py, bench_startup.py, bench_grid.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -39,6 +39,7 @@ WALL_VS_JP2A_GOAL, PREVIEW_RSS_GOAL_MB = 0.6, 32
 PROGRESSIVE = ("11_large_progressive.jpg", "10_large_6000x4000.jpg")  # the same picture, progressive and baseline
 PROGRESSIVE_WALL_GOAL, PROGRESSIVE_SCORE_TOLERANCE = 0.5, 0.005
 HARDENING_RSS_GOAL_MB = 100
+GRID_COLD_GOAL, GRID_WARM_GOAL, GRID_RSS_GOAL_MB = 0.5, 0.1, 100  # issue 29
 THROUGHPUT_GOAL, DOWNLOAD_RSS_GOAL_MB = 0.9, 64
 RESUME_MOVED_GOAL_MB = 11  # issue 31: resuming a 100 MB file at 90 % moves at most this much
 SWITCH_P99_GOAL_MS = 16
@@ -517,6 +518,27 @@ def pixels(results):
     return data, table(header, rows), goals
 
 
+def grid(results):
+    data = load_json(os.path.join(results, "grid.json"))
+    timg = data["timg"]
+
+    def row(name, r):
+        versus = f"{ratio(r['screen_ratio'])} · {ratio(r['wall_ratio'])}" if "screen_ratio" in r else ""
+        return [name, f"{r['screen_s']:.3f} s", f"{r['wall_s']:.3f} s", f"{r['cpu_s']:.3f} s", f"{r['peak_rss_mb']:.0f} MB", versus]
+
+    rows = [row("timg", timg), row("imgview, cold (no thumbnails)", data["cold"]), row("imgview, warm (thumbnails made)", data["warm"])]
+    header = ["run", "screen whole", "exit", "CPU", "peak RSS", "imgview/timg: screen · exit"]
+    rss = max(data["cold"]["peak_rss_mb"], data["warm"]["peak_rss_mb"])
+    goals = [
+        [f"contact sheet of {data['photos']} photos, cold: the screen in ≤ {GRID_COLD_GOAL}× timg's time",
+         ratio(data["cold"]["screen_ratio"]), verdict(data["cold"]["screen_ratio"] <= GRID_COLD_GOAL)],
+        [f"contact sheet, thumbnails made: ≤ {GRID_WARM_GOAL}× timg's time", ratio(data["warm"]["screen_ratio"]),
+         verdict(data["warm"]["screen_ratio"] <= GRID_WARM_GOAL)],
+        [f"contact sheet: peak RSS ≤ {GRID_RSS_GOAL_MB} MB", f"{rss:.0f} MB", verdict(rss <= GRID_RSS_GOAL_MB)],
+    ]
+    return data, table(header, rows), goals
+
+
 def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
@@ -531,6 +553,7 @@ def write(results, output):
     partial_data, partial_table = partial(results)
     hardening_data, hardening_table, hardening_goals = hardening(results)
     startup_data, startup_table, startup_goals, startup_commands = startup(results)
+    grid_data, grid_table, grid_goals = grid(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -595,7 +618,8 @@ def write(results, output):
     add("## Goals")
     add("")
     add(table(["goal", "this run", "verdict"], startup_goals + previews.goals() + previews.progressive_goals() + formats_goals + get_goals
-                + slow_goals + catalog_goals + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals))
+                + slow_goals + catalog_goals + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals
+                + grid_goals))
     add("")
     add("## Start-up: the installed binary against curl, chafa, jp2a and identify")
     add("")
@@ -798,6 +822,22 @@ def write(results, output):
         f"{PIXEL_TIME_GOAL}× its time.")
     add("")
     add(pixel_table)
+    add("")
+    add("## Contact sheets: `imgview show --grid` against timg's grid")
+    add("")
+    add(f"`bench/bench_grid.py` makes {grid_data['photos']} photographs of {grid_data['size'].replace('x', '×')} (four pictures "
+        "from the shared testdata, six copies each, JPEG quality 92) and runs `"
+        + grid_data["imgview_command"] + "` and `" + grid_data["timg_command"] + "` into a pipe, taking turns, "
+        f"{grid_data['runs']} runs each; medians. Both write quarter blocks ({grid_data['timg_version']} has no sixel: its "
+        f"`-ps` output {'is' if grid_data['timg_ps_is_pq'] else 'is not'} byte for byte its `-pq` output here). "
+        "\"Screen whole\" is the time to the sheet's last byte, \"exit\" to the end of the process: imgview writes the "
+        "thumbnails it made after the sheet and waits for them before it exits. Cold runs start with an empty "
+        f"`$XDG_CACHE_HOME` (every photograph decoded, {grid_data['thumbnails_written']} thumbnails written by one run); "
+        "warm runs find the thumbnails one run made. CPU and peak RSS from `wait4`. The issue's goals are for the first "
+        f"screen of the browser's grid; the contact sheet is the same work in a form timg also has. Load average "
+        f"{grid_data['load']} at the end of the step, {grid_data['cores']} cores.")
+    add("")
+    add(grid_table)
     add("")
     add("## What the figures depend on")
     add("")

@@ -50,7 +50,7 @@ cut -d' ' -f1 /proc/loadavg > "$results/load-before"
 [ $quick -eq 1 ] && touch "$results/quick"
 
 number=0
-total=19
+total=20
 # step NAME COMMAND: runs COMMAND (a string, so that it is recorded exactly as written, with
 # $PWD unexpanded) with its output in logs/NAME.log; stops everything if it fails.
 step() {
@@ -106,6 +106,7 @@ if [ $quick -eq 1 ]; then
   step browsing "python3 bench/bench_browse.py --imgview \$PWD/.build-static/release/imgview --files 2000 --entries 1000 --runs 2 --presses 6 --json $results/browse.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
+  step grid "python3 bench/bench_grid.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/grid.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
   step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 5 --json $results/startup.json"
 else
@@ -118,6 +119,7 @@ else
   step browsing "python3 bench/bench_browse.py --imgview \$PWD/.build-static/release/imgview --files 10000 --entries 5000 --runs 5 --json $results/browse.json"
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 9 --json $results/pixels.json"
+  step grid "python3 bench/bench_grid.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/grid.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
   step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 30 --json $results/startup.json"
 fi

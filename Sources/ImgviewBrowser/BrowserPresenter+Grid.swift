@@ -1,6 +1,7 @@
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewPipeline
+import ImgviewTerminalDetection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -105,11 +106,30 @@ extension BrowserPresenter {
         if index != state.selectedIndex { select(index, policy: .useCache) }
     }
 
-    /// The render options of a grid cell: its image box, in the mode's characters (pixels come later).
-    func gridRenderOptions(_ layout: GridLayout) -> RenderOptions {
-        RenderOptions(
+    /// The render options of a grid cell: its image box, in the mode's characters or pixels; a
+    /// kitty image carries `image`'s own id, so it is replaced and deleted alone.
+    func gridRenderOptions(_ layout: GridLayout, for image: AppImage) -> RenderOptions {
+        var graphics = state.mode.graphics.map {
+            configuration.graphics.paneOptions($0, columns: layout.cellWidth, rows: layout.imageRows)
+        }
+        if graphics?.graphics == .kitty { graphics?.imageID = gridImageID(for: image) }
+        return RenderOptions(
             columns: layout.cellWidth, rows: layout.imageRows, mode: state.mode.text ?? .blocks, colors: state.colors,
-            cellAspect: configuration.cellAspect, background: configuration.graphics.background, viewport: .fit)
+            cellAspect: configuration.cellAspect, background: configuration.graphics.background, viewport: .fit, graphics: graphics)
+    }
+
+    /// The first kitty image id of the grid's cells ("ig" and a count): apart from the pane's and
+    /// from the small ids `show` and other programs use.
+    static let firstGridImageID: UInt32 = 0x6967_0000
+
+    /// The kitty image id of `image`'s cell: one per image, kept while the browser runs, so a cell
+    /// scrolled away and back is the same rendered preview, and a scroll deletes only what left.
+    func gridImageID(for image: AppImage) -> UInt32 {
+        if let id = gridImageIDs[image.urlString] { return id }
+        var id = Self.firstGridImageID &+ UInt32(truncatingIfNeeded: gridImageIDs.count)
+        if id >= GraphicsTerminal.paneImageID { id &+= 1 }
+        gridImageIDs[image.urlString] = id
+        return id
     }
 
     /// Work follows the eye: asks for the visible cells at high priority and the next screen at
@@ -126,9 +146,8 @@ extension BrowserPresenter {
             gridFailures[reloading.urlString] = nil
             configuration.pipeline.forget(reloading.url)
         }
-        let options = gridRenderOptions(layout)
-        // Cells are drawn in characters, which need far fewer pixels than a `large` thumbnail has.
-        let thumbnail = ThumbnailSize.large
+        // Text cells need far fewer pixels than a `large` thumbnail has; pixel cells the size chosen.
+        let thumbnail = state.mode.graphics == nil ? ThumbnailSize.large : ThumbnailSize.covering(grid.thumbnailPixels)
         let count = state.images.count
         let visible = layout.visible(firstRow: grid.firstRow, count: count)
         let ahead = visible.upperBound..<min(count, visible.upperBound + layout.cellsPerScreen)
@@ -143,6 +162,7 @@ extension BrowserPresenter {
             }
             let url = image.url
             let policy: ImageRequest.CachePolicy = image.urlString == reloading?.urlString ? .reload : .useCache
+            let options = gridRenderOptions(layout, for: image)
             let request = PreviewRequest(url: url, cachePolicy: policy, options: options, thumbnail: thumbnail)
             if policy == .useCache, let cached = configuration.pipeline.cachedPreview(for: request) {
                 if isVisible { cells[image.urlString] = .loaded(cached.preview) }
@@ -150,8 +170,10 @@ extension BrowserPresenter {
             }
             wanted.insert(url)
             if isVisible {
-                // A picture of another size stays until its new one is ready.
-                if case .loaded? = grid.cells[image.urlString], policy == .useCache {
+                // A picture of another size stays until its new one is ready; one of another mode goes.
+                if case .loaded(let shown)? = grid.cells[image.urlString], policy == .useCache,
+                    shown.graphics?.graphics == options.graphics?.graphics
+                {
                     cells[image.urlString] = grid.cells[image.urlString]
                 } else {
                     cells[image.urlString] = .loading

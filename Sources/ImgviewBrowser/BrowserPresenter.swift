@@ -143,6 +143,8 @@ public final class BrowserPresenter {
     var gridThumbnailPixels = GridViewport.standardSize
     /// The last click on a grid cell, for a double click.
     var lastGridClick: (index: Int, at: Duration)?
+    /// The kitty image id of each image's grid cell, by URL text (`gridImageID(for:)`).
+    var gridImageIDs: [String: UInt32] = [:]
 
     /// - Parameters:
     ///   - mode: the preview mode to start in.

@@ -179,8 +179,9 @@ public struct BrowserScreen: Sendable {
         frame.graphic = PlacedGraphic(column: column, row: row, preview: graphics)
     }
 
-    /// The grid: a cell per image, its thumbnail fitted and centred over its name; the selected
-    /// name in reverse, a marked one with a check, a failed cell with a cross.
+    /// The grid: a cell per image, its thumbnail (text, or pixels placed over blank cells) fitted
+    /// and centred over its name; the selected name in reverse, a marked one with a check, a
+    /// failed cell with a cross.
     private func drawGrid(into frame: inout ScreenFrame, layout: BrowserLayout) {
         guard let grid = state.grid, let gridLayout = state.gridLayout else { return }
         let box = layout.previewBox
@@ -193,11 +194,22 @@ public struct BrowserScreen: Sendable {
             guard let cell = gridLayout.imageBox(of: index, firstRow: grid.firstRow) else { continue }
             let image = state.images[index]
             switch grid.cells[image.urlString] {
-            case .loaded(let preview)?:
+            case .loaded(let preview)? where preview.graphics == nil:
                 let picture = clipped(preview.grid, to: cell)
                 frame.place(
                     picture, column: cell.column + max(0, (cell.width - picture.columns) / 2),
                     row: cell.row + max(0, (cell.height - picture.rows) / 2))
+            case .loaded(let preview)?:
+                // Pixels over the cell's blank cells, unless a panel covers the grid (they are
+                // taken away while it is open); a picture of a larger size waits for its own.
+                guard let graphics = preview.graphics, graphics.layout.columns <= cell.width, graphics.layout.rows <= cell.height
+                else {
+                    frame.put("·", column: cell.column + cell.width / 2, row: cell.row + cell.height / 2, style: .dim)
+                    break
+                }
+                let column = cell.column + (cell.width - graphics.layout.columns) / 2
+                let row = cell.row + (cell.height - graphics.layout.rows) / 2
+                if state.overlay == nil { frame.graphics.append(PlacedGraphic(column: column, row: row, preview: graphics)) }
             case .failed?:
                 let red: TerminalColor = state.colors != .none ? .indexed(9) : .default
                 frame.put("✗", column: cell.column + cell.width / 2, row: cell.row + cell.height / 2, style: .bold, foreground: red)

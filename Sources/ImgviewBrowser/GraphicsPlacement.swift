@@ -2,10 +2,11 @@ import ImgviewImaging
 import ImgviewSupport
 import ImgviewTerminalDetection
 
-/// Keeps the pixel image on a full-screen terminal the one each frame places, leaving nothing
-/// behind: what to write before the frame's text is drawn (the old image taken away) and after
-/// it (the new image drawn), the whole wrapped in synchronized output where the terminal has it,
-/// so the change appears at once, without a blank moment between.
+/// Keeps the pixel images on a full-screen terminal the ones each frame places (the pane's one
+/// image, or a grid's, one a cell), leaving nothing behind: what to write before the frame's text
+/// is drawn (the images that go or change taken away) and after it (the new ones drawn), the whole
+/// wrapped in synchronized output where the terminal has it, so the change appears at once,
+/// without a blank moment between. An image that stays where it is, unchanged, is left alone.
 ///
 /// How an image is taken away depends on its protocol. kitty keeps images apart from the text
 /// and deletes one by its id. A sixel or iTerm2 image is painted into the cells under it, and
@@ -39,8 +40,8 @@ public struct GraphicsPlacement: Sendable {
     public static let beginSynchronizedUpdate = EscapeSequence.setMode(.synchronizedOutput)
     public static let endSynchronizedUpdate = EscapeSequence.resetMode(.synchronizedOutput)
 
-    /// The image on the screen now, as far as this program knows.
-    public private(set) var shown: PlacedGraphic?
+    /// The images on the screen now, as far as this program knows.
+    public private(set) var placed: [PlacedGraphic] = []
     public var terminal: GraphicsTerminal
     /// Inside tmux, where the pane is in the outer terminal: an image passed through tmux is put
     /// there by its own packets, since tmux does not move the outer terminal's cursor to the pane's.
@@ -51,7 +52,7 @@ public struct GraphicsPlacement: Sendable {
         self.paneOrigin = paneOrigin
     }
 
-    /// What changes the screen's image into `next`.
+    /// What changes the screen's image into `next`, the pane's one image or none.
     ///
     /// - Parameters:
     ///   - cleared: the screen is drawn from scratch (cleared, resized, back from a suspend): the
@@ -59,36 +60,53 @@ public struct GraphicsPlacement: Sendable {
     ///   - textOverwrites: the frame's text will be written over cells of the shown image.
     ///   - screen: the terminal's size now; nothing is erased past its edges.
     public mutating func update(to next: PlacedGraphic?, cleared: Bool, textOverwrites: Bool, screen: TerminalSize) -> Update {
-        let old = shown
-        shown = next
+        update(to: next.map { [$0] } ?? [], cleared: cleared, textOverwrites: { _ in textOverwrites }, screen: screen)
+    }
+
+    /// What changes the screen's images into `next`: each one that goes, moves or changes is
+    /// deleted (kitty, by its id) or erased (sixel, iTerm2, unless a new one paints over all its
+    /// pixels), each new, moved or changed one drawn; one left where it was, unchanged and not
+    /// written over, costs nothing.
+    ///
+    /// - Parameter textOverwrites: whether the frame's text will be written over any of the cells
+    ///   of an area: a sixel or iTerm2 image there is lost and drawn again.
+    public mutating func update(
+        to next: [PlacedGraphic], cleared: Bool, textOverwrites: (Rectangle) -> Bool, screen: TerminalSize
+    ) -> Update {
+        let old = placed
+        placed = next
         var removal: [Step] = []
-        var lost = false
-        if let old {
-            lost = cleared || (old.preview.graphics != .kitty && textOverwrites)
-            if old != next || lost {
-                switch old.preview.graphics {
-                case .kitty:
-                    removal.append(.delete(imageID: old.preview.imageID))
-                case .sixel, .iterm:
-                    // A new image over exactly the old one's pixels paints over all of them.
-                    if next.map(old.isCovered(by:)) != true { removal.append(.erase(old.area)) }
-                }
+        var stays = Set<Int>()
+        for graphic in old {
+            let lost = cleared || (graphic.preview.graphics != .kitty && textOverwrites(graphic.area))
+            if !lost, let index = next.firstIndex(of: graphic) {
+                stays.insert(index)
+                continue
+            }
+            switch graphic.preview.graphics {
+            case .kitty:
+                removal.append(.delete(imageID: graphic.preview.imageID))
+            case .sixel, .iterm:
+                // A new image over exactly the old one's pixels paints over all of them.
+                if !next.contains(where: graphic.isCovered(by:)) { removal.append(.erase(graphic.area)) }
             }
         }
-        var drawing: [Step] = []
-        if let next, next != old || lost { drawing.append(.draw(next)) }
+        let drawing = next.indices.filter { !stays.contains($0) }.map { Step.draw(next[$0]) }
         return update(removal: removal, drawing: drawing, screen: screen)
     }
 
-    /// Takes the image off the screen: before the program quits or suspends.
+    /// Takes the images off the screen: before the program quits or suspends.
     public mutating func remove(screen: TerminalSize) -> [UInt8] {
-        let update = update(to: nil, cleared: false, textOverwrites: false, screen: screen)
+        let update = update(to: [], cleared: false, textOverwrites: { _ in false }, screen: screen)
         return update.before + update.after
     }
 
+    /// The image on the screen now: the pane's (the first of a grid's).
+    public var shown: PlacedGraphic? { placed.first }
+
     /// The screen was redrawn by someone else (a suspend gave it away): whatever was there is gone.
     public mutating func forget() {
-        shown = nil
+        placed = []
     }
 
     private func update(removal: [Step], drawing: [Step], screen: TerminalSize) -> Update {

@@ -9,8 +9,14 @@ public struct ScreenFrame: Sendable, Equatable {
     public let columns: Int
     public let rows: Int
     public private(set) var cells: [StyledCell]
-    /// A pixel preview drawn over blank cells of the frame, if one is on screen.
-    public var graphic: PlacedGraphic?
+    /// Pixel previews drawn over blank cells of the frame: the pane's one, or a grid's, one a cell.
+    public var graphics: [PlacedGraphic] = []
+
+    /// The pane's pixel preview, if one is on screen (the first of a grid's).
+    public var graphic: PlacedGraphic? {
+        get { graphics.first }
+        set { graphics = newValue.map { [$0] } ?? [] }
+    }
 
     public init(columns: Int, rows: Int) {
         self.columns = max(0, columns)

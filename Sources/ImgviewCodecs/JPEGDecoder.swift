@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -41,6 +42,11 @@ public struct JPEGDecoder: ImageDecoding {
         if request.cancellation.isCancelled { throw .cancelled }
         // The minimum size is upright; the DCT scale applies to the stored image.
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+        if request.allowsEmbeddedThumbnail, let minimum,
+            let thumbnail = Self.embeddedThumbnail(in: bytes, width: width, height: height, covering: minimum, request.cancellation)
+        {
+            return DecodedImage(header: header, pixels: header.orientation.apply(to: thumbnail))
+        }
         let eighths = Self.scaleInEighths(width: width, height: height, covering: minimum)
         // A progressive file at 1/8 scale needs only its DC coefficients: most of the file is skipped.
         if eighths == 1, !readsEveryScan, let fast = try JPEGDCDecoder.decode(bytes, cancellation: request.cancellation) {
@@ -56,6 +62,26 @@ public struct JPEGDecoder: ImageDecoding {
         }
         let warning = problem.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
         return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
+    }
+
+    /// The pixels of the EXIF thumbnail of a `width × height` JPEG (stored axes), at the smallest
+    /// scale that covers `minimum`, when it is smaller than the image, covers `minimum` and has the
+    /// image's shape within 1 % (a camera's 160×120 of a 3:2 photo is letterboxed: not the picture);
+    /// nil otherwise, or when it does not decode cleanly (the image is decoded instead).
+    static func embeddedThumbnail(
+        in bytes: Data, width: Int, height: Int, covering minimum: (width: Int, height: Int), _ cancellation: CancellationFlag
+    ) -> PixelBuffer? {
+        guard let range = ExifThumbnail.range(in: DataBytes(bytes)) else { return nil }
+        let start = bytes.startIndex + range.lowerBound
+        let thumbnail = Data(bytes[start..<(start + range.count)])
+        return try? JPEGSession.with(thumbnail) { session throws(ImageDecodingError) -> PixelBuffer? in
+            let frame = try session.readHeader()
+            let sameShape = abs(frame.width * height - frame.height * width) <= max(frame.height * width / 100, 2 * max(width, height))
+            guard sameShape, frame.width < width, frame.width >= minimum.width, frame.height >= minimum.height else { return nil }
+            let eighths = scaleInEighths(width: frame.width, height: frame.height, covering: minimum)
+            let pixels = try session.decodeRows(scaleInEighths: eighths, cmyk: frame.isCMYK, cancellation: cancellation)
+            return session.warning == nil ? pixels : nil
+        }
     }
 
     /// The smallest scale, in eighths (1...8), whose both sides reach `minimum`; 8 (full size) when none is asked.

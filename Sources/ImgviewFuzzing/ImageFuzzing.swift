@@ -57,6 +57,15 @@ enum ImageFuzzing {
             precondition(smallest.pixels.width <= image.pixels.width, "a smaller decode came out larger")
             if let warning = smallest.warning { TerminalSafety.requireSafe(warning, "decode warning") }
         }
+        // As a grid's cell asks: a JPEG's EXIF thumbnail may stand in for the image.
+        _ = ExifThumbnail.range(in: ArrayBytes(raw))
+        if let thumbnail = try? decoder.decode(
+            bytes, header: header,
+            request: DecodeRequest(minimumSize: (48, 32), maxPixelCount: maxPixelCount, allowsEmbeddedThumbnail: true)),
+            let warning = thumbnail.warning
+        {
+            TerminalSafety.requireSafe(warning, "decode warning")
+        }
         for renderer in renderers {
             let grid = renderer.render(image.pixels)
             precondition(grid.columns <= 24 && grid.rows <= 8, "preview larger than its box")

@@ -31,8 +31,9 @@ public final class ImagePipeline: Sendable {
     private let headers = StageTable<ContentKey, ImageHeader>()
     private let decodes = StageTable<DecodeKey, DecodedEntry>()
     private let renders = StageTable<RenderKey, CachedPreview>()
-    /// Thumbnails queued to be written.
+    /// Thumbnails queued to be written, and their work (raised when a command waits for them).
     let thumbnailWrites = PendingCount()
+    let thumbnailTickets = Locked<[WorkTicket]>([])
     /// Every fetch's task, until it has ended: cancelled ones still clean up after themselves.
     let transfers = Locked<[UUID: SharedWork<ImageResponse>]>([:])
 
@@ -277,7 +278,8 @@ public final class ImagePipeline: Sendable {
                     return entry
                 }
                 let request = DecodeRequest(
-                    minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page)
+                    minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page,
+                    allowsEmbeddedThumbnail: thumbnail != nil)
                 let image = try decoder.decode(try response.data(), header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in
@@ -302,7 +304,7 @@ public final class ImagePipeline: Sendable {
         guard max(upright.width, upright.height) > ThumbnailSize.normal.pixels, image.header.animation == nil else { return }
         let pending = thumbnailWrites
         pending.begin()
-        _ = configuration.scheduler.schedule(priority: .low) {
+        let ticket = configuration.scheduler.schedule(priority: .low) {
             defer { pending.end() }
             // `large` always: file managers look only in their own size's folder, and theirs is `large`.
             for size in Set([size, .large]).sorted(by: { $0.pixels > $1.pixels }) {
@@ -311,10 +313,16 @@ public final class ImagePipeline: Sendable {
                 store.store(pixels, ofFile: path, size: size, header: image.header)
             }
         }
+        thumbnailTickets.withLock { tickets in
+            tickets.removeAll { $0.queuedPriority == nil }
+            tickets.append(ticket)
+        }
     }
 
-    /// Returns once every thumbnail queued so far is written: a command about to exit waits here.
+    /// Returns once every thumbnail queued so far is written: a command about to exit waits here,
+    /// and the writes are then what it waits for, on every core the pool has.
     public func finishThumbnails() async {
+        for ticket in thumbnailTickets.withLock({ $0 }) { ticket.setPriority(.high) }
         await thumbnailWrites.wait()
     }
 

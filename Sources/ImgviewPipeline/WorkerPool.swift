@@ -10,12 +10,14 @@ import ImgviewSupport
 /// within a priority.
 ///
 /// Decoding and rendering are long synchronous calls; on Swift's cooperative pool they would hold
-/// threads every other task needs, and on two cores they would make the screen wait. The pool
-/// leaves a core for the main thread and the transfers (`defaultWidth`). Its threads start when
-/// work first arrives and end when the pool is released.
+/// threads every other task needs, and on two cores they would make the screen wait. Work the
+/// user waits for (`.high`: the image on screen, a grid's visible cells, a contact sheet) may use
+/// every thread, one a core (`defaultWidth`), since the main thread idles while it waits; other
+/// work runs on one thread fewer, leaving a core for the main thread and the transfers. Its
+/// threads start when work first arrives and end when the pool is released.
 public final class WorkerPool: WorkScheduling, Sendable {
-    /// One thread fewer than the machine has cores, and at least one.
-    public static var defaultWidth: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
+    /// One thread a core, and at least one.
+    public static var defaultWidth: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     private let queue: WorkQueue
 
@@ -47,10 +49,14 @@ private final class WorkQueue: @unchecked Sendable {
     private var idleThreads = 0
     private var isClosed = false
     private var isLowPriorityHeld = false
+    /// How many threads run work below `.high` now, and how many may.
+    private var runningBackground = 0
+    private let backgroundWidth: Int
     private let width: Int
 
     init(width: Int) {
         self.width = width
+        backgroundWidth = max(1, width - 1)
     }
 
     func add(priority: WorkPriority, _ work: @escaping @Sendable () -> Void) -> WorkTicket {
@@ -89,13 +95,22 @@ private final class WorkQueue: @unchecked Sendable {
     }
 
     private func run() {
-        while let ticket = next() {
-            ticket.run()
+        while let taken = next() {
+            taken.ticket.run()
+            if taken.isBackground { finishedBackground() }
         }
     }
 
-    /// The next ticket to run, waiting for one; nil once the pool is closed and the queue empty.
-    private func next() -> WorkTicket? {
+    private func finishedBackground() {
+        condition.lock()
+        runningBackground -= 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next ticket to run and whether it runs below `.high`, waiting for one; nil once the
+    /// pool is closed and the queue empty.
+    private func next() -> (ticket: WorkTicket, isBackground: Bool)? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -107,11 +122,18 @@ private final class WorkQueue: @unchecked Sendable {
         }
     }
 
-    /// The most urgent queued ticket that may start, dropping withdrawn ones; called holding the lock.
-    private func takeMostUrgent() -> WorkTicket? {
+    /// The most urgent queued ticket that may start, dropping withdrawn ones, and whether it runs
+    /// below `.high`; called holding the lock.
+    private func takeMostUrgent() -> (ticket: WorkTicket, isBackground: Bool)? {
         tickets.removeAll { $0.queuedPriority == nil }
+        let backgroundIsFull = runningBackground >= backgroundWidth
+        let startable = tickets.indices.filter {
+            let priority = tickets[$0].queuedPriority ?? .low
+            if priority == .high { return true }
+            return !backgroundIsFull && (!isLowPriorityHeld || priority > .low)
+        }
         guard
-            let index = tickets.indices.filter({ !isLowPriorityHeld || (tickets[$0].queuedPriority ?? .low) > .low }).max(by: {
+            let index = startable.max(by: {
                 lhs, rhs in
                 let (left, right) = (tickets[lhs], tickets[rhs])
                 let (leftPriority, rightPriority) = (left.queuedPriority ?? .low, right.queuedPriority ?? .low)
@@ -119,6 +141,9 @@ private final class WorkQueue: @unchecked Sendable {
                 return left.sequence > right.sequence
             })
         else { return nil }
-        return tickets.remove(at: index)
+        let ticket = tickets.remove(at: index)
+        let isBackground = (ticket.queuedPriority ?? .low) < .high
+        if isBackground { runningBackground += 1 }
+        return (ticket, isBackground)
     }
 }

@@ -39,7 +39,7 @@ public final class CursesTerminal {
     private var lastDrawnDirectly: [Bool] = []
     /// Keys ncurses did not decode, and mouse reports, arrive as characters; this puts them together.
     private var keyDecoder = BrowserKeyDecoder()
-    /// The pixel image on screen, drawn beside ncurses (which knows only the blank cells under it).
+    /// The pixel images on screen, drawn beside ncurses (which knows only the blank cells under them).
     private var placement: GraphicsPlacement
     /// What puts the terminal back should the process end without `end` (a crash, a second signal).
     private var restoration: RestorationHandle?
@@ -128,7 +128,7 @@ public final class CursesTerminal {
     /// blanks to ncurses and are written after its refresh with their own SGR escapes: the preview
     /// keeps the colours `show` would print on this terminal.
     ///
-    /// The frame's pixel image is written after that, and one it no longer has is taken away
+    /// The frame's pixel images are written after that, and those it no longer has are taken away
     /// before ncurses draws (`GraphicsPlacement`), all in one synchronized update where the
     /// terminal has them.
     public func draw(_ frame: ScreenFrame) {
@@ -142,10 +142,9 @@ public final class CursesTerminal {
         }
         var drawnDirectly = [Bool](repeating: false, count: frame.cells.count)
         var direct: [(column: Int, row: Int)] = []
-        // Whether ncurses will write over cells of the image on screen: it writes each line from
+        // Where ncurses will write, to know which images on screen it writes over: each line from
         // its first changed cell to its last, unchanged ones between included when that is shorter.
-        let imageArea = placement.shown?.area
-        var textOverwritesImage = false
+        var written: [Int: (first: Int, last: Int)] = [:]
         for row in 0..<frame.rows {
             // Rows are visited in order, so this row's direct cells are the end of `direct`.
             let rowStart = direct.count
@@ -174,12 +173,10 @@ public final class CursesTerminal {
                 direct.removeSubrange(rowStart...)
                 direct += (0..<frame.columns).filter { drawnDirectly[row * frame.columns + $0] }.map { ($0, row) }
             }
-            if let area = imageArea, row >= area.row, row < area.row + area.height {
-                if lineIsStale {
-                    textOverwritesImage = true
-                } else if let changed, changed.first < area.column + area.width, changed.last >= area.column {
-                    textOverwritesImage = true
-                }
+            if lineIsStale {
+                written[row] = (0, frame.columns - 1)
+            } else if let changed {
+                written[row] = changed
             }
         }
         if pairsWereReset {
@@ -190,8 +187,12 @@ public final class CursesTerminal {
         }
         // tmux drops passthrough from a pane it does not show (or shows it over another window).
         let pixels = placement.update(
-            to: tmuxGeometry?.isVisible == false ? nil : frame.graphic, cleared: previous == nil, textOverwrites: textOverwritesImage,
-            screen: TerminalSize(columns: frame.columns, rows: frame.rows))
+            to: tmuxGeometry?.isVisible == false ? [] : frame.graphics, cleared: previous == nil,
+            textOverwrites: { area in
+                (area.row..<(area.row + area.height)).contains { row in
+                    written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
+                }
+            }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
         wrefresh(imgview_stdscr())
         if !direct.isEmpty { writeToTerminal(Self.directText(for: direct, in: frame)) }
@@ -211,15 +212,16 @@ public final class CursesTerminal {
         guard geometry.isVisible else {
             // A kitty image stays over whatever tmux shows now, and passthrough from this pane is
             // dropped: deleted past tmux. sixel and iTerm2 images are gone under tmux's redraw.
-            if let shown = placement.shown, shown.preview.graphics == .kitty {
-                TmuxPane.writeToClients(of: tmuxPane, KittyGraphicsEncoder().delete(id: shown.preview.imageID))
+            let kitty = placement.placed.filter { $0.preview.graphics == .kitty }
+            if !kitty.isEmpty {
+                TmuxPane.writeToClients(of: tmuxPane, kitty.flatMap { KittyGraphicsEncoder().delete(id: $0.preview.imageID) })
             }
             placement.forget()
             return
         }
         guard redrawn || previous != geometry, let frame = lastFrame else { return }
         let pixels = placement.update(
-            to: frame.graphic, cleared: true, textOverwrites: false, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
+            to: frame.graphics, cleared: true, textOverwrites: { _ in false }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.isEmpty { writeToTerminal(pixels.before + pixels.after) }
     }
 

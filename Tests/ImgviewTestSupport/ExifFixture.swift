@@ -40,6 +40,25 @@ public enum ExifFixture {
         return header + ifd0 + exif + strings + [UInt8](repeating: 0, count: padding)
     }
 
+    /// A TIFF structure with an empty IFD0 and an IFD1 holding `thumbnail` (a JPEG's bytes) as its
+    /// JPEGInterchangeFormat, as cameras store their thumbnails.
+    public static func tiff(thumbnail: [UInt8], compression: Int = 6, bigEndian: Bool = false) -> [UInt8] {
+        func u16(_ value: Int) -> [UInt8] {
+            bigEndian ? [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)]
+        }
+        func u32(_ value: Int) -> [UInt8] {
+            let bytes = [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            return bigEndian ? bytes : bytes.reversed()
+        }
+        // Header (8); IFD0 at 8: no entries, IFD1 next at 14; IFD1: three entries; the thumbnail at 56.
+        let header: [UInt8] = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
+        let ifd0 = u16(0) + u32(14)
+        let ifd1 =
+            u16(3) + u16(0x0103) + u16(3) + u32(1) + u16(compression) + u16(0) + u16(0x0201) + u16(4) + u32(1) + u32(56)
+            + u16(0x0202) + u16(4) + u32(1) + u32(thumbnail.count) + u32(0)
+        return header + ifd0 + ifd1 + thumbnail
+    }
+
     /// `jpeg` with an APP1 `Exif` segment holding `tiff` inserted after its SOI marker.
     public static func jpeg(_ jpeg: Data, tiff: [UInt8]) -> Data {
         let body = Array("Exif".utf8) + [0, 0] + tiff

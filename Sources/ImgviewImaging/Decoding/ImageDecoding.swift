@@ -66,21 +66,28 @@ public struct DecodeRequest: Sendable, Equatable {
     public var cancellation: CancellationFlag
     /// Which page of a file of several (`ImageHeader.pageCount`), from 0; past the last, the last.
     public var page: Int
+    /// Whether a thumbnail the file embeds for other programs (a JPEG's EXIF thumbnail) may stand
+    /// in for the image when it covers `minimumSize` and has its shape: for a thumbnail (a grid's
+    /// cell, a contact sheet), where a stale or soft one costs little, never for the image itself.
+    public var allowsEmbeddedThumbnail: Bool
 
     public init(
         minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
-        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag(), page: Int = 0
+        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag(), page: Int = 0,
+        allowsEmbeddedThumbnail: Bool = false
     ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
         self.animationLimits = animationLimits
         self.cancellation = cancellation
         self.page = max(0, page)
+        self.allowsEmbeddedThumbnail = allowsEmbeddedThumbnail
     }
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
             && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits && lhs.page == rhs.page
+            && lhs.allowsEmbeddedThumbnail == rhs.allowsEmbeddedThumbnail
     }
 }
 
