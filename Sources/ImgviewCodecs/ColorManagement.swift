@@ -43,7 +43,9 @@ public enum ColorManagement {
             deviceCMYK(&pixels, inverted: inverted)
             return nil
         }
-        switch cmykTransforms.transform(for: CMYKKey(profile: bytes, inverted: inverted), make: { ColorTransform.make(fromCMYK: $0.profile, inverted: $0.inverted) }) {
+        switch cmykTransforms.transform(
+            for: CMYKKey(profile: bytes, inverted: inverted), make: { ColorTransform.make(fromCMYK: $0.profile, inverted: $0.inverted) })
+        {
         case .success(let transform):
             transform.apply(to: &pixels)
             return nil
@@ -88,7 +90,9 @@ public enum ColorManagement {
         private var made: [Key: Result<ColorTransform, ColorTransform.Refusal>] = [:]
         private static var capacity: Int { 32 }
 
-        func transform(for key: Key, make: (Key) -> Result<ColorTransform, ColorTransform.Refusal>) -> Result<ColorTransform, ColorTransform.Refusal> {
+        func transform(
+            for key: Key, make: (Key) -> Result<ColorTransform, ColorTransform.Refusal>
+        ) -> Result<ColorTransform, ColorTransform.Refusal> {
             if let known = lock.withLock({ made[key] }) { return known }
             let result = make(key)
             lock.withLock {

@@ -307,7 +307,9 @@ struct BrowserDailyTmuxTests {
         let photo = try Data(contentsOf: BrowseLocalTmuxTests.photo)
         try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: "2024:03:01 10:00:00")).write(to: place.picture("a.jpg"))
         try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: "2010:03:01 10:00:00")).write(to: place.picture("f.jpg"))
-        for (name, fixture) in [("b.heic", "camera-exif.heic"), ("c.webp", "camera-exif.webp"), ("d.jxl", "camera-exif.jxl"), ("e.avif", "camera-exif.avif")] {
+        for (name, fixture) in [
+            ("b.heic", "camera-exif.heic"), ("c.webp", "camera-exif.webp"), ("d.jxl", "camera-exif.jxl"), ("e.avif", "camera-exif.avif"),
+        ] {
             try Fixtures.data(fixture).write(to: place.picture(name))
         }
         try await withBrowser(["--sort", "date", "pics"], in: place) { session in

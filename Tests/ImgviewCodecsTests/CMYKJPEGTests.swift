@@ -51,7 +51,8 @@ struct CMYKJPEGTests {
         let original = ColorManagementTests.preview(try decode(try Fixtures.data("coffee.png")).pixels)
         let toOriginal = ColorDifference.meanDeltaE(original, ColorManagementTests.preview(image.pixels), stride: 3)
         let referenceToOriginal = ColorDifference.meanDeltaE(original, ColorManagementTests.preview(reference.pixels), stride: 3)
-        #expect(toOriginal <= referenceToOriginal + 0.3, "mean ΔE00 \(toOriginal) from the original, the reference's \(referenceToOriginal)")
+        #expect(
+            toOriginal <= referenceToOriginal + 0.3, "mean ΔE00 \(toOriginal) from the original, the reference's \(referenceToOriginal)")
     }
 
     /// Without its profile, CMYK is drawn by the formula browsers use: far from the reference

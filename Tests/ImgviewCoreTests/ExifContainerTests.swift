@@ -38,7 +38,9 @@ struct ExifContainerTests {
     /// offset to the TIFF header is 0 or skips a prefix.
     @Test func prefixesBeforeTheTIFFHeaderAreSteppedOver() {
         let tiff = ExifFixture.tiff(original: "2021:08:09 10:11:12")
-        func le32(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)] }
+        func le32(_ value: Int) -> [UInt8] {
+            [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+        }
         func be32(_ value: Int) -> [UInt8] { le32(value).reversed() }
         func riff(_ chunk: [UInt8]) -> [UInt8] {
             let vp8l: [UInt8] = Array("VP8L".utf8) + [5, 0, 0, 0, 0x2F, 0, 0, 0, 0, 0]

@@ -132,7 +132,8 @@ extension ImageResponse.Body {
     package var camera: ExifCamera? {
         switch self {
         case .data(let data): ExifCamera.read(DataBytes(data))
-        case .file(_, owner: .some(let file)): FileBytes(descriptor: file.fileDescriptor, windowSize: 64 << 10).flatMap { ExifCamera.read($0) }
+        case .file(_, owner: .some(let file)):
+            FileBytes(descriptor: file.fileDescriptor, windowSize: 64 << 10).flatMap { ExifCamera.read($0) }
         case .file(let url, owner: nil): FileBytes(path: url.path, windowSize: 64 << 10).flatMap { ExifCamera.read($0) }
         }
     }
