@@ -33,8 +33,8 @@ public enum ColorManagement {
     }
 
     /// Turns a CMYK (or YCCK) JPEG's ink into sRGB, in place: `pixels` holds C, M, Y and K per
-    /// pixel, `inverted` when 255 means no ink (Adobe's APP14 marker says so; Photoshop and
-    /// every tool after it write CMYK JPEGs so). Through the file's CMYK ICC profile when it has
+    /// pixel, `inverted` when 255 means no ink (Adobe's APP14 marker says so; Photoshop,
+    /// ImageMagick, Pillow and libjpeg write CMYK JPEGs so). Through the file's CMYK ICC profile when it has
     /// one Little CMS can use; else by the formula browsers use for CMYK without a profile
     /// (each of R, G, B is what the ink and black leave of white), with a warning saying why
     /// when a profile was there but could not be used (DECISIONS.md, "CMYK JPEG").
