@@ -61,9 +61,10 @@ let package = Package(
         ),
         // Images without I/O: recognising a file and reading its header (the probe), the decoder
         // protocols and pixels, rendering to cells, the pixel protocols' encoders, playback timing.
+        // (ImgviewCompression: the Brotli-compressed EXIF box of a JPEG XL.)
         .target(
             name: "ImgviewImaging",
-            dependencies: ["ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ImgviewSupport", "ImgviewCompression", .product(name: "SystemPackage", package: "swift-system")]),
         // What the terminal can draw: the query, its answers, the environment, the mode `auto` picks.
         .target(name: "ImgviewTerminalDetection", dependencies: ["ImgviewSupport", "ImgviewImaging"]),
         // Where bytes come from and go: the transport protocol, the fetcher, the disk and memory

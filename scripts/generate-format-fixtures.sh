@@ -15,8 +15,16 @@
 #              Little CMS: P3 primaries, D65, the sRGB curve) and to Adobe RGB (icc-profiles-free) with
 #              the profile embedded, as JPEG (jpgicc), PNG (iCCP), WebP and TIFF: colour management's tests
 #   camera-exif.jpg  photo.jpg with a camera's EXIF fields written by exiftool (make, model, lens,
-#              date taken, exposure, f-number, ISO, focal length, a GPS position): `info`'s tests
-#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos colour camera), writes only those:
+#              date taken, exposure, f-number, ISO, focal length, a GPS position): `info`'s tests;
+#              camera-exif.heic/.avif/.webp/.jxl: the same photo and EXIF through heif-enc, avifenc,
+#              cwebp -metadata exif and cjxl (a Brotli-compressed `brob` box; camera-exif-plain.jxl
+#              has a plain `Exif` box in its place)
+#   coffee-cmyk.jpg  coffee.png converted to CMYK by ImageMagick through FOGRA39-test.icc (a press
+#              profile ArgyllCMS's colprof makes from icc-profiles-free's FOGRA39L.ti3 measurements),
+#              embedded, Adobe's inverted ink with its APP14 marker, written again by libjpeg as plain
+#              CMYK; coffee-ycck.jpg the same ink coded as YCCK; coffee-cmyk-reference.png what
+#              Pillow's Little CMS makes of coffee-cmyk.jpg in sRGB: the CMYK tests' reference
+#   with a list of sections (gif webp avif bmp qoi ico apng tiff heic jxl svg photos colour camera cmyk), writes only those:
 #   encoders are not byte-for-byte repeatable, so regenerating one format leaves the others as they are
 # Attribution of the photographs: Tests/ImgviewCodecsTests/Fixtures/ATTRIBUTION.md.
 set -euo pipefail
@@ -375,6 +383,100 @@ cp "$out/photo.jpg" "$out/camera-exif.jpg"
 exiftool -q -overwrite_original -Make="Canon" -Model="Canon EOS 5D Mark IV" -LensModel="EF24-105mm f/4L IS USM" \
   -DateTimeOriginal="2019:05:04 12:30:05" -ExposureTime=0.004 -FNumber=2.8 -ISO=400 -FocalLength=50 \
   -GPSLatitude=48.8566 -GPSLatitudeRef=N -GPSLongitude=2.3522 -GPSLongitudeRef=E "$out/camera-exif.jpg"
+heif-enc -q 50 "$out/camera-exif.jpg" -o "$out/camera-exif.heic" > /dev/null
+avifenc --speed 8 "$out/camera-exif.jpg" "$out/camera-exif.avif" > /dev/null
+cwebp -quiet -q 80 -metadata exif "$out/camera-exif.jpg" -o "$out/camera-exif.webp"
+cjxl "$out/camera-exif.jpg" "$out/camera-exif.jxl" > /dev/null 2>&1
+# cjxl 0.7 always compresses the EXIF box; the plain `Exif` box (a 32-bit offset of 0, then the
+# JPEG's TIFF structure) takes its place here.
+python3 - "$out" <<'PYTHON'
+import struct, sys
+out = sys.argv[1]
+jpeg = open(f"{out}/camera-exif.jpg", "rb").read()
+at = jpeg.index(b"Exif\0\0")
+length = struct.unpack(">H", jpeg[at - 2:at])[0]
+tiff = jpeg[at + 6:at - 2 + length]
+jxl, boxes, offset = open(f"{out}/camera-exif.jxl", "rb").read(), b"", 0
+while offset < len(jxl):
+    size, kind = struct.unpack(">I4s", jxl[offset:offset + 8])
+    box = jxl[offset:offset + size]
+    if kind == b"brob" and box[8:12] == b"Exif":
+        box = struct.pack(">I4sI", 12 + len(tiff), b"Exif", 0) + tiff
+    boxes += box
+    offset += size
+open(f"{out}/camera-exif-plain.jxl", "wb").write(boxes)
+PYTHON
+fi
+
+# --- CMYK: a print file's ink, converted through its own profile -------------------------------
+if wants cmyk; then
+scripts/install-packages.sh argyll
+cp /usr/share/color/icc/FOGRA39L.ti3 "$work/FOGRA39-test.ti3"
+(cd "$work" && colprof -ql -D "FOGRA39 (imgview test)" -C "Zlib licence: from icc-profiles-free's FOGRA39L.ti3" FOGRA39-test > /dev/null)
+cp "$work/FOGRA39-test.icc" "$out/FOGRA39-test.icc"
+# ImageMagick writes CMYK as YCCK (Adobe transform 2); libjpeg re-encodes that ink as each of the two.
+im "$out/coffee.png" -profile /usr/share/color/icc/colord/sRGB.icc -profile "$out/FOGRA39-test.icc" -quality 95 "$work/coffee-ink.jpg"
+cat > "$work/recode.c" <<'C'
+/* recode IN OUT cmyk|ycck: a CMYK JPEG's ink written again as plain CMYK or as YCCK, at quality
+   95, with its ICC profile and libjpeg's Adobe marker (inverted ink, as the input's). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+int main(int argc, char **argv) {
+    if (argc != 4) return 2;
+    FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "wb");
+    if (!in || !out) return 1;
+    struct jpeg_decompress_struct d;
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr readErrors, writeErrors;
+    d.err = jpeg_std_error(&readErrors);
+    jpeg_create_decompress(&d);
+    jpeg_stdio_src(&d, in);
+    jpeg_save_markers(&d, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&d, TRUE);
+    d.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&d);
+    c.err = jpeg_std_error(&writeErrors);
+    jpeg_create_compress(&c);
+    jpeg_stdio_dest(&c, out);
+    c.image_width = d.output_width;
+    c.image_height = d.output_height;
+    c.input_components = 4;
+    c.in_color_space = JCS_CMYK;
+    jpeg_set_defaults(&c);
+    jpeg_set_colorspace(&c, strcmp(argv[3], "ycck") == 0 ? JCS_YCCK : JCS_CMYK);
+    jpeg_set_quality(&c, 95, TRUE);
+    jpeg_start_compress(&c, TRUE);
+    JOCTET *icc;
+    unsigned int length;
+    if (jpeg_read_icc_profile(&d, &icc, &length)) {
+        jpeg_write_icc_profile(&c, icc, length);
+        free(icc);
+    }
+    JSAMPROW row = malloc(d.output_width * 4);
+    while (d.output_scanline < d.output_height) {
+        jpeg_read_scanlines(&d, &row, 1);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_finish_decompress(&d);
+    return fclose(out) != 0;
+}
+C
+cc -O2 -o "$work/recode" "$work/recode.c" -ljpeg
+"$work/recode" "$work/coffee-ink.jpg" "$out/coffee-cmyk.jpg" cmyk
+"$work/recode" "$work/coffee-ink.jpg" "$out/coffee-ycck.jpg" ycck
+python3 - "$out" <<'PYTHON'
+import io, sys
+from PIL import Image, ImageCms
+out = sys.argv[1]
+cmyk = Image.open(f"{out}/coffee-cmyk.jpg")
+assert cmyk.mode == "CMYK", cmyk.mode
+profile = ImageCms.ImageCmsProfile(io.BytesIO(cmyk.info["icc_profile"]))
+srgb = ImageCms.profileToProfile(cmyk, profile, ImageCms.createProfile("sRGB"), renderingIntent=0, outputMode="RGB")
+srgb.save(f"{out}/coffee-cmyk-reference.png")
+PYTHON
 fi
 
 ls -l "$out" | awk '{ total += $5 } END { print "fixtures: " total " bytes" }'

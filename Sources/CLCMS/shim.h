@@ -44,9 +44,11 @@ static inline struct imgview_lcms imgview_lcms_load(void * _Nonnull library, con
 // lcms's pixel formats and flags are macros Swift cannot import.
 static const cmsUInt32Number imgview_lcms_rgba8 = TYPE_RGBA_8;
 static const cmsUInt32Number imgview_lcms_cmyk8_inverted = TYPE_CMYK_8_REV;
+static const cmsUInt32Number imgview_lcms_cmyk8 = TYPE_CMYK_8;
 static const cmsUInt32Number imgview_lcms_gray8 = TYPE_GRAY_8;
 static const cmsUInt32Number imgview_lcms_rgb8 = TYPE_RGB_8;
 static const cmsUInt32Number imgview_lcms_flags = cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE;
+static const cmsUInt32Number imgview_lcms_no_cache = cmsFLAGS_NOCACHE;
 static const cmsUInt32Number imgview_lcms_rgb_space = cmsSigRgbData;
 static const cmsUInt32Number imgview_lcms_gray_space = cmsSigGrayData;
 static const cmsUInt32Number imgview_lcms_cmyk_space = cmsSigCmykData;

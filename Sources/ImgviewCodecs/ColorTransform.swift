@@ -13,6 +13,8 @@ final class ColorTransform: @unchecked Sendable {
         case rgba(UnsafeMutableRawPointer)
         /// A grey profile: each grey level (read from red) becomes a colour from this table.
         case grayTable([UInt8])
+        /// A CMYK profile: each pixel's four bytes are ink (C, M, Y, K) and become R, G, B, opaque.
+        case cmyk(UnsafeMutableRawPointer)
     }
 
     let kind: Kind
@@ -24,7 +26,10 @@ final class ColorTransform: @unchecked Sendable {
     }
 
     deinit {
-        if case .rgba(let handle) = kind { library.cmsDeleteTransform(handle) }
+        switch kind {
+        case .rgba(let handle), .cmyk(let handle): library.cmsDeleteTransform(handle)
+        case .identity, .grayTable: break
+        }
     }
 
     /// Why a profile's pixels are left as they are.
@@ -78,11 +83,43 @@ final class ColorTransform: @unchecked Sendable {
         return .success(transform.isIdentity ? ColorTransform(kind: .identity, library: library) : transform)
     }
 
-    /// Converts `pixels` (RGBA, straight alpha) in place.
+    /// The transform from a CMYK ICC profile to sRGB, for ink values stored as `inverted` (255
+    /// meaning no ink, as Adobe writes CMYK JPEGs) or plainly.
+    static func make(fromCMYK bytes: [UInt8], inverted: Bool) -> Result<ColorTransform, Refusal> {
+        let library: imgview_lcms
+        switch ColorLibrary.functions() {
+        case .success(let table): library = table
+        case .failure(let unavailable): return .failure(.library(unavailable))
+        }
+        guard let summary = ICCProfileSummary(bytes) else { return .failure(.damaged) }
+        guard summary.space == .cmyk else { return .failure(.unsupported) }
+        guard let input = bytes.withUnsafeBytes({ library.cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
+            return .failure(.damaged)
+        }
+        defer { _ = library.cmsCloseProfile(input) }
+        let output = library.cmsCreate_sRGBProfile()
+        defer { if let output { _ = library.cmsCloseProfile(output) } }
+        // No alpha is copied: CMYK has none, and the fourth byte out is set opaque afterwards.
+        guard library.cmsGetColorSpace(input).rawValue == imgview_lcms_cmyk_space,
+            let handle = library.cmsCreateTransform(
+                input, inverted ? imgview_lcms_cmyk8_inverted : imgview_lcms_cmyk8, output, imgview_lcms_rgba8, UInt32(INTENT_PERCEPTUAL),
+                imgview_lcms_no_cache)
+        else { return .failure(.damaged) }
+        return .success(ColorTransform(kind: .cmyk(handle), library: library))
+    }
+
+    /// Converts `pixels` (RGBA, straight alpha; for a CMYK transform, ink) in place.
     func apply(to pixels: inout PixelBuffer) {
         switch kind {
         case .identity:
             break
+        case .cmyk(let handle):
+            let count = pixels.width * pixels.height
+            pixels.bytes.withUnsafeMutableBufferPointer { buffer in
+                // Four bytes in and four out per pixel: lcms reads each pixel before writing it.
+                library.cmsDoTransform(handle, buffer.baseAddress, buffer.baseAddress, UInt32(count))
+                for index in stride(from: 3, to: buffer.count, by: 4) { buffer[index] = 255 }
+            }
         case .rgba(let handle):
             let count = pixels.width * pixels.height
             pixels.bytes.withUnsafeMutableBytes { buffer in

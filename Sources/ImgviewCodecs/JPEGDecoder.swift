@@ -10,7 +10,8 @@ import ImgviewSupport
 /// Decodes JPEG with libjpeg-turbo's libjpeg API at the smallest DCT scale that still covers
 /// the size asked for, a few rows at a time so that a cancelled decode stops between rows.
 ///
-/// CMYK and YCCK files are decoded as CMYK and converted here. A file that ends early keeps
+/// CMYK and YCCK files are decoded as CMYK and converted to sRGB here, through their profile
+/// (`ColorManagement.convertCMYK`). A file that ends early keeps
 /// what decoded (libjpeg fills the rest with grey) and comes back with a warning; see
 /// DECISIONS.md.
 public struct JPEGDecoder: ImageDecoding {
@@ -53,15 +54,22 @@ public struct JPEGDecoder: ImageDecoding {
             let warning = fast.warning.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
             return DecodedImage(header: header, pixels: header.orientation.apply(to: fast.pixels), warning: warning)
         }
-        let (stored, problem) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
-            let isCMYK = try session.readHeader().isCMYK
+        let (decoded, problem, frame) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
+            let frame = try session.readHeader()
             let pixels = try session.decodeRows(
-                scaleInEighths: eighths, cmyk: isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
+                scaleInEighths: eighths, cmyk: frame.isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
                 cancellation: request.cancellation)
-            return (pixels, session.warning)
+            return (pixels, session.warning, frame)
         }
-        let warning = problem.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
-        return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning)
+        var warning = problem.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
+        var stored = decoded
+        guard frame.isCMYK else { return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning) }
+        // Ink becomes sRGB here, through the file's own profile: colour management has nothing left to do.
+        let profile = header.colorProfile ?? ColorProfileLocator.profile(in: bytes, format: .jpeg)
+        if let note = ColorManagement.convertCMYK(&stored, inverted: frame.hasAdobeMarker, profile: profile) {
+            warning = warning.map { "\($0); \(note)" } ?? note
+        }
+        return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning, colorProfile: .sRGB)
     }
 
     /// The pixels of the EXIF thumbnail of a `width × height` JPEG (stored axes), at the smallest

@@ -18,7 +18,11 @@ final class JPEGSession {
     struct Frame {
         var width: Int
         var height: Int
+        /// CMYK or YCCK: the output is ink, C, M, Y and K per pixel, for the decoder to turn into
+        /// colours (`ColorManagement.convertCMYK`).
         var isCMYK: Bool
+        /// Whether an Adobe APP14 marker was there: its CMYK is stored inverted (255 means no ink).
+        var hasAdobeMarker: Bool
         var isProgressive: Bool
     }
 
@@ -114,10 +118,10 @@ final class JPEGSession {
         let isCMYK = info.pointee.jpeg_color_space == JCS_CMYK || info.pointee.jpeg_color_space == JCS_YCCK
         return Frame(
             width: Int(info.pointee.image_width), height: Int(info.pointee.image_height), isCMYK: isCMYK,
-            isProgressive: info.pointee.progressive_mode != 0)
+            hasAdobeMarker: info.pointee.saw_Adobe_marker != 0, isProgressive: info.pointee.progressive_mode != 0)
     }
 
-    /// Decodes every row at `eighths`/8 of the stored size, as RGBA.
+    /// Decodes every row at `eighths`/8 of the stored size, as RGBA (as ink when `cmyk`).
     ///
     /// With `skippingLowestBits`, a progressive file is read only until all that is left to come
     /// refines the lowest bit of luma's AC coefficients, which at 1/4 of the size or less changes
@@ -146,7 +150,7 @@ final class JPEGSession {
             if buffered { _ = imgview_jpeg_finish_output(info) }
             _ = imgview_jpeg_finish_decompress(info)
         }
-        return pixels(output, cmyk: cmyk)
+        return pixels(output)
     }
 
     /// Reads a progressive file's scans up to the first one that could only refine luma's lowest
@@ -289,11 +293,9 @@ final class JPEGSession {
         return status == 1
     }
 
-    /// `output` as pixels, CMYK turned into RGB.
-    func pixels(_ output: [UInt8], cmyk: Bool) -> PixelBuffer {
-        var output = output
-        if cmyk { Self.convertCMYKToRGBA(&output) }
-        return PixelBuffer(width: outputWidth, height: outputHeight, bytes: output)
+    /// `output` as pixels (ink still, for a CMYK file).
+    func pixels(_ output: [UInt8]) -> PixelBuffer {
+        PixelBuffer(width: outputWidth, height: outputHeight, bytes: output)
     }
 
     private func failure() -> ImageDecodingError {
@@ -304,18 +306,5 @@ final class JPEGSession {
     /// Whether a libjpeg message says the data ran out.
     private static func saysDataEnded(_ message: String) -> Bool {
         message.contains("end of") || message.contains("Premature") || message.contains("insufficient")
-    }
-
-    /// CMYK as Adobe writes it (inverted: 255 means no ink), which is what JPEG files carry.
-    private static func convertCMYKToRGBA(_ pixels: inout [UInt8]) {
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for index in stride(from: 0, to: buffer.count, by: 4) {
-                let k = UInt32(buffer[index + 3])
-                buffer[index] = UInt8((UInt32(buffer[index]) * k + 127) / 255)
-                buffer[index + 1] = UInt8((UInt32(buffer[index + 1]) * k + 127) / 255)
-                buffer[index + 2] = UInt8((UInt32(buffer[index + 2]) * k + 127) / 255)
-                buffer[index + 3] = 255
-            }
-        }
     }
 }

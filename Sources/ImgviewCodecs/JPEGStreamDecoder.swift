@@ -34,7 +34,8 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
     private var stage = Stage.header
     private var header: ImageHeader?
     private var request = DecodeRequest()
-    private var isCMYK = false
+    /// How a CMYK file's ink becomes colours: whether it is stored inverted, and its profile.
+    private var cmyk: (inverted: Bool, profile: EmbeddedColorProfile?)?
     private var isProgressive = false
     private var output: [UInt8] = []
     private var rowsShown = 0
@@ -73,7 +74,8 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
                 throw .tooLarge(width: frame.width, height: frame.height, limit: request.maxPixelCount)
             }
             self.header = header
-            isCMYK = frame.isCMYK
+            // The profile's APP2 segments come before the frame header, so they have arrived.
+            if frame.isCMYK { cmyk = (frame.hasAdobeMarker, ColorProfileLocator.profile(in: prefix, format: .jpeg)) }
             isProgressive = frame.isProgressive
             let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
             let eighths = JPEGDecoder.scaleInEighths(width: frame.width, height: frame.height, covering: minimum)
@@ -171,6 +173,9 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
 
     private func picture() -> DecodedImage? {
         guard let header else { return nil }
-        return DecodedImage(header: header, pixels: header.orientation.apply(to: session.pixels(output, cmyk: isCMYK)))
+        var pixels = session.pixels(output)
+        guard let cmyk else { return DecodedImage(header: header, pixels: header.orientation.apply(to: pixels)) }
+        let warning = ColorManagement.convertCMYK(&pixels, inverted: cmyk.inverted, profile: cmyk.profile)
+        return DecodedImage(header: header, pixels: header.orientation.apply(to: pixels), warning: warning, colorProfile: .sRGB)
     }
 }

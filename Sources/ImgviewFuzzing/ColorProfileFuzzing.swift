@@ -9,7 +9,8 @@ import ImgviewImaging
 
 /// An ICC profile, or a file that carries one, through what reads it: the Swift tag walk that
 /// names it (`info`), the locators that find it in JPEG, PNG, WebP, TIFF and HEIF (through
-/// `inspect`), and Little CMS converting pixels with it (lcms itself is not coverage-guided).
+/// `inspect`), and Little CMS converting pixels with it, as RGB and as a CMYK JPEG's ink (lcms
+/// itself is not coverage-guided).
 enum ColorProfileFuzzing {
     private static let decoder = ImageDecoder()
 
@@ -27,5 +28,13 @@ enum ColorProfileFuzzing {
         precondition(image.pixels.width == 4 && image.pixels.height == 4, "conversion changed the size")
         precondition(stride(from: 3, to: 64, by: 4).allSatisfy { image.pixels.bytes[$0] == 128 }, "conversion changed alpha")
         if let warning = image.warning { TerminalSafety.requireSafe(warning, "a colour warning") }
+        // A CMYK JPEG's ink goes through the profile (or the formula, when it cannot): colours, opaque.
+        for inverted in [false, true] {
+            var ink = PixelBuffer(width: 4, height: 4, filledWith: (10, 200, 30, 128))
+            let warning = ColorManagement.convertCMYK(&ink, inverted: inverted, profile: profile)
+            precondition(ink.width == 4 && ink.height == 4 && ink.bytes.count == 64, "CMYK conversion changed the size")
+            precondition(stride(from: 3, to: 64, by: 4).allSatisfy { ink.bytes[$0] == 255 }, "CMYK converted to a colour not opaque")
+            if let warning { TerminalSafety.requireSafe(warning, "a CMYK warning") }
+        }
     }
 }

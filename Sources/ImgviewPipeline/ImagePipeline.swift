@@ -82,10 +82,7 @@ public final class ImagePipeline: Sendable {
                 url: request.url, header: header, entry: response.entry, source: response.source, fetchTime: response.elapsed,
                 decodeTime: nil, cacheState: cacheStatus(isCached: response.isCached, entry: response.entry))
             facts.damage = Self.damage(of: response, format: header.format)
-            if [.jpeg, .png, .tiff].contains(header.format), let data = try? response.data() {
-                // A JPEG's EXIF is one APP1 segment of at most 64 KB near the start; a TIFF's may be anywhere.
-                facts.camera = ExifCamera.read(ArrayBytes(Array(header.format == .tiff ? data : data.prefix(1 << 18))))
-            }
+            facts.camera = response.body.camera
             return facts
         }
     }

@@ -299,6 +299,29 @@ struct BrowserDailyTmuxTests {
         }
     }
 
+    @Test func sortByDateReadsTheDateTakenOfEveryFormat() async throws {
+        // Taken in 2024 and 2010 (JPEGs), and in 2019: camera-exif's EXIF kept by the HEIC, WebP,
+        // JPEG XL and AVIF encoders. Copied now, the four would sort last by modification time.
+        let place = try makePlace([])
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        let photo = try Data(contentsOf: BrowseLocalTmuxTests.photo)
+        try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: "2024:03:01 10:00:00")).write(to: place.picture("a.jpg"))
+        try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: "2010:03:01 10:00:00")).write(to: place.picture("f.jpg"))
+        for (name, fixture) in [
+            ("b.heic", "camera-exif.heic"), ("c.webp", "camera-exif.webp"), ("d.jxl", "camera-exif.jxl"), ("e.avif", "camera-exif.avif"),
+        ] {
+            try Fixtures.data(fixture).write(to: place.picture(name))
+        }
+        try await withBrowser(["--sort", "date", "pics"], in: place) { session in
+            let screen = try await session.waitForScreen { $0.contains("6 images · by date") }
+            let strip = try #require(screen.split(separator: "\n").first { $0.contains("a.jpg") && $0.contains("f.jpg") }.map(String.init))
+            let positions = ["f.jpg", "b.heic", "c.webp", "d.jxl", "e.avif", "a.jpg"].map { strip.range(of: $0)?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil } && positions.map { $0! } == positions.map { $0! }.sorted(), "\(strip)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
     // MARK: Keys from the config file
 
     @Test func aConfigFileRemapsKeysAndTheHelpShowsThem() async throws {

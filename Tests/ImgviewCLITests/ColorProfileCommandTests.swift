@@ -129,6 +129,35 @@ struct ColorProfileCommandTests {
         #expect(cellsManaged <= 2 && cellsUnmanaged > 2, "blocks: ΔE00 \(cellsManaged) managed, \(cellsUnmanaged) not")
     }
 
+    /// A CMYK and a YCCK JPEG (print work: 04_coffee in a press profile's ink) look like what Little
+    /// CMS makes of them (through Pillow: coffee-cmyk-reference.png), in both kinds of output;
+    /// without their profile (the browsers' plain formula) they do not. Not against the sRGB
+    /// original: the press gamut alone takes that reference 2.2 away from it.
+    @Test(arguments: ["coffee-cmyk.jpg", "coffee-ycck.jpg"])
+    func aCMYKPhotoLooksLikeItsReferenceConversion(name: String) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stripped = folder.appendingPathComponent("stripped.jpg")
+        try Self.withoutProfile(try Data(contentsOf: URL(fileURLWithPath: Self.fixture(name)))).write(to: stripped)
+        let text = try await ImgviewProcess.run(["info", Self.fixture(name)])
+        #expect(text.stdout.contains("profile     FOGRA39 (imgview test)\n"), "\(text.stdout)")
+
+        let reference = try await Self.kittyColours(Self.fixture("coffee-cmyk-reference.png"))
+        let managed = try await Self.kittyColours(Self.fixture(name))
+        let unmanaged = try await Self.kittyColours(stripped.path)
+        #expect(reference.count >= 12 * 8 * 3 && managed.count == reference.count && unmanaged.count == reference.count)
+        let pixelsManaged = ColorDifference.meanDeltaE(reference, managed, stride: 3)
+        let pixelsUnmanaged = ColorDifference.meanDeltaE(reference, unmanaged, stride: 3)
+        #expect(pixelsManaged <= 1.5 && pixelsUnmanaged > 3, "kitty: ΔE00 \(pixelsManaged) managed, \(pixelsUnmanaged) not")
+
+        let blocksReference = try await Self.blockColours(Self.fixture("coffee-cmyk-reference.png"))
+        let blocksManaged = try await Self.blockColours(Self.fixture(name))
+        let blocksUnmanaged = try await Self.blockColours(stripped.path)
+        let cellsManaged = ColorDifference.meanDeltaE(blocksReference, blocksManaged, stride: 3)
+        let cellsUnmanaged = ColorDifference.meanDeltaE(blocksReference, blocksUnmanaged, stride: 3)
+        #expect(cellsManaged <= 1.5 && cellsUnmanaged > 3, "blocks: ΔE00 \(cellsManaged) managed, \(cellsUnmanaged) not")
+    }
+
     /// Over HTTP, a photo with a profile is converted as a local file is, and `info` names it.
     @Test func aPhotoWithAProfileOverHTTP() async throws {
         let server = try await LoopbackServer.start()
@@ -148,16 +177,6 @@ struct ColorProfileCommandTests {
 
     /// A JPEG without its APP2 `ICC_PROFILE` segments: the same pixels, declared as nothing.
     static func withoutProfile(_ jpeg: Data) -> Data {
-        var bytes = [UInt8](jpeg)
-        var offset = 2
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] != 0xDA {
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            if bytes[offset + 1] == 0xE2 {
-                bytes.removeSubrange(offset..<(offset + 2 + length))
-            } else {
-                offset += 2 + length
-            }
-        }
-        return Data(bytes)
+        JPEGSegments.removing(0xE2, from: jpeg)
     }
 }

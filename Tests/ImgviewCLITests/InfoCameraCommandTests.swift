@@ -30,6 +30,20 @@ struct InfoCameraCommandTests {
         #expect(!plainText.stdout.contains("camera ") && !plainText.stdout.contains("gps "))
     }
 
+    /// The same photo and EXIF through HEIC, AVIF, WebP and JPEG XL encoders: the same lines,
+    /// read from the item, chunk or box each keeps it in.
+    @Test(arguments: ["camera-exif.heic", "camera-exif.avif", "camera-exif.webp", "camera-exif.jxl"])
+    func everyContainersCameraFieldsAreShown(name: String) async throws {
+        let text = try await ImgviewProcess.run(["info", Fixtures.path(name)])
+        #expect(text.status == 0, "\(text.stderr)")
+        for line in [
+            "camera      Canon EOS 5D Mark IV\n", "lens        EF24-105mm f/4L IS USM\n", "taken       2019-05-04 12:30:05\n",
+            "exposure    1/250 s, f/2.8, ISO 400\n", "focal       50 mm\n", "gps         yes\n",
+        ] {
+            #expect(text.stdout.contains(line), "\(name): \(line) in \(text.stdout)")
+        }
+    }
+
     /// A model name carrying an escape sequence reaches the terminal harmless.
     @Test func hostileTextIsSanitised() async throws {
         var bytes = [UInt8](try Fixtures.data("camera-exif.jpg"))

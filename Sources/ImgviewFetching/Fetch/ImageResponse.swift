@@ -126,4 +126,15 @@ extension ImageResponse.Body {
         case .file(let url, owner: nil): ImageProbe.read(fileAt: url, through: depth)
         }
     }
+
+    /// The camera fields of the bytes' EXIF, wherever the format keeps it; of a file, only the
+    /// parts the walk asks for are read.
+    package var camera: ExifCamera? {
+        switch self {
+        case .data(let data): ExifCamera.read(DataBytes(data))
+        case .file(_, owner: .some(let file)):
+            FileBytes(descriptor: file.fileDescriptor, windowSize: 64 << 10).flatMap { ExifCamera.read($0) }
+        case .file(let url, owner: nil): FileBytes(path: url.path, windowSize: 64 << 10).flatMap { ExifCamera.read($0) }
+        }
+    }
 }

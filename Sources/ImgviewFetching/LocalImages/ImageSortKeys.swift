@@ -1,5 +1,6 @@
 import Dispatch
 import ImgviewImaging
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -28,8 +29,10 @@ public struct ImageSortKeys: Sendable, Equatable {
         self.taken = taken
     }
 
-    /// How many bytes of a file are read for its EXIF date: the date sits right after the
-    /// directories, before any embedded thumbnail (DECISIONS.md, "Sorting by date").
+    /// How many bytes of a file are read at a time for its EXIF date: a JPEG's, PNG's or TIFF's
+    /// sits right after the directories, before any embedded thumbnail, in the first read
+    /// (DECISIONS.md, "Sorting by date"); a HEIF's, WebP's or JPEG XL's item, chunk or box takes
+    /// a read or two more where it is.
     public static let headLength = 4096
 
     /// The keys of the file `url` names; all nil for other URLs or a file that cannot be read.
@@ -41,9 +44,8 @@ public struct ImageSortKeys: Sendable, Equatable {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return ImageSortKeys() }
         let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        var head = [UInt8](repeating: 0, count: headLength)
-        let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, headLength, 0) }
-        let taken = count > 0 ? ExifDate.taken(in: ArrayBytes(Array(head[..<count])))?.wallClockSeconds : nil
+        let taken = FileBytes(descriptor: FileDescriptor(rawValue: descriptor), windowSize: headLength)
+            .flatMap { ExifDate.taken(in: $0) }?.wallClockSeconds
         return ImageSortKeys(
             modified: modified, byteCount: Int64(status.st_size), taken: taken ?? localWallClock(status.st_mtim.tv_sec))
     }

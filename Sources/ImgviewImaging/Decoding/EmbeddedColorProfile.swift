@@ -10,6 +10,10 @@ public enum EmbeddedColorProfile: Sendable, Hashable {
     /// matrix coefficients and whether the values use the full range.
     case cicp(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)
 
+    /// sRGB itself: what a decoder that converted its pixels on its own (a CMYK JPEG, through
+    /// its profile) says they are now, so that colour management leaves them alone.
+    public static let sRGB = EmbeddedColorProfile.cicp(primaries: 1, transfer: 13, matrix: 0, fullRange: true)
+
     /// sRGB primaries with a linear transfer: QOI's colour space 1 ("all channels linear").
     public static let linearSRGB = EmbeddedColorProfile.cicp(primaries: 1, transfer: 8, matrix: 0, fullRange: true)
 }

@@ -3,8 +3,9 @@ import ImgviewSupport
 /// What a photographer looks for in a photo's EXIF, as `info` shows it: the camera and lens, when
 /// it was taken, the exposure, the focal length, the ISO and whether it says where.
 ///
-/// Read from the same places as `ExifDate` (a JPEG's APP1 `Exif`, a PNG's `eXIf`, a TIFF's own
-/// directories); every offset is checked against the bytes, and text is sanitised by the caller.
+/// Read from the same places as `ExifDate` (`ExifBlock`: a JPEG's APP1 `Exif`, a PNG's `eXIf`, a
+/// TIFF's own directories, a HEIF's `Exif` item, a WebP's `EXIF` chunk, a JPEG XL's `Exif` box);
+/// every offset is checked against the bytes, and text is sanitised by the caller.
 public struct ExifCamera: Sendable, Equatable {
     public var make: String?
     public var model: String?
@@ -25,16 +26,16 @@ public struct ExifCamera: Sendable, Equatable {
             && lhs.fNumber == rhs.fNumber && lhs.focalLength == rhs.focalLength && lhs.iso == rhs.iso && lhs.hasLocation == rhs.hasLocation
     }
 
-    /// The camera fields of `bytes` (a JPEG, PNG or TIFF); nil when it has no EXIF, or none of them.
+    /// The camera fields of `bytes`, wherever the format keeps its EXIF (`ExifBlock`: JPEG, PNG,
+    /// TIFF, HEIC, AVIF, WebP, JPEG XL); nil when it has no EXIF, or none of them.
     public static func read(_ bytes: some ByteReader) -> ExifCamera? {
-        let block: Range<Int>?
-        switch ImageFormat.sniff(bytes.bytes(at: 0, count: ImageFormat.sniffLength)) {
-        case .jpeg: block = ExifDate.tiffBlockInJPEG(bytes)
-        case .png: block = ExifDate.tiffBlockInPNG(bytes)
-        case .tiff: block = 0..<bytes.count
-        default: block = nil
-        }
-        guard let block, let camera = read(bytes, range: block), camera != ExifCamera() else { return nil }
+        let camera: ExifCamera? =
+            switch ExifBlock.locate(in: bytes) {
+            case .inPlace(let range): read(bytes, range: range)
+            case .copied(let block): read(ArrayBytes(block), range: 0..<block.count)
+            case nil: nil
+            }
+        guard let camera, camera != ExifCamera() else { return nil }
         return camera
     }
 

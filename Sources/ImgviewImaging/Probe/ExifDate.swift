@@ -49,60 +49,19 @@ public struct ExifDateTime: Sendable, Equatable, Comparable {
 
 /// When a picture was taken, as its EXIF says: what `--sort date` orders by.
 public enum ExifDate {
-    /// EXIF's DateTimeOriginal, else DateTimeDigitized, else IFD0's DateTime, in the start of a
-    /// JPEG (its first APP1 `Exif` segment), PNG (its `eXIf` chunk) or TIFF file; nil when none is.
+    /// EXIF's DateTimeOriginal, else DateTimeDigitized, else IFD0's DateTime, wherever the
+    /// file keeps its EXIF (`ExifBlock`); nil when it has none.
     ///
-    /// Only what lies inside `bytes` is read, so a file's first 4 KB will do: the date sits right
-    /// after the directories, before an embedded thumbnail, even when the segment goes on past them.
+    /// Only what lies inside `bytes` is read, so a JPEG's, PNG's or TIFF's first 4 KB will do:
+    /// the date sits right after the directories, before an embedded thumbnail, even when the
+    /// segment goes on past them. HEIF, AVIF, WebP and JPEG XL keep it in an item, chunk or box
+    /// that can be anywhere: give them a reader of the whole file (`FileBytes` reads only what is asked).
     public static func taken(in bytes: some ByteReader) -> ExifDateTime? {
-        let block: Range<Int>?
-        switch ImageFormat.sniff(bytes.bytes(at: 0, count: ImageFormat.sniffLength)) {
-        case .jpeg: block = tiffBlockInJPEG(bytes)
-        case .png: block = tiffBlockInPNG(bytes)
-        case .tiff: block = 0..<bytes.count
-        default: block = nil
+        switch ExifBlock.locate(in: bytes) {
+        case .inPlace(let range): date(inTIFF: bytes, range: range)
+        case .copied(let block): date(inTIFF: ArrayBytes(block), range: 0..<block.count)
+        case nil: nil
         }
-        return block.flatMap { date(inTIFF: bytes, range: $0) }
-    }
-
-    /// The TIFF structure in the first `Exif\0\0` APP1 segment, cut where the bytes end.
-    static func tiffBlockInJPEG(_ bytes: some ByteReader) -> Range<Int>? {
-        // Not `JPEGMarkers.walk`, which stops at a segment that goes on past the bytes: here that
-        // segment is the one wanted.
-        var offset = 2
-        while let first = bytes.byte(at: offset), first == 0xFF, let marker = bytes.byte(at: offset + 1) {
-            if marker == 0xFF {
-                offset += 1
-                continue
-            }
-            // Start of scan or end of image: the metadata segments are all before these.
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            if (0xD0...0xD8).contains(marker) || marker == 0x01 {
-                offset += 2
-                continue
-            }
-            guard let length = bytes.bigEndian16(at: offset + 2), length >= 2 else { return nil }
-            let body = (offset + 4)..<min(offset + 2 + length, bytes.count)
-            if marker == 0xE1, bytes.matches(Array("Exif".utf8) + [0, 0], at: body.lowerBound), body.count > 6 {
-                return (body.lowerBound + 6)..<body.upperBound
-            }
-            offset += 2 + length
-        }
-        return nil
-    }
-
-    /// The data of an `eXIf` chunk before the image data.
-    static func tiffBlockInPNG(_ bytes: some ByteReader) -> Range<Int>? {
-        var offset = 8
-        while let length = bytes.bigEndian32(at: offset), let type = bytes.bigEndian32(at: offset + 4) {
-            let data = offset + 8
-            switch type {
-            case 0x6558_4966: return data..<min(data + length, bytes.count)  // eXIf
-            case 0x4944_4154, 0x4945_4E44: return nil  // IDAT, IEND
-            default: offset = data + length + 4
-            }
-        }
-        return nil
     }
 
     /// The date tags of the TIFF structure in `range`: 0x9003 and 0x9004 in the Exif directory

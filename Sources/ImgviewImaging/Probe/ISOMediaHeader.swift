@@ -113,64 +113,12 @@ public enum ISOMediaHeader {
     /// itself (construction method 0, this file's data reference). Zero when no item's data lies in
     /// the file, nil when there is no `iloc` or it runs past its box.
     static func itemDataEnd(meta: [UInt8]) -> Int? {
-        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
-            let iloc = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iloc" })
+        guard let iloc = metaChildren(meta)?.first(where: { $0.type == "iloc" }),
+            let items = itemLocations(meta, iloc: iloc)
         else { return nil }
-        var reader = FieldReader(bytes: ArrayBytes(meta), position: iloc.payload.lowerBound, end: iloc.payload.upperBound)
-        guard let version = reader.read(1), reader.skip(3), let sizes = reader.read(1), let moreSizes = reader.read(1) else { return nil }
-        let offsetSize = sizes >> 4
-        let lengthSize = sizes & 0xF
-        let baseOffsetSize = moreSizes >> 4
-        let indexSize = version == 1 || version == 2 ? moreSizes & 0xF : 0
-        guard let itemCount = reader.read(version < 2 ? 2 : 4) else { return nil }
-        var reach = 0
-        for _ in 0..<itemCount {
-            guard reader.skip(version < 2 ? 2 : 4) else { return nil }  // item ID
-            var method = 0
-            if version == 1 || version == 2 {
-                guard let field = reader.read(2) else { return nil }
-                method = field & 0xF
-            }
-            guard let reference = reader.read(2), let base = reader.read(baseOffsetSize), let extentCount = reader.read(2) else {
-                return nil
-            }
-            // Extents of no bytes at all say nothing, and would cost a turn each without moving on.
-            guard indexSize + offsetSize + lengthSize > 0 else { continue }
-            for _ in 0..<extentCount {
-                guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize) else {
-                    return nil
-                }
-                // A length of 0 means "to the end of the file": it reaches no further than the file does.
-                let (start, startOverflow) = base.addingReportingOverflow(offset)
-                let (end, endOverflow) = start.addingReportingOverflow(length)
-                guard !startOverflow, !endOverflow else { return nil }
-                if method == 0, reference == 0 { reach = max(reach, end) }
-            }
-        }
-        return reach
-    }
-
-    /// Big-endian fields of 0 to 8 bytes read one after another, within `end`.
-    private struct FieldReader {
-        let bytes: ArrayBytes
-        var position: Int
-        let end: Int
-
-        mutating func read(_ size: Int) -> Int? {
-            guard size <= 8, position + size <= end else { return nil }
-            // An 8-byte field past what an Int holds is no offset a file can have.
-            guard size < 8 || (bytes.byte(at: position) ?? 0x80) < 0x80,
-                let value = size == 0 ? 0 : bytes.integer(at: position, size: size, bigEndian: true)
-            else { return nil }
-            position += size
-            return value
-        }
-
-        mutating func skip(_ size: Int) -> Bool {
-            guard position + size <= end else { return false }
-            position += size
-            return true
-        }
+        // A length of 0 means "to the end of the file": it reaches no further than the file does.
+        return items.filter { $0.constructionMethod == 0 && $0.dataReference == 0 }.flatMap(\.extents)
+            .reduce(0) { max($0, $1.offset + $1.length) }
     }
 
     /// `pitm`: version 0 holds a 16-bit item ID, later versions a 32-bit one.
