@@ -326,7 +326,7 @@ def downloads(results):
         for tool, f in (("imgview", mine), ("curl", curl)):
             rows.append([w["workload"], tool, f"{f['wall_s']:.2f} s ({f['wall_min_s']:.2f}–{f['wall_max_s']:.2f})",
                          f"{mb / f['wall_s']:.0f} MB/s", f"{f['cpu_s']:.2f} s", f"{f['rss_kb'] / 1024:.1f} MB",
-                         *( [ratio(throughput), ratio(mine['cpu_s'] / curl['cpu_s']), ratio(mine['rss_kb'] / curl['rss_kb'])]
+                         *( [ratio(throughput), ratio(mine['cpu_s'] / max(curl['cpu_s'], 0.01)), ratio(mine['rss_kb'] / curl['rss_kb'])]
                             if tool == "imgview" else ["", "", ""])])
         # Issue 31: one large file at 0.9× curl's throughput at least; many 1 MB files at 1.0×.
         goal = MANY_FILES_THROUGHPUT_GOAL if w["files"] > 1 else THROUGHPUT_GOAL
