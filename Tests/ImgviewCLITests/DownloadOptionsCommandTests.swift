@@ -73,7 +73,10 @@ struct DownloadOptionsCommandTests {
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(try Data(contentsOf: folder.appendingPathComponent("away.jpg")) == Self.jpeg)
 
-                for request in [server.requests(for: "/away.jpg").first, server.requests(for: "/near.jpg").first, server.requests(for: "/here.jpg").first] {
+                for request in [
+                    server.requests(for: "/away.jpg").first, server.requests(for: "/near.jpg").first,
+                    server.requests(for: "/here.jpg").first,
+                ] {
                     let request = try #require(request)
                     #expect(request.header("authorization") == "Bearer secret", "\(request.path)")
                     #expect(request.header("cookie") == "session=1", "\(request.path)")
@@ -173,7 +176,10 @@ struct DownloadOptionsCommandTests {
 
             // Never more than an eighth of the cache: 8 MiB keeps bodies up to 1 MiB.
             let small = try await ImgviewProcess.run(
-                ["get", url, "-o", "small-cache.jpg", "--quiet", "--json", "--cache-size", "8M", "--cache-dir", folder.appendingPathComponent("other").path],
+                [
+                    "get", url, "-o", "small-cache.jpg", "--quiet", "--json", "--cache-size", "8M", "--cache-dir",
+                    folder.appendingPathComponent("other").path,
+                ],
                 directory: folder)
             #expect(small.status == 0, "\(small.stderr)")
             #expect(small.stdout.contains("\"sha256\":null"), "\(small.stdout)")

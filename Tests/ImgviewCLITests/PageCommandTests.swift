@@ -75,7 +75,9 @@ struct PageCommandTests {
                 ["get", "--page", server.url(for: "/page.html").absoluteString, "-O", folder.path],
                 environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path, "LD_LIBRARY_PATH": libraries.path])
             #expect(result.status == ExitStatus.missingLibrary.rawValue, "\(result.stderr)")
-            #expect(result.errorLine.hasPrefix("imgview: cannot read web pages: libxml2.so.2 cannot be loaded (install the Debian package libxml2)"))
+            #expect(
+                result.errorLine.hasPrefix(
+                    "imgview: cannot read web pages: libxml2.so.2 cannot be loaded (install the Debian package libxml2)"))
             #expect(result.errorLine.split(separator: "\n").count == 1)
         }
     }

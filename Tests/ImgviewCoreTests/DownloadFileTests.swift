@@ -72,7 +72,8 @@ struct DownloadFileTests {
             file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30,
             maxEntry: Int64(HashingFileWriter.blockSize), progress: nil)
         try writer.receive(
-            ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: announced ? Int64(body.count) : nil))
+            ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: announced ? Int64(body.count) : nil)
+        )
         try body.withUnsafeBytes { bytes in
             for start in stride(from: 0, to: bytes.count, by: 16_384) {
                 try writer.receive(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 16_384)]))

@@ -25,7 +25,8 @@ public struct RequestHeaders: Sendable, Equatable {
     /// Fields only imgview sets, with what it sets them for.
     package static let managed: [HTTPField.Name: String] = [
         .range: "resuming", .ifRange: "resuming", .ifNoneMatch: "revalidating", .ifModifiedSince: "revalidating",
-        .acceptEncoding: "decoding bodies", HTTPField.Name("Host")!: "the URL", .contentLength: "the request", .transferEncoding: "the request",
+        .acceptEncoding: "decoding bodies", HTTPField.Name("Host")!: "the URL", .contentLength: "the request",
+        .transferEncoding: "the request",
         .connection: "the connection",
     ]
 
