@@ -106,7 +106,9 @@ extension BrowserPresenter {
                 do {
                     let response = try await pipeline.bytes(for: ImageRequest(url: image.url))
                     let name = ImageSaver.fileName(for: image, format: response.entry.format)
-                    _ = try await Task.detached { try saver.save(try response.data(), preferredName: name) }.value
+                    _ = try await Task.detached {
+                        try saver.save(try response.data(), preferredName: name, origin: response.entry.finalURL)
+                    }.value
                     saved += 1
                 } catch {
                     if failure == nil { failure = (image, Self.message(for: error)) }

@@ -594,7 +594,9 @@ public final class BrowserPresenter {
                 // A URL without an extension (…/images/hopper) still saves as a file other programs recognise.
                 if PathText.fileExtension(of: name).isEmpty { name += "." + format.fileExtension }
                 let fileName = name
-                result = await Task.detached { Result { try saver.save(try response.data(), preferredName: fileName) } }.value
+                result = await Task.detached {
+                    Result { try saver.save(try response.data(), preferredName: fileName, origin: response.entry.finalURL) }
+                }.value
             } catch {
                 result = .failure(error)
             }

@@ -29,12 +29,15 @@ public struct ImageSaver: Sendable {
         return PathText.fileExtension(of: name).isEmpty ? name + "." + format.fileExtension : name
     }
 
-    /// Writes `data` under `preferredName` or the first free variant of it; returns where.
-    public func save(_ data: Data, preferredName: String) throws -> URL {
+    /// Writes `data` under `preferredName` or the first free variant of it, marked with where it
+    /// came from (`origin`, an http(s) URL, as `get` marks its files); returns where.
+    public func save(_ data: Data, preferredName: String, origin: URL? = nil) throws -> URL {
+        let attributes = OutputAttributes(originURL: origin.flatMap(OutputAttributes.origin(of:)))
         for attempt in 0..<1000 {
             let destination = folder.appendingPathComponent(OutputNaming.numbered(preferredName, attempt))
             do {
-                _ = try OutputFile.publish(.data(data), byteCount: Int64(data.count), sha256: nil, to: destination, replace: false)
+                _ = try OutputFile.publish(
+                    .data(data), byteCount: Int64(data.count), sha256: nil, to: destination, replace: false, attributes: attributes)
                 return destination
             } catch let error as FileSystemError where error.code == EEXIST {
                 continue

@@ -53,6 +53,7 @@ public enum ConfigSchema {
         ConfigSetting("catalog", .text, environment: "IMGVIEW_CATALOG", default: "built-in", commands: "all"),
         ConfigSetting("cache-dir", .path, environment: "IMGVIEW_CACHE_DIR", default: "$XDG_CACHE_HOME/imgview", commands: "all"),
         ConfigSetting("cache-size", .size, environment: "IMGVIEW_CACHE_SIZE", default: "1G", commands: "all"),
+        ConfigSetting("cache-max-entry", .size, environment: "IMGVIEW_CACHE_MAX_ENTRY", default: "50M", commands: "all"),
         ConfigSetting("offline", .boolean, environment: "IMGVIEW_OFFLINE", default: "false", commands: "all"),
         ConfigSetting("connect-timeout", .number(0.001...86_400), default: "30", commands: "browse, get, show, info"),
         ConfigSetting("max-time", .number(0.001...864_000), default: "600", commands: "browse, get, show, info"),

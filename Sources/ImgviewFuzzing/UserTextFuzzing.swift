@@ -1,3 +1,4 @@
+import HTTPTypes
 import ImgviewFetching
 import ImgviewSupport
 
@@ -21,6 +22,7 @@ enum UserTextFuzzing {
                 "a URL holds a character no URL may")
             precondition(URL(userText: written)?.absoluteString == written, "a URL was encoded a second time")
         }
+        checkHeader(text)
         // Names never hold NUL: neither the command line nor a folder can give one.
         guard !bytes.contains(0) else { return }
         let file = URL(filePathBytes: bytes, relativeTo: base)
@@ -28,5 +30,24 @@ enum UserTextFuzzing {
         precondition(path.first == UInt8(ascii: "/"), "a file URL's path is not absolute")
         precondition(URL(filePathBytes: path, relativeTo: base).filePathBytes == path, "a path changed when read again")
         TerminalSafety.requireSafe(TerminalText.sanitized(file.displayPath), "a displayed path")
+    }
+
+    /// A `-H` argument: refused with a safe one-line message, or a field of one line that is not
+    /// one imgview manages and reaches every request.
+    private static func checkHeader(_ text: String) {
+        var headers = RequestHeaders()
+        do {
+            try headers.add(text)
+        } catch {
+            TerminalSafety.requireSafe(error.message, "a header's error")
+            precondition(!error.message.contains("\n"), "a header's error is one line")
+            return
+        }
+        for field in headers.fields {
+            precondition(RequestHeaders.managed[field.name] == nil, "a managed header was taken")
+            precondition(!field.value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }, "a header value spans lines")
+        }
+        let request = headers.applied(to: .get(base, fields: [.userAgent: "imgview/0.1", .accept: "image/*"]))
+        precondition(request.headerFields.count >= headers.fields.count, "a given header was lost")
     }
 }

@@ -26,6 +26,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Something could not be written on this machine: disk full, over quota, read-only, permission
     /// denied; in the cache, an output, or standard output.
     case storage = 11
+    /// A system library the command needs cannot be loaded (not installed, or too old): the
+    /// message names the Debian package. Codecs are the exception: a missing one is `badImage`,
+    /// as any image imgview cannot decode here.
+    case missingLibrary = 12
     /// Interrupted by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
     case interrupted = 130
 
@@ -44,6 +48,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cache: "cache unusable or damaged; cache verify found (and removed) damage"
         case .offlineMiss: "--offline and not cached"
         case .storage: "cannot write locally (disk full, quota, read-only, permission denied)"
+        case .missingLibrary: "a system library the command needs cannot be loaded (the message names its package)"
         case .interrupted: "interrupted"
         }
     }

@@ -163,6 +163,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
         var next = request
         next.url = location
+        // The original request's fields, each time: credentials only while the redirect stays at
+        // their origin (RedirectPolicy, as libcurl does for the other loader).
+        if let original = task.originalRequest, let originalURL = original.url {
+            let keepsCredentials = RedirectPolicy.keepsCredentials(from: originalURL, to: location)
+            for (name, value) in original.allHTTPHeaderFields ?? [:] {
+                let isCredential = RedirectPolicy.credentialFields.contains { $0.rawName.lowercased() == name.lowercased() }
+                next.setValue(isCredential && !keepsCredentials ? nil : value, forHTTPHeaderField: name)
+            }
+        }
         completionHandler(next)
     }
 

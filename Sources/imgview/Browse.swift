@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImgviewBrowser
 import ImgviewFetching
+import ImgviewHTML
 import ImgviewSupport
 import ImgviewTerminal
 
@@ -20,7 +21,8 @@ extension Imgview {
             discussion: """
                 With no arguments, one tab per catalog image. With arguments, one tab per image they \
                 name: files, the images in folders (told by their first bytes, not their names; in \
-                natural order, 2 before 10; --recursive for subfolders), http(s) URLs, catalog names. \
+                natural order, 2 before 10; --recursive for subfolders), http(s) URLs (the URL of a \
+                web page opens the images it shows, as get --page finds them), catalog names. \
                 Local files are read where they are, never copied into the cache. The selected image \
                 is fetched through the caches and previewed beside its metadata: MODE auto (the default; or \
                 IMGVIEW_MODE) asks the terminal and draws real pixels (kitty, iterm, sixel) where it \
@@ -134,6 +136,35 @@ extension Imgview {
                 notice: notice)
         }
 
+        /// `sources` with each web page among the URLs replaced by the images it shows, as tabs.
+        ///
+        /// A URL whose name says it is an image is left as it is; any other is asked for, and its
+        /// head decides: HTML is read (libxml2, as `get --page`), anything else is an image URL
+        /// after all, and only its head was fetched. One that cannot be read (a 404, a refused
+        /// connection) stays a tab, which says what went wrong as any image's does. A page without
+        /// images is exit 4, one that cannot be parsed (no libxml2) exit 12.
+        static func openingPages(_ sources: [BrowseSource], loader: any DataLoading) async throws -> [BrowseSource] {
+            var opened: [BrowseSource] = []
+            for source in sources {
+                guard case .url(let url) = source, !PageScanner.namesAnImage(url.path) else {
+                    opened.append(source)
+                    continue
+                }
+                let page: WebPage
+                do {
+                    page = try await PageReader(loader: loader, parsing: LibXMLHTMLParser()).read(url, onlyHTML: true)
+                } catch let error as PageError {
+                    throw error
+                } catch {
+                    opened.append(source)
+                    continue
+                }
+                guard !page.images.isEmpty else { throw PageError.noImages(url) }
+                opened += BrowseSource.images(of: page)
+            }
+            return opened
+        }
+
         /// The status line's words for what was left out: `left out: a.jpg (not found), notes.txt (not an image)`.
         static func notice(for leftOut: [LeftOutArgument]) -> String? {
             guard !leftOut.isEmpty else { return nil }
@@ -160,8 +191,9 @@ extension Imgview {
             }
             let catalog = CatalogOnce(global: global, loader: loader)
             let resolved = try await BrowseSource.resolve(images) { try await catalog.value() }
+            let sources = global.isOffline ? resolved.sources : try await Self.openingPages(resolved.sources, loader: loader)
             // The first images are enough to open with; a big folder goes on being read behind the browser.
-            let (first, rest) = await BackgroundListing.start(ImageListing(sources: resolved.sources, recursive: recursive))
+            let (first, rest) = await BackgroundListing.start(ImageListing(sources: sources, recursive: recursive))
             if first.isEmpty {
                 if images.count == 1, let only = resolved.leftOut.first { throw only.error }
                 throw NoImagesError(arguments: images)

@@ -18,7 +18,10 @@ extension Imgview.Cache {
                 format and pixel size, when fetched and last used, fresh or stale and for how long, \
                 and ETag, fitted to the width. Otherwise one tab-separated line per entry, without a \
                 header: \(CacheListing.plainColumns); times are ISO 8601 UTC and a missing value is \
-                '-'. With --json, {"entries": [...]} as documented in the README.
+                '-'. Downloads cut short and kept to be continued follow the entries as \
+                'partial 37%' (or 'partial 12 MB' when the server did not say the length), with the \
+                bytes so far, when they started and when bytes last came. With --json, \
+                {"entries": [...], "partials": [...]} as documented in the README.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -28,16 +31,18 @@ extension Imgview.Cache {
 
         func run() async throws {
             let style = OutputStyle.choose(json: json)
-            let entries = try withCacheErrors(global.cacheDirectoryURL) { try global.existingCache(readOnly: true)?.entries() ?? [] }
-            let names = entries.isEmpty ? [:] : await global.catalogNamesByURL()
-            let listing = CacheListing(entries: entries, names: names, now: Date())
+            let cache = try withCacheErrors(global.cacheDirectoryURL) { try global.existingCache(readOnly: true) }
+            let entries = cache?.entries() ?? []
+            let partials = cache?.partials() ?? []
+            let names = entries.isEmpty && partials.isEmpty ? [:] : await global.catalogNamesByURL()
+            let listing = CacheListing(entries: entries, partials: partials, names: names, now: Date())
             switch style {
             case .json:
                 StandardOutput.write(listing.json())
             case .plain:
                 StandardOutput.write(listing.plain)
             case .table(let width):
-                if entries.isEmpty {
+                if entries.isEmpty && partials.isEmpty {
                     StandardOutput.write("The cache is empty (\(global.cacheDirectoryURL.path)).\n")
                 } else {
                     StandardOutput.write(listing.table(width: width))

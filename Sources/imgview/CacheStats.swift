@@ -32,7 +32,8 @@ extension Imgview.Cache {
             let statistics = try withCacheErrors(directory) { () throws -> CacheStatistics in
                 let cache = try global.existingCache(readOnly: true)
                 return CacheStatistics(
-                    entries: cache?.entries() ?? [], counters: cache?.counters() ?? .zero, limit: try global.cacheSizeLimit())
+                    entries: cache?.entries() ?? [], counters: cache?.counters() ?? .zero, limit: try global.cacheSizeLimit(),
+                    partials: cache?.partials() ?? [])
             }
             switch style {
             case .json: StandardOutput.write(statistics.json(directory: directory.path))

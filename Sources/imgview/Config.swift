@@ -80,6 +80,8 @@ extension Imgview {
                     add("cache-dir", global.cacheDirectorySetting) { $0.path }
                 case "cache-size":
                     add("cache-size", try global.cacheSizeLimitSetting()) { ByteCount.formatBinary($0) }
+                case "cache-max-entry":
+                    add("cache-max-entry", try global.cacheMaxEntrySetting()) { ByteCount.formatBinary($0) }
                 case "offline":
                     add("offline", global.offlineSetting) { String($0) }
                 default:

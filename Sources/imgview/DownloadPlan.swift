@@ -39,18 +39,35 @@ struct DownloadPlan: Sendable {
         let response: ImageResponse
     }
 
+    /// What else goes onto each file written.
+    struct Marking: Sendable {
+        /// `-R`: the file's modification time is the server's Last-Modified.
+        var remoteTime = false
+        /// The Referer sent (`--referer`), recorded as `user.xdg.referrer.url`.
+        var referrer: String?
+    }
+
     let pipeline: ImagePipeline
     let target: Target
     let replace: Bool
     let display: ProgressDisplay
     let names: OutputNameClaims
+    /// The largest body the cache keeps: a larger one is not given to an output draft, its own
+    /// file becomes the output.
+    let cacheMaxEntry: Int64
+    let marking: Marking
 
     /// A plan for `references`: names that collide within the run are numbered, in the order given.
-    init(pipeline: ImagePipeline, references: [ImageReference], target: Target, replace: Bool, display: ProgressDisplay) {
+    init(
+        pipeline: ImagePipeline, references: [ImageReference], target: Target, replace: Bool, display: ProgressDisplay,
+        cacheMaxEntry: Int64 = DiskCache.defaultMaxEntry, marking: Marking = Marking()
+    ) {
         self.pipeline = pipeline
         self.target = target
         self.replace = replace
         self.display = display
+        self.cacheMaxEntry = cacheMaxEntry
+        self.marking = marking
         names = OutputNameClaims()
         for reference in references {
             if let name = OutputNaming.fileName(for: reference.url) { _ = names.claim(name, for: reference.url) }
@@ -66,9 +83,14 @@ struct DownloadPlan: Sendable {
             // The output fills while the body arrives, so that saving does not copy it all again.
             let draft = outputFolder.flatMap(OutputDraft.open(in:))
             defer { draft?.close() }
+            let cacheMaxEntry = cacheMaxEntry
             let response = try await pipeline.bytes(
                 for: ImageRequest(url: reference.url),
-                progress: { received, expected in display.update(label, received: received, expected: expected) },
+                progress: { received, expected in
+                    // Told before the body's first byte: a body the cache will not keep is written once, into its own file.
+                    if let expected, expected > cacheMaxEntry { draft?.decline() }
+                    display.update(label, received: received, expected: expected)
+                },
                 body: draft?.bodyTap)
             display.done(label)
             guard case .folder(let folder) = target, destination == nil else {
@@ -116,13 +138,22 @@ struct DownloadPlan: Sendable {
             return .printed
         }
         do {
-            switch try response.write(to: destination, replace: replace, draft: draft) {
+            switch try response.write(to: destination, replace: replace, draft: draft, attributes: attributes(of: response)) {
             case .written: return .written(destination)
             case .upToDate: return .upToDate(destination)
             }
         } catch let error as FileSystemError {
             throw error.code == EEXIST ? OutputError.exists(destination.path) : OutputError.cannotWrite(error.description)
         }
+    }
+
+    /// The origin (and with `-R` the time) a file written from `response` carries.
+    private func attributes(of response: ImageResponse) -> OutputAttributes {
+        guard response.source != .file else { return OutputAttributes() }
+        return OutputAttributes(
+            originURL: OutputAttributes.origin(of: response.entry.finalURL), referrerURL: marking.referrer,
+            mimeType: response.entry.contentType,
+            modified: marking.remoteTime ? response.entry.lastModified.flatMap(HTTPDate.date(from:)) : nil)
     }
 
     private static func refuseSpecialFile(at destination: URL) throws {

@@ -30,7 +30,13 @@ extension Imgview {
                 -o - writes the image to standard output. A progress bar is shown on stderr when \
                 it is a terminal. A download cut short (Ctrl-C, a lost connection) keeps its bytes \
                 in the cache, and the next fetch of the URL asks the server only for the rest \
-                when the server allows it (like curl -C -, but never splicing a changed body).
+                when the server allows it (like curl -C -, but never splicing a changed body). \
+                A body larger than --cache-max-entry is not stored in the cache: it is written \
+                once and that file becomes the output. Each file carries the URL it came from \
+                as the extended attribute user.xdg.origin.url (and user.mime_type, and \
+                user.xdg.referrer.url with --referer), as curl --xattr and browsers write them, \
+                where the file system has extended attributes; -R also gives it the server's \
+                Last-Modified time.
 
                 -i FILE reads more URLs or names from FILE ('-': standard input), one per line; \
                 blank lines and lines starting with # are skipped, a bad line is reported with \
@@ -91,6 +97,11 @@ extension Imgview {
 
         @Flag(help: "Print one JSON object per image as it finishes, instead of its path.")
         var json = false
+
+        @Flag(
+            name: [.customShort("R"), .customLong("remote-time")],
+            help: "Give each file the server's modification time (Last-Modified), as curl -R does.")
+        var remoteTime = false
 
         func validate() throws {
             if images.isEmpty && !all && inputFile == nil && page == nil {
@@ -168,7 +179,10 @@ extension Imgview {
             let fetcher = try network.makeFetcher(global: global, loader: loader, keepsImagesInMemory: false)
             let pipeline = ServiceOptions.makePipeline(fetcher: fetcher, offline: global.isOffline, keepsImagesInMemory: false)
             let display = ProgressDisplay(enabled: !quiet && isatty(STDERR_FILENO) == 1, total: references.count)
-            let plan = DownloadPlan(pipeline: pipeline, references: references, target: target, replace: force, display: display)
+            let plan = DownloadPlan(
+                pipeline: pipeline, references: references, target: target, replace: force, display: display,
+                cacheMaxEntry: fetcher.configuration.maxEntryBytes,
+                marking: DownloadPlan.Marking(remoteTime: remoteTime, referrer: try network.requestHeaders().referrer))
 
             // A request to end (Ctrl-C, SIGTERM, SIGHUP, …) cancels the downloads, whose temporary files go with them
             // (a partial download stays in the cache, for the next fetch to continue).

@@ -30,6 +30,13 @@ struct GlobalOptions: ParsableArguments {
             "The most the disk cache keeps, e.g. 500M, 2G (K = 1024; env IMGVIEW_CACHE_SIZE; default 1G).", valueName: "size"))
     var cacheSize: String?
 
+    @Option(
+        name: .customLong("cache-max-entry"),
+        help: ArgumentHelp(
+            "The largest body the disk cache keeps, e.g. 50M (env IMGVIEW_CACHE_MAX_ENTRY; default 50M, at most 1/8 of --cache-size); larger ones are downloaded without being stored or hashed.",
+            valueName: "size"))
+    var cacheMaxEntry: String?
+
     @Flag(name: .long, help: "Use only what is cached; never touch the network (env IMGVIEW_OFFLINE=1).")
     var offline = false
 
@@ -45,6 +52,23 @@ struct GlobalOptions: ParsableArguments {
         if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_SIZE"], !text.isEmpty {
             _ = try Self.size(text, option: "IMGVIEW_CACHE_SIZE")
         }
+        if let cacheMaxEntry { _ = try Self.size(cacheMaxEntry, option: "--cache-max-entry") }
+        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_MAX_ENTRY"], !text.isEmpty {
+            _ = try Self.size(text, option: "IMGVIEW_CACHE_MAX_ENTRY")
+        }
+    }
+
+    /// The largest body the cache keeps: the option, else the environment, else the config file,
+    /// else 50 MiB; never more than an eighth of the cache's size limit.
+    func cacheMaxEntryBytes() throws -> Int64 {
+        DiskCache.maxEntry(try cacheMaxEntrySetting().value, sizeLimit: try cacheSizeLimit())
+    }
+
+    func cacheMaxEntrySetting() throws -> Resolved<Int64> {
+        try Settings.shared.resolve(
+            "cache-max-entry", commandLine: try cacheMaxEntry.map { try Self.size($0, option: "--cache-max-entry") },
+            fromEnvironment: { try Self.size($0, option: "IMGVIEW_CACHE_MAX_ENTRY") },
+            fromFile: { Settings.text($0).flatMap(ByteCount.parse) }, standard: DiskCache.defaultMaxEntry)
     }
 
     /// The cache's size limit: the option, else the environment, else the config file, else 1 GiB.
@@ -79,12 +103,12 @@ struct GlobalOptions: ParsableArguments {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if ["--catalog", "--cache-dir", "--cache-size"].contains(argument), index + 1 < arguments.count {
+            if ["--catalog", "--cache-dir", "--cache-size", "--cache-max-entry"].contains(argument), index + 1 < arguments.count {
                 globals += arguments[index...index + 1]
                 index += 2
             } else if argument == "--offline" || argument == "--no-config" || argument.hasPrefix("--catalog=")
                 || argument.hasPrefix("--cache-dir=")
-                || argument.hasPrefix("--cache-size=")
+                || argument.hasPrefix("--cache-size=") || argument.hasPrefix("--cache-max-entry=")
             {
                 globals.append(argument)
                 index += 1

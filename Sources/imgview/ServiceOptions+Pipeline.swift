@@ -34,7 +34,9 @@ extension ServiceOptions {
         return ImagePipeline(
             configuration: .init(
                 fetcher: fetcher, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount,
-                bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline, thumbnails: thumbnailStore()))
+                bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline,
+                // `get` shows no pictures of a body's start: kept for them, a 100 MB body was held in memory whole.
+                partialPreviews: keepsImagesInMemory ? PartialPreviewPolicy() : nil, thumbnails: thumbnailStore()))
     }
 
     /// The freedesktop.org thumbnail store the grid and contact sheets share with file managers.

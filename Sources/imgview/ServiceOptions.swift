@@ -33,6 +33,22 @@ struct ServiceOptions: ParsableArguments {
         name: .customLong("max-filesize"), help: ArgumentHelp("Largest download accepted, e.g. 200M (default: 512M).", valueName: "size"))
     var maxFileSizeOption: String?
 
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp(
+            "Send this header with every request ('Name: value'; repeatable; 'Name:' removes imgview's own). Authorization and Cookie are not sent on to another host (or port) a redirect leads to, as with curl.",
+            valueName: "header"))
+    var headerLines: [String] = []
+
+    @Option(
+        name: .customLong("referer"), help: ArgumentHelp("Send this Referer with every request, redirects included.", valueName: "url"))
+    var referer: String?
+
+    @Option(
+        name: .customLong("user-agent"),
+        help: ArgumentHelp("Send this User-Agent instead of imgview's own (imgview/VERSION).", valueName: "text"))
+    var userAgent: String?
+
     func validate() throws {
         if let value = idleTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }
         if let value = overallTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }
@@ -52,10 +68,23 @@ struct ServiceOptions: ParsableArguments {
         ByteCount.parse(Settings.shared.text("max-filesize", commandLine: maxFileSizeOption, standard: "512M")) ?? 512 << 20
     }
 
-    /// The HTTP client (`IMGVIEW_HTTP`) with these options' idle timeout; give the same one to the
-    /// service and to catalog loading, so one client serves the command.
+    /// The headers given with `-H`, `--referer` and `--user-agent`, checked: a bad one is a usage
+    /// error of one line (`imgview: -H …`, exit 2), thrown when the command makes its loader,
+    /// before anything is fetched. (Not from `validate`: ArgumentParser would add its usage text.)
+    func requestHeaders() throws(RequestHeaderError) -> RequestHeaders {
+        var headers = RequestHeaders()
+        for line in headerLines { try headers.add(line) }
+        if let referer { try headers.setReferrer(referer) }
+        if let userAgent { try headers.setUserAgent(userAgent) }
+        return headers
+    }
+
+    /// The HTTP client (`IMGVIEW_HTTP`) with these options' idle timeout and headers; give the
+    /// same one to the service and to catalog loading, so one client serves the command.
     func makeLoader() throws -> any DataLoading {
-        try HTTPClient.makeLoader(idleTimeout: idleTimeout)
+        let loader = try HTTPClient.makeLoader(idleTimeout: idleTimeout)
+        let headers = try requestHeaders()
+        return headers.isEmpty ? loader : HeaderAddingLoader(loader, headers: headers)
     }
 
     /// The fetcher configured by these options and the global ones, over the disk cache, with `loader`.
@@ -68,6 +97,7 @@ struct ServiceOptions: ParsableArguments {
             diskCache: disk,
             retry: RetryPolicy(maxRetries: retries),
             maxDownloadBytes: maxFileSizeBytes,
+            maxEntryBytes: try global.cacheMaxEntryBytes(),
             overallTimeout: .milliseconds(Int(overallTimeout * 1000)),
             memoryItemLimit: keepsImagesInMemory ? 32 << 20 : 0,
             isOffline: global.isOffline)

@@ -60,4 +60,25 @@ struct PageCommandTests {
             #expect(notHTTP.status == ExitStatus.usage.rawValue)
         }
     }
+    /// A libxml2 that cannot be loaded (here a file of its name that is no library, found first on
+    /// LD_LIBRARY_PATH) is neither a usage error nor the page's fault: exit 12, one line naming the package.
+    @Test func aLibxml2ThatCannotBeLoadedIsItsOwnFailure() async throws {
+        let server = try await LoopbackServer.start()
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await stopping(server) {
+            server.publish(.data(Data("<img src=a.png>".utf8), contentType: "text/html"), at: "/page.html")
+            let libraries = folder.appendingPathComponent("lib")
+            try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+            try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libxml2.so.2"))
+            let result = try await ImgviewProcess.run(
+                ["get", "--page", server.url(for: "/page.html").absoluteString, "-O", folder.path],
+                environment: ["IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path, "LD_LIBRARY_PATH": libraries.path])
+            #expect(result.status == ExitStatus.missingLibrary.rawValue, "\(result.stderr)")
+            #expect(
+                result.errorLine.hasPrefix(
+                    "imgview: cannot read web pages: libxml2.so.2 cannot be loaded (install the Debian package libxml2)"))
+            #expect(result.errorLine.split(separator: "\n").count == 1)
+        }
+    }
 }

@@ -200,4 +200,42 @@ struct ResumeCommandTests {
             #expect(setup.temporaryNames().isEmpty)
         }
     }
+    /// `cache ls` shows a download cut short after the entries, as `partial N%`, and `--json` lists it under `partials`.
+    @Test func cacheListShowsAPartialWithItsShare() async throws {
+        try await withSetup { setup in
+            _ = try await setup.interrupt(at: 0.6, with: SIGKILL, resource: Self.resource())
+            let kept = setup.partialSize()
+            let percent = kept * 100 / Self.body.count
+            #expect(percent >= 40 && percent <= 60, "kept \(kept)")
+
+            let plain = try await ImgviewProcess.run(["cache", "ls"], environment: setup.environment)
+            #expect(plain.status == 0, "\(plain.stderr)")
+            let fields = try #require(plain.stdout.split(separator: "\n").first).split(separator: "\t", omittingEmptySubsequences: false)
+            #expect(fields.count == 10, "\(plain.stdout)")
+            #expect(fields[1] == setup.url[...])
+            #expect(fields[2] == String(kept)[...])
+            #expect(fields[7] == "partial \(percent)%"[...], "\(plain.stdout)")
+
+            let json = try await ImgviewProcess.run(["cache", "ls", "--json"], environment: setup.environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect((object["entries"] as? [Any])?.isEmpty == true)
+            let partial = try #require((object["partials"] as? [[String: Any]])?.first)
+            #expect(partial["url"] as? String == setup.url)
+            #expect(partial["bytes"] as? Int == kept)
+            #expect(partial["total_bytes"] as? Int == Self.body.count)
+            #expect(partial["percent"] as? Int == percent)
+            #expect(partial["etag"] as? String == Self.resource().etag)
+            let stats = try await ImgviewProcess.run(["cache", "stats", "--json"], environment: setup.environment)
+            let counted = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            #expect(counted["partials"] as? Int == 1)
+            #expect(counted["partial_bytes"] as? Int == kept)
+
+            // Once whole, it is an entry and no longer a partial.
+            #expect(try await setup.get().status == 0)
+            let after = try await ImgviewProcess.run(["cache", "ls", "--json"], environment: setup.environment)
+            let whole = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+            #expect((whole["entries"] as? [Any])?.count == 1)
+            #expect((whole["partials"] as? [Any])?.isEmpty == true)
+        }
+    }
 }

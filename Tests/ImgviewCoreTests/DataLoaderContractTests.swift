@@ -111,6 +111,45 @@ struct DataLoaderContractTests {
         }
     }
 
+    /// The user's headers follow a redirect, but credentials only while it stays at their origin
+    /// (scheme, host and port), as curl does: another port is another origin.
+    @Test(arguments: LoaderKind.allCases)
+    func credentialsAreNotSentOnToAnotherOrigin(kind: LoaderKind) async throws {
+        try await withLoopbackServer { server, _ in
+            try await withLoopbackServer { elsewhere, _ in
+                let image = fakePNG(size: 2000)
+                elsewhere.publish(.data(image, contentType: "image/png"), at: "/there.png")
+                server.publish(.data(image, contentType: "image/png"), at: "/here.png")
+                server.publish(
+                    .data(Data(), contentType: "text/plain"), at: "/away.png",
+                    faults: [.redirect(to: elsewhere.url(for: "/there.png").absoluteString, status: 302)])
+                server.publish(.data(Data(), contentType: "text/plain"), at: "/near.png", faults: [.redirect(to: "/here.png", status: 307)])
+                var headers = RequestHeaders()
+                try headers.add("Authorization: Bearer secret")
+                try headers.add("Cookie: a=1")
+                try headers.add("X-Api-Key: k1")
+                try headers.setReferrer("https://example.org/")
+                let loader = HeaderAddingLoader(kind.make(), headers: headers)
+                for path in ["/away.png", "/near.png"] {
+                    let sink = CollectingSink()
+                    let head = try await loader.load(.get(server.url(for: path), fields: [.userAgent: "imgview/0.1"]), into: sink)
+                    #expect(head.status == 200)
+                    #expect(sink.body == image)
+                }
+                let there = try #require(elsewhere.requests(for: "/there.png").first)
+                #expect(there.header("authorization") == nil)
+                #expect(there.header("cookie") == nil)
+                #expect(there.header("x-api-key") == "k1")
+                #expect(there.header("referer") == "https://example.org/")
+                #expect(there.header("user-agent") == "imgview/0.1")
+                let here = try #require(server.requests(for: "/here.png").first)
+                #expect(here.header("authorization") == "Bearer secret")
+                #expect(here.header("cookie") == "a=1")
+                #expect(here.header("x-api-key") == "k1")
+            }
+        }
+    }
+
     /// libcurl's loader asks for gzip, deflate and brotli and decodes them itself, vouching for the
     /// decoded length once the coding ended; URLSession's asks for bodies as they are, since its
     /// decoder cannot tell a cut stream from a whole one.

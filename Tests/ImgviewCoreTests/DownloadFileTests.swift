@@ -61,6 +61,29 @@ struct DownloadFileTests {
         #expect(writer.digest() == SHA256.hash(data: body).hexString)
     }
 
+    /// A body over the largest cache entry is written whole but not hashed: announced so, or
+    /// growing past it with no length said.
+    @Test(arguments: [true, false])
+    func aBodyOverTheLargestEntryIsWrittenWithoutADigest(announced: Bool) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = fakePNG(size: 3 * HashingFileWriter.blockSize + 99, seed: 5)
+        let writer = BlobWriter(
+            file: try TemporaryFile(in: folder), url: URL(string: "http://h/a.png")!, limit: 1 << 30,
+            maxEntry: Int64(HashingFileWriter.blockSize), progress: nil)
+        try writer.receive(
+            ResponseHead(status: 200, fields: [:], url: URL(string: "http://h/a.png")!, expectedLength: announced ? Int64(body.count) : nil)
+        )
+        try body.withUnsafeBytes { bytes in
+            for start in stride(from: 0, to: bytes.count, by: 16_384) {
+                try writer.receive(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 16_384)]))
+            }
+        }
+        try writer.finish()
+        #expect(try Data(contentsOf: writer.file.url) == body)
+        #expect(writer.digest() == nil)
+    }
+
     /// A write that fails (here: a full disk, the file swapped for /dev/full) stops the body at the next full block.
     @Test func aFailedWriteStopsTheBody() throws {
         let folder = try temporaryFolder()

@@ -20,16 +20,25 @@ public struct CacheListing: Sendable {
     }
 
     public let rows: [Row]
+    /// Downloads cut short, kept to be continued (after the entries, as they are not images yet).
+    public let partials: [(name: String?, partial: PartialSummary)]
     public let now: Date
 
-    /// `entries` in the order given; `names` maps catalog URLs to their names.
-    public init(entries: [CacheEntry], names: [URL: String], now: Date) {
+    /// `entries` and `partials` in the order given; `names` maps catalog URLs to their names.
+    public init(entries: [CacheEntry], partials: [PartialSummary] = [], names: [URL: String], now: Date) {
         self.rows = entries.map { Row(name: names[$0.url], entry: $0) }
+        self.partials = partials.map { (names[$0.url], $0) }
         self.now = now
     }
 
+    /// How much of a partial is there: `partial 37%`, or `partial 12 MB` without a known total.
+    public static func partialState(_ partial: PartialSummary) -> String {
+        partial.percent.map { "partial \($0)%" } ?? "partial \(ByteCount.format(partial.received))"
+    }
+
     /// The columns, for the README and `--help`.
-    public static let plainColumns = "name, url, bytes, format, pixel size (WxH), fetched, last used, fresh|stale, fresh until, etag"
+    public static let plainColumns =
+        "name, url, bytes, format, pixel size (WxH), fetched, last used, fresh|stale|partial N%, fresh until, etag"
 
     /// The human table, fitted to `width` columns: URLs lose their middles, then ETag, fetched and
     /// last used go (the order already tells recency), then URLs shrink further.
@@ -50,7 +59,17 @@ public struct CacheListing: Sendable {
                 TextTable.elidingMiddle(entry.etag.map(Self.clean) ?? "-", toWidth: 24),
             ]
         }
-        return TextTable(header: header, rows: cells).rendered(width: width, elastic: 1, minimumElasticWidth: 24, droppable: [7, 4, 5])
+        let partialCells = partials.map { item -> [String] in
+            let partial = item.partial
+            return [
+                item.name ?? "-", Self.clean(partial.url.absoluteString), ByteCount.format(partial.received), "-",
+                DurationText.format(now.timeIntervalSince(partial.startedAt)) + " ago",
+                DurationText.format(now.timeIntervalSince(partial.updatedAt)) + " ago", Self.partialState(partial),
+                TextTable.elidingMiddle(partial.etag.map(Self.clean) ?? "-", toWidth: 24),
+            ]
+        }
+        return TextTable(header: header, rows: cells + partialCells).rendered(
+            width: width, elastic: 1, minimumElasticWidth: 24, droppable: [7, 4, 5])
     }
 
     /// Tab-separated, one line per entry, no header; the columns are `plainColumns`.
@@ -64,6 +83,16 @@ public struct CacheListing: Sendable {
                 entry.dimensions.map { "\($0.width)x\($0.height)" } ?? "-", ISOTimestamp.string(from: entry.fetchedAt),
                 ISOTimestamp.string(from: entry.lastAccessedAt), entry.isFresh(at: now) ? "fresh" : "stale",
                 ISOTimestamp.string(from: entry.freshUntil), entry.etag.map(Self.clean) ?? "-",
+            ]
+            text += fields.joined(separator: "\t")
+            text += "\n"
+        }
+        // A partial: its bytes so far, no format or size yet, started and last written, `partial N%`.
+        for (name, partial) in partials {
+            let fields = [
+                name ?? "-", Self.clean(partial.url.absoluteString), String(partial.received), "-", "-",
+                ISOTimestamp.string(from: partial.startedAt), ISOTimestamp.string(from: partial.updatedAt),
+                Self.partialState(partial), "-", partial.etag.map(Self.clean) ?? "-",
             ]
             text += fields.joined(separator: "\t")
             text += "\n"
@@ -95,7 +124,21 @@ public struct CacheListing: Sendable {
             text += ", \"fresh\": \(entry.isFresh(at: now))"
             text += ", \"revalidations\": \(entry.revalidations)}"
         }
-        text += rows.isEmpty ? "]}\n" : "\n]}\n"
+        text += rows.isEmpty ? "]" : "\n]"
+        text += ", \"partials\": ["
+        for (index, (name, partial)) in partials.enumerated() {
+            text += index == 0 ? "\n  {" : ",\n  {"
+            text += "\"name\": \(JSONText.string(name))"
+            text += ", \"url\": \(JSONText.string(Self.clean(partial.url.absoluteString)))"
+            text += ", \"bytes\": \(partial.received)"
+            text += ", \"total_bytes\": \(partial.total.map(String.init) ?? "null")"
+            text += ", \"percent\": \(partial.percent.map(String.init) ?? "null")"
+            text += ", \"etag\": \(JSONText.string(partial.etag.map(Self.clean)))"
+            text += ", \"last_modified\": \(JSONText.string(partial.lastModified.map(Self.clean)))"
+            text += ", \"started_at\": \"\(ISOTimestamp.string(from: partial.startedAt))\""
+            text += ", \"updated_at\": \"\(ISOTimestamp.string(from: partial.updatedAt))\"}"
+        }
+        text += partials.isEmpty ? "]}\n" : "\n]}\n"
         return Data(text.utf8)
     }
 

@@ -16,9 +16,14 @@ public struct CacheStatistics: Sendable, Equatable {
     /// The entries fetched longest ago and most recently.
     public var oldest: CacheEntry?
     public var newest: CacheEntry?
+    /// Downloads cut short, kept in `tmp/` to be continued, and their bytes so far.
+    public var partials: Int
+    public var partialBytes: Int64
 
-    public init(entries: [CacheEntry], counters: CacheCounters, limit: Int64) {
+    public init(entries: [CacheEntry], counters: CacheCounters, limit: Int64, partials: [PartialSummary] = []) {
         self.entries = entries.count
+        self.partials = partials.count
+        partialBytes = partials.reduce(0) { $0 + $1.received }
         bytes = entries.blobSizes.values.reduce(0, +)
         self.limit = limit
         self.counters = counters
@@ -45,6 +50,7 @@ public struct CacheStatistics: Sendable, Equatable {
             ["evictions", String(counters.evictions)],
             ["oldest", described(oldest)],
             ["newest", described(newest)],
+            ["partials", partials == 0 ? "none" : "\(partials) (\(ByteCount.formatBinary(partialBytes)) kept to be continued)"],
         ]
         return rows.map { $0[0].padded(toLength: 15) + $0[1] }.joined(separator: "\n") + "\n"
     }
@@ -59,7 +65,8 @@ public struct CacheStatistics: Sendable, Equatable {
             ("directory", TerminalText.sanitized(directory)), ("entries", String(entries)), ("bytes", String(bytes)),
             ("limit", String(limit)), ("hits", String(counters.hits)), ("misses", String(counters.misses)),
             ("revalidations", String(counters.revalidations)), ("evictions", String(counters.evictions)),
-            ("oldest", fields(oldest)), ("newest", fields(newest)),
+            ("oldest", fields(oldest)), ("newest", fields(newest)), ("partials", String(partials)),
+            ("partial_bytes", String(partialBytes)),
         ]
         return rows.map { "\($0.0)\t\($0.1)" }.joined(separator: "\n") + "\n"
     }
@@ -75,7 +82,8 @@ public struct CacheStatistics: Sendable, Equatable {
             {"directory": \(JSONText.string(TerminalText.sanitized(directory))), "entries": \(entries), "bytes": \(bytes), \
             "limit": \(limit), "hits": \(counters.hits), "misses": \(counters.misses), \
             "revalidations": \(counters.revalidations), "evictions": \(counters.evictions), \
-            "oldest": \(described(oldest)), "newest": \(described(newest))}
+            "oldest": \(described(oldest)), "newest": \(described(newest)), "partials": \(partials), \
+            "partial_bytes": \(partialBytes)}
 
             """
         return Data(text.utf8)

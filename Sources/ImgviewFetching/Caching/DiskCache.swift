@@ -46,6 +46,14 @@ public final class DiskCache: Sendable {
 
     /// The size limit unless one is given: 1 GiB.
     public static let defaultSizeLimit: Int64 = 1 << 30
+    /// The largest body kept by default (`--cache-max-entry`): Firefox keeps none over 50 MB.
+    public static let defaultMaxEntry: Int64 = 50 << 20
+
+    /// The largest body a cache of `sizeLimit` keeps when asked for `wanted`: never more than an
+    /// eighth of the cache (as Chromium), so one body cannot evict most of it.
+    public static func maxEntry(_ wanted: Int64, sizeLimit: Int64) -> Int64 {
+        min(wanted, max(sizeLimit / 8, 1))
+    }
 
     /// Opens (creating if needed, unless `readOnly`) the cache in `directory`.
     public init(

@@ -8,6 +8,9 @@ import ImgviewSupport
 
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
 ///
+/// A body larger than the cache's largest entry (`maxEntry`) is written but not hashed: the cache
+/// will not keep it, so nothing needs its digest, and hashing 100 MB costs as much as writing it.
+///
 /// Chunks arrive on the loader's thread 16 KB at a time (libcurl's largest write). They are
 /// gathered into 1 MB blocks that a `HashingFileWriter` hashes and writes on another thread while
 /// the next block fills: a write per chunk spent the download's time in system calls (see
@@ -23,6 +26,8 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     let file: TemporaryFile
     private let url: URL
     private let limit: Int64
+    /// Bodies longer than this are not hashed (announced so, or once they grow past it).
+    private let maxEntry: Int64
     /// Whether a 206 is the body asked for (a range was requested); else it is not kept.
     private let acceptsPartialContent: Bool
     private let progress: Progress?
@@ -49,12 +54,13 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
     private var isClosed = false
 
     init(
-        file: TemporaryFile, url: URL, limit: Int64, acceptsPartialContent: Bool = false, progress: Progress?, body: BodyTap? = nil,
-        partial: PartialDownload? = nil, now: Date = Date()
+        file: TemporaryFile, url: URL, limit: Int64, maxEntry: Int64 = .max, acceptsPartialContent: Bool = false, progress: Progress?,
+        body: BodyTap? = nil, partial: PartialDownload? = nil, now: Date = Date()
     ) {
         self.file = partial?.file ?? file
         self.url = url
         self.limit = limit
+        self.maxEntry = maxEntry
         self.acceptsPartialContent = acceptsPartialContent
         self.progress = progress
         self.body = body
@@ -104,8 +110,10 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
         if let expected, expected > limit {
             throw ImagePipelineError.tooLarge(url, limit: limit)
         }
-        if start > 0 { try absorbExisting(start) }
+        if let expected, expected > maxEntry { lock.withLock { blocks.stopHashing() } }
+        // Progress first: it tells `get` how large the body is before any byte reaches the body tap.
         progress?(start, expected)
+        if start > 0 { try absorbExisting(start) }
     }
 
     /// A 416 to a range asked for from the end of the kept bytes, saying the body has just that
@@ -128,12 +136,14 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
             reported = count
             resumedFrom = count
         }
+        if count > maxEntry { lock.withLock { blocks.stopHashing() } }
         return (try? absorbExisting(count)) != nil
     }
 
     /// Hashes the bytes kept from before and shows them to the body tap, as if they had just come.
     private func absorbExisting(_ count: Int64) throws {
-        try blocks.absorbExisting(count) { offset, bytes in body?(offset, bytes) }
+        let tap = body
+        try blocks.absorbExisting(count, each: tap == nil ? nil : { offset, bytes in tap?(offset, bytes) })
     }
 
     /// The transfer failed: writes what is gathered, so a later fetch continues after it, and takes no more.
@@ -158,6 +168,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
             offset = received
             received += Int64(chunk.count)
             guard received <= limit else { throw ImagePipelineError.tooLarge(url, limit: limit) }
+            if received > maxEntry, blocks.isHashing { blocks.stopHashing() }
             try append(chunk)
             guard received - reported >= Self.progressStep || received == expectedForProgress else { return nil }
             reported = received
@@ -180,9 +191,10 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
         if let (total, expected) = report { progress?(total, expected) }
     }
 
-    /// The body's SHA-256, once the transfer is over and `finish` returned.
-    func digest() -> String {
-        lock.withLock { sha256 ?? "" }
+    /// The body's SHA-256, once the transfer is over and `finish` returned; nil for a body over
+    /// the largest entry, which was not hashed.
+    func digest() -> String? {
+        lock.withLock { sha256 }
     }
 
     /// Copies `bytes` into blocks, handing each to the writer as it fills. Runs under the lock.

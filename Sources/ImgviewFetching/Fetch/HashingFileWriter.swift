@@ -31,6 +31,9 @@ final class HashingFileWriter: @unchecked Sendable {
     private var spare: [UnsafeMutableRawBufferPointer] = []
     /// Touched on `queue` only.
     private var hasher = SHA256()
+    /// Whether blocks are still hashed: a body the cache will not keep needs no digest. Set by the
+    /// writing thread (under its owner's lock); the queue hashes only blocks given while it was true.
+    private(set) var isHashing = true
 
     init(file: TemporaryFile, depth: Int = 3) {
         self.file = file
@@ -65,6 +68,10 @@ final class HashingFileWriter: @unchecked Sendable {
             recycle(block)
             throw error
         }
+        guard isHashing else {
+            recycle(block)
+            return
+        }
         // The caller lets go of the block here; from now on only the queue touches it.
         nonisolated(unsafe) let block = block
         queue.async { [self] in
@@ -73,9 +80,17 @@ final class HashingFileWriter: @unchecked Sendable {
         }
     }
 
+    /// Hashes no more: the body will have no digest (`finish` returns nil). Blocks already given
+    /// are still hashed by the queue, for nothing; the writes go on as before.
+    func stopHashing() {
+        isHashing = false
+    }
+
     /// Hashes the first `count` bytes already in the file (a resumed download's), before any
     /// block written after them, handing each piece to `each` with its offset as it is read.
-    func absorbExisting(_ count: Int64, each: (Int64, UnsafeRawBufferPointer) -> Void) throws {
+    /// Not hashing and with nobody to hand them to, it reads nothing.
+    func absorbExisting(_ count: Int64, each: ((Int64, UnsafeRawBufferPointer) -> Void)?) throws {
+        guard isHashing || each != nil else { return }
         var offset: Int64 = 0
         while offset < count {
             let filled = takeBlock()
@@ -86,8 +101,12 @@ final class HashingFileWriter: @unchecked Sendable {
                 recycle(filled)
                 throw FileSystemError(operation: "read", path: file.url.path, errno: code)
             }
-            each(offset, UnsafeRawBufferPointer(rebasing: filled[0..<read]))
+            each?(offset, UnsafeRawBufferPointer(rebasing: filled[0..<read]))
             offset += Int64(read)
+            guard isHashing else {
+                recycle(filled)
+                continue
+            }
             nonisolated(unsafe) let block = filled
             queue.async { [self] in
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: block[0..<read]))
@@ -104,8 +123,10 @@ final class HashingFileWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for every block given so far to be hashed; returns the SHA-256 of all of them.
-    func finish() -> String {
-        queue.sync { hasher.finalize().hexString }
+    /// Waits for every block given so far to be hashed; returns the SHA-256 of all of them, or
+    /// nil when hashing stopped part way.
+    func finish() -> String? {
+        let digest = queue.sync { hasher.finalize().hexString }
+        return isHashing ? digest : nil
     }
 }

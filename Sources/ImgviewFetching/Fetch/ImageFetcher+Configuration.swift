@@ -16,6 +16,9 @@ extension ImageFetcher {
         public var retry: RetryPolicy
         /// A body larger than this is refused.
         public var maxDownloadBytes: Int64
+        /// The largest body the disk cache keeps (`--cache-max-entry`): a larger one is fetched
+        /// through the same road but not hashed nor stored, and its file is the response's own.
+        public var maxEntryBytes: Int64
         /// One request, retries included, may take this long at most.
         public var overallTimeout: Duration
         /// Bodies up to this size are delivered in memory (where the pipeline may keep them); larger ones as files.
@@ -31,6 +34,7 @@ extension ImageFetcher {
             freshness: Freshness = Freshness(),
             retry: RetryPolicy = RetryPolicy(),
             maxDownloadBytes: Int64 = 512 << 20,
+            maxEntryBytes: Int64 = DiskCache.defaultMaxEntry,
             overallTimeout: Duration = .seconds(600),
             memoryItemLimit: Int = 32 << 20,
             isOffline: Bool = false,
@@ -42,6 +46,7 @@ extension ImageFetcher {
             self.freshness = freshness
             self.retry = retry
             self.maxDownloadBytes = maxDownloadBytes
+            self.maxEntryBytes = maxEntryBytes
             self.overallTimeout = overallTimeout
             self.memoryItemLimit = memoryItemLimit
             self.isOffline = isOffline

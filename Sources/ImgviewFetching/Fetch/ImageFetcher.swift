@@ -140,8 +140,8 @@ public struct ImageFetcher: ImageFetching {
         }
         let file = try partial?.file ?? makeTemporaryFile(for: request.url)
         let writer = BlobWriter(
-            file: file, url: request.url, limit: configuration.maxDownloadBytes, acceptsPartialContent: fields[.range] != nil,
-            progress: progress, body: body, partial: partial, now: configuration.now())
+            file: file, url: request.url, limit: configuration.maxDownloadBytes, maxEntry: configuration.maxEntryBytes,
+            acceptsPartialContent: fields[.range] != nil, progress: progress, body: body, partial: partial, now: configuration.now())
         do {
             return try await transfer(
                 request, with: writer, revalidating: stale, httpRequest: .get(request.url, fields: fields), progress: progress,
@@ -239,13 +239,15 @@ public struct ImageFetcher: ImageFetching {
         let verdict = configuration.freshness.verdict(fields: head.fields, now: now)
         var freshUntil = now
         if case .store(let until) = verdict { freshUntil = until }
+        // A body over the largest entry was not hashed: it has no digest (an empty one) and is not stored.
+        let digest = writer.digest()
         let entry = CacheEntry(
             url: url, finalURL: head.url, contentType: head[.contentType], format: probe.format, byteCount: writer.received,
-            sha256: writer.digest(), etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
+            sha256: digest ?? "", etag: head[.eTag], lastModified: head[.lastModified], fetchedAt: now,
             lastAccessedAt: now, freshUntil: freshUntil, probe: probe)
 
         var isStored = false
-        if case .store = verdict, let disk = configuration.diskCache {
+        if case .store = verdict, digest != nil, writer.received <= configuration.maxEntryBytes, let disk = configuration.diskCache {
             do {
                 isStored = try disk.store(file, as: entry, countingMiss: request.cachePolicy == .useCache) != nil
             } catch {

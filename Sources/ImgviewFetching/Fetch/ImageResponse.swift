@@ -91,11 +91,18 @@ public struct ImageResponse: Sendable {
     /// Returns `.upToDate`, writing nothing, when the destination already holds exactly these bytes.
     /// A `draft` that was given the body as it arrived becomes the file instead of a copy; only a
     /// body that came from the network can have been given to it (a 304 answers from the cache).
-    public func write(to destination: URL, replace: Bool, draft: OutputDraft? = nil) throws -> OutputFile.Outcome {
+    /// A body the cache did not keep is in a file of the download's own, which becomes the output
+    /// where it can (one write in all: see `OutputFile.publish`).
+    public func write(
+        to destination: URL, replace: Bool, draft: OutputDraft? = nil, attributes: OutputAttributes = OutputAttributes()
+    ) throws -> OutputFile.Outcome {
         let draft = source == .network ? draft : nil
+        var ownFile: TemporaryFile?
+        if source == .network, !isCached, case .file(_, let owner) = body { ownFile = owner }
         return try withSource { source in
             try OutputFile.publish(
-                source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace, draft: draft)
+                source, byteCount: entry.byteCount, sha256: entry.sha256, to: destination, replace: replace, draft: draft,
+                ownFile: ownFile, attributes: attributes)
         }
     }
 

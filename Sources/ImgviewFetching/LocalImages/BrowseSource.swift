@@ -149,3 +149,10 @@ extension ImagePipelineError {
         }
     }
 }
+
+extension BrowseSource {
+    /// The images of `page` as the browser's tabs, titled by their `alt` text, in page order.
+    public static func images(of page: WebPage) -> [BrowseSource] {
+        page.images.map { .catalogImage(AppImage(name: ImageListing.tabName(for: $0.url), title: $0.title, url: $0.url)) }
+    }
+}

@@ -70,6 +70,16 @@ public final class OutputDraft: @unchecked Sendable {
         }
     }
 
+    /// Takes none of the body: one the cache will not keep (over `--cache-max-entry`) is written
+    /// once, into the download's own file, which then becomes the output (`OutputFile.publish`'s
+    /// `ownFile`); a draft would write it a second time. Call before the body's first bytes.
+    public func decline() {
+        lock.withLock {
+            guard taken == 0 else { return }
+            isBroken = true
+        }
+    }
+
     /// Writes what is still gathered; returns the file if it holds exactly `byteCount` bytes of
     /// one whole body, else nil. Called once the transfer is over; the file is handed out once
     /// only, so one download can never give two names to one file.

@@ -37,14 +37,19 @@ public enum OutputFile {
 
     /// Publishes `source` (of `byteCount` bytes, SHA-256 `sha256`) as `destination`.
     ///
-    /// With `sha256` nil any existing file counts as different (the browser's `d` always saves anew).
-    /// Without `replace`, an existing different file is left alone and `FileSystemError` with
-    /// `EEXIST` is thrown. Something that is neither a regular file nor a link (a device node, a
-    /// FIFO, a folder) is never replaced: `OutputFileError.notARegularFile`. A `draft` in the
-    /// destination's folder that took the whole body as it arrived is named instead of copying
-    /// `source` again.
+    /// With `sha256` nil any existing file counts as different (the browser's `d` always saves anew);
+    /// empty, the digest is not known (a body too large for the cache) and `source` is hashed only
+    /// if a file of the same size is there. Without `replace`, an existing different file is left
+    /// alone and `FileSystemError` with `EEXIST` is thrown. Something that is neither a regular file
+    /// nor a link (a device node, a FIFO, a folder) is never replaced:
+    /// `OutputFileError.notARegularFile`. A `draft` in the destination's folder that took the whole
+    /// body as it arrived is named instead of copying `source` again; else `ownFile`, a download's
+    /// own file holding `source`'s bytes that nothing else names (not the cache's), is given the
+    /// name where it is on the destination's file system: written once, never copied.
+    /// `attributes` go onto the new file before it is named.
     public static func publish(
-        _ source: Source, byteCount: Int64, sha256: String?, to destination: URL, replace: Bool, draft: OutputDraft? = nil
+        _ source: Source, byteCount: Int64, sha256: String?, to destination: URL, replace: Bool, draft: OutputDraft? = nil,
+        ownFile: TemporaryFile? = nil, attributes: OutputAttributes = OutputAttributes()
     ) throws -> Outcome {
         let path = destination.path
         let folderPath = destination.deletingLastPathComponent().path
@@ -62,7 +67,11 @@ public enum OutputFile {
         if let existing = folder.status(of: name) {
             switch existing.type {
             case .regular:
-                if let sha256, existing.size == byteCount, holds(sha256, name, in: folder) { return .upToDate }
+                if existing.size == byteCount, let digest = sha256.flatMap({ $0.isEmpty ? Self.digest(of: source) : $0 }),
+                    holds(digest, name, in: folder)
+                {
+                    return .upToDate
+                }
                 guard replace else { throw FileSystemError(operation: "create", path: path, errno: EEXIST) }
             case .symbolicLink:
                 guard replace else { throw FileSystemError(operation: "create", path: path, errno: EEXIST) }
@@ -71,7 +80,15 @@ public enum OutputFile {
             }
         }
         let filled = draft.flatMap { $0.folder === folder ? $0.finish(byteCount: byteCount) : nil }
-        try write(filled.map(Filling.filled) ?? .source(source), as: name, in: folder, path: path, replace: replace)
+        if filled == nil, let ownFile {
+            do {
+                try write(.own(ownFile), as: name, in: folder, path: path, replace: replace, attributes: attributes)
+                return .written
+            } catch is NotLinkable {
+                // Another file system, or the file has another name by now: copied as any source.
+            }
+        }
+        try write(filled.map(Filling.filled) ?? .source(source), as: name, in: folder, path: path, replace: replace, attributes: attributes)
         return .written
     }
 
@@ -93,15 +110,32 @@ public enum OutputFile {
         case source(Source)
         /// An unnamed file that already holds them (an `OutputDraft`'s, which stays its owner's to close).
         case filled(FileDescriptor)
+        /// A download's own named file that holds them, to be linked where the output goes.
+        case own(TemporaryFile)
     }
 
-    private static func write(_ filling: Filling, as name: String, in folder: Directory, path: String, replace: Bool) throws {
+    /// A download's own file cannot be named as the output: nothing was written, copy instead.
+    private struct NotLinkable: Error {}
+
+    private static func write(
+        _ filling: Filling, as name: String, in folder: Directory, path: String, replace: Bool, attributes: OutputAttributes
+    ) throws {
         var file: FileDescriptor
         var temporaryName: String?
         var source: Source?
+        var own: TemporaryFile?
         switch filling {
         case .filled(let filled):
             file = filled
+        case .own(let download):
+            // Only a file no one else names: a second name (the cache's blob, another output) would share its bytes.
+            guard let opened = try? download.folder.openRegular(download.name, flags: O_RDONLY) else { throw NotLinkable() }
+            guard let status = try? Stat(opened), status.linkCount == 1 else {
+                try? opened.close()
+                throw NotLinkable()
+            }
+            file = opened
+            own = download
         case .source(let bytes):
             source = bytes
             do {
@@ -118,7 +152,7 @@ public enum OutputFile {
             }
         }
         defer {
-            if source != nil { try? file.close() }
+            if source != nil || own != nil { try? file.close() }
             if let temporaryName { unlinkat(folder.descriptor.rawValue, temporaryName, 0) }
         }
         if let source {
@@ -128,10 +162,14 @@ public enum OutputFile {
                 throw FileSystemError(operation: "write", path: path, errno: Errno.code(of: error))
             }
         }
+        // After the last write (a write sets the modification time), before the name.
+        attributes.apply(to: file)
         // No fsync: the name appears only once every byte is written, which is what a killed
         // process needs; like cp and curl, imgview leaves flushing to disk to the kernel.
         func giveName(_ target: String) throws(Errno) {
-            if let temporaryName {
+            if let own {
+                try own.folder.link(own.name, as: target, in: folder)
+            } else if let temporaryName {
                 try folder.link(temporaryName, as: target, in: folder)
             } else {
                 try LinuxFileCalls.name(file, as: target, in: folder)
@@ -157,7 +195,17 @@ public enum OutputFile {
                 throw Errno(rawValue: code)
             }
         } catch let error as Errno {
+            // Nothing got a name: the cache's tmp/ is on another file system than the output.
+            if own != nil, error.rawValue == EXDEV { throw NotLinkable() }
             throw FileSystemError(operation: error == .fileExists ? "create" : "replace", path: path, errno: error.rawValue)
+        }
+    }
+
+    /// The SHA-256 of `source`'s bytes, nil when they cannot be read.
+    private static func digest(of source: Source) -> String? {
+        switch source {
+        case .data(let data): SHA256.hash(data: data).hexString
+        case .file(let file): try? FileDigest.sha256(of: file)
         }
     }
 

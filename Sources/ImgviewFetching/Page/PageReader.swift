@@ -23,8 +23,19 @@ public struct PageReader: Sendable {
         self.parsing = parsing
     }
 
-    public func read(_ url: URL) async throws -> WebPage {
-        let sink = PageSink(limit: Self.maxPageBytes)
+    /// What an answer was when only a page was wanted: its head said it is something else (an
+    /// image, most likely); only the head came, the body was not read.
+    public struct NotAPage: Error, Sendable {
+        public let contentType: String?
+    }
+
+    /// The page at `url` and its images.
+    ///
+    /// - Parameter onlyHTML: stop at the head when it does not say HTML (`text/html`,
+    ///   `application/xhtml+xml`), throwing `NotAPage`: the browser asks this of a URL whose name
+    ///   does not say whether it is a page or an image.
+    public func read(_ url: URL, onlyHTML: Bool = false) async throws -> WebPage {
+        let sink = PageSink(limit: Self.maxPageBytes, onlyHTML: onlyHTML)
         let fields: HTTPFields = [
             .userAgent: "imgview/0.1", .accept: "text/html, application/xhtml+xml;q=0.9, */*;q=0.5",
         ]
@@ -62,8 +73,17 @@ final class PageSink: TransferSink, @unchecked Sendable {
     private var cut = false
     private var received: ResponseHead?
 
-    init(limit: Int) {
+    private let onlyHTML: Bool
+
+    init(limit: Int, onlyHTML: Bool = false) {
         self.limit = limit
+        self.onlyHTML = onlyHTML
+    }
+
+    /// Whether a Content-Type names an HTML document.
+    static func isHTML(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first?.trimmingSpaces().lowercased() else { return false }
+        return type == "text/html" || type == "application/xhtml+xml"
     }
 
     var body: Data { lock.withLock { data } }
@@ -74,6 +94,9 @@ final class PageSink: TransferSink, @unchecked Sendable {
         lock.withLock {
             received = head
             keeping = (200..<300).contains(head.status)
+        }
+        if onlyHTML, (200..<300).contains(head.status), !Self.isHTML(head[.contentType]) {
+            throw PageReader.NotAPage(contentType: head[.contentType])
         }
     }
 
@@ -110,7 +133,7 @@ extension PageError: UserFacingError {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .parserUnavailable: .usage
+        case .parserUnavailable: .missingLibrary
         case .unreadable: .network
         case .noImages: .notFound
         }

@@ -122,7 +122,7 @@ public final class PageScanner: HTMLElementHandling {
     }
 
     /// Whether a link's path (before `?` and `#`) ends in an image extension.
-    static func namesAnImage(_ href: String) -> Bool {
+    public static func namesAnImage(_ href: String) -> Bool {
         let path = href.prefix { $0 != "?" && $0 != "#" }
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
         return imageExtensions.contains(path[path.index(after: dot)...].lowercased())

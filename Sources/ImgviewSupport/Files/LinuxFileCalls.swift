@@ -69,6 +69,22 @@ package enum LinuxFileCalls {
         }
     }
 
+    /// glibc's `fsetxattr`, which Swift's Glibc module does not declare.
+    private typealias SetExtendedAttribute =
+        @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    private static let fsetxattr: SetExtendedAttribute? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fsetxattr").map {
+        unsafeBitCast($0, to: SetExtendedAttribute.self)
+    }
+
+    /// Sets the extended attribute `name` (`user.…`) of `file` to the bytes of `value`; throws
+    /// `ENOTSUP` where the file system has none, `E2BIG`/`ENOSPC`/`ERANGE` for a value too long.
+    package static func setExtendedAttribute(_ name: String, to value: String, on file: FileDescriptor) throws(Errno) {
+        guard let fsetxattr else { throw Errno(rawValue: ENOTSUP) }
+        var value = value
+        let result = value.withUTF8 { bytes in fsetxattr(file.rawValue, name, bytes.baseAddress, bytes.count, 0) }
+        guard result == 0 else { throw Errno(rawValue: errno) }
+    }
+
     /// `UTIME_OMIT`, which Swift's Glibc module does not export: leave this time as it is.
     private static let omitTime = (1 << 30) - 2
 
