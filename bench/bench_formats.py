@@ -28,6 +28,7 @@ Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .buil
 import argparse
 import json
 import os
+import shutil
 import shlex
 import statistics
 import subprocess
@@ -62,6 +63,16 @@ def plain_png(source, folder):
     return out
 
 
+def apng_frames(plain, folder, stem):
+    """Two frame files as apngasm 2.91 wants them: numbered names (it counts up from the first),
+    and different pictures (it merges identical frames), the photograph first, then its mirror."""
+    from PIL import Image, ImageOps
+    first, second = (os.path.join(folder, f"{stem}.frame{n}.png") for n in (1, 2))
+    shutil.copyfile(plain, first)
+    ImageOps.mirror(Image.open(plain)).save(second)
+    return [first, second]
+
+
 def encode(source, fmt, folder):
     """The photograph in `fmt`, made once and kept in `folder`."""
     stem = os.path.splitext(os.path.basename(source))[0]
@@ -90,7 +101,7 @@ def encode(source, fmt, folder):
         "qoi": ["qoiconv", plain, out],
         "ico": ["convert", source, "-strip", "-resize", "256x256", out],
         # Two frames, the photograph first: the animation path, and into a pipe its first frame.
-        "apng": ["apngasm", out, plain, plain, "-z0"],
+        "apng": ["apngasm", out, *apng_frames(plain, folder, stem), "-z0"],
     }
     subprocess.run(commands[fmt], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return out

@@ -24,8 +24,8 @@ if [ "$configuration" = release ]; then
   # -static-stdlib into .build-static (DECISIONS.md, "A light binary"). Only those two: the
   # test-support target imports Swift Testing, which a -static-stdlib build cannot find.
   for product in imgview imgview-server; do
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" 2>&1 | quiet
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" >/dev/null   # its real exit code
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_link_flags[@]}" 2>&1 | quiet
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_link_flags[@]}" >/dev/null   # its real exit code
   done
 else
   swift build "${swift_build_flags[@]}" 2>&1 | quiet

@@ -173,6 +173,7 @@ extension Imgview {
             // A request to end (Ctrl-C, SIGTERM, SIGHUP, …) cancels the downloads, whose temporary files go with them
             // (a partial download stays in the cache, for the next fetch to continue).
             let json = json
+            let itemCount = items.count
             let work = Task { await Self.download(items, plan: plan, display: display, jobs: jobs, json: json) }
             let observation = ProcessSignals.onTermination { _ in work.cancel() }
             let failures = await work.value
@@ -184,12 +185,12 @@ extension Imgview {
                 throw Terminated(signal: number)
             }
             display.finish()
-            if inputFile != nil || page != nil, items.count > 1 {
-                let saved = items.count - failures.count
-                StandardError.print("imgview: \(items.count) images: \(saved) saved, \(failures.count) failed")
+            if inputFile != nil || page != nil, itemCount > 1 {
+                let saved = itemCount - failures.count
+                StandardError.print("imgview: \(itemCount) images: \(saved) saved, \(failures.count) failed")
             }
             guard let first = failures.first else { return }
-            if failures.count < items.count { throw ExitCode(ExitStatus.partialFailure.rawValue) }
+            if failures.count < itemCount { throw ExitCode(ExitStatus.partialFailure.rawValue) }
             throw ExitCode((first as? any UserFacingError)?.exitStatus.rawValue ?? 1)
         }
 

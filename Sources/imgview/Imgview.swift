@@ -40,6 +40,12 @@ struct Imgview: AsyncParsableCommand {
         // Every fatal signal handled, SIGPIPE ignored (a server that closes a connection must not
         // kill us while we write to it), before anything else runs.
         ProcessSignals.install()
+        // `imgview --version` alone is answered before the parser reflects over every command's
+        // options, which is most of what start-up costs (DECISIONS.md, "Start-up").
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            StandardOutput.write(version + "\n")
+            return
+        }
         do {
             let arguments = GlobalOptions.movingLeadingGlobals(
                 in: Array(CommandLine.arguments.dropFirst()),

@@ -115,6 +115,10 @@ struct CatalogCommandTests {
         let result = try await ImgviewProcess.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        #expect(result.stdout.hasSuffix("\n") && result.stdout.split(separator: "\n").count == 1 && result.stderr.isEmpty)
+        // Answered before the parser; with anything else beside it, the parser answers, alike.
+        let parsed = try await ImgviewProcess.run(["--version", "--version"])
+        #expect(parsed.status == 0 && parsed.stdout == result.stdout, "\(parsed)")
     }
 
     @Test func remotePagedCatalogIsReadWhole() async throws {

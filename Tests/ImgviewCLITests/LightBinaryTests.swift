@@ -90,6 +90,21 @@ struct LightBinaryTests {
         #expect(foreign.isEmpty, "\(foreign.count) symbols of Foundation or ICU, such as \(foreign.prefix(5))")
     }
 
+    /// `make release`'s binary is linked so that the dynamic loader has little to do before
+    /// `main`: its relative relocations packed (DT_RELR) and none of its own symbols exported.
+    /// A debug build, linked by SwiftPM's defaults, is not checked.
+    @Test func theReleaseBinaryIsLinkedForStartUp() async throws {
+        let libraries = try await Self.linkedLibraries(of: ImgviewProcess.binary)
+        guard !libraries.contains(where: { $0.hasPrefix("libswiftCore") }) else { return }
+        let readelf = URL(fileURLWithPath: "/usr/bin/readelf")
+        let dynamic = try await ImgviewProcess.run(["--dynamic", ImgviewProcess.binary.path], executable: readelf)
+        #expect(dynamic.status == 0, "readelf failed: \(dynamic.stderr)")
+        #expect(dynamic.stdout.contains("(RELR)"), "relocations are not packed:\n\(dynamic.stdout)")
+        let symbols = try await ImgviewProcess.run(["--dyn-syms", "--wide", ImgviewProcess.binary.path], executable: readelf)
+        let exported = symbols.stdout.split(separator: "\n").filter { $0.contains(" GLOBAL ") && !$0.contains(" UND ") }
+        #expect(exported.count < 100, "\(exported.count) symbols exported, such as \(exported.prefix(3))")
+    }
+
     #if URLSession
         static let urlSessionBuild = true
     #else
