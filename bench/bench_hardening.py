@@ -6,6 +6,11 @@
      100 MB for any image at the default limits.
   2. `imgview get --all -O DIR` of 200 × 1 MB images already in the cache (so the cost is the
      outputs: clone or in-kernel copy, each a file of its own) against `cp` of the same blobs.
+  3. Issue 26's small files that once took hundreds of megabytes (an animated WebP on a 10000²
+     canvas, an RLE8 BMP declaring 10000², an 8000² AVIF, …; made by the tests' generator,
+     Tests/ImgviewTestSupport/Generators/memory_images.py): peak RSS of `imgview show FILE` into
+     a pipe and of `imgview info FILE`, against chafa (FILE into a pipe at 80×24) and ImageMagick's
+     `identify` on the same file. Goal: at most 100 MB for imgview; a peer may refuse or fail.
 
 Usage: python3 bench/bench_hardening.py [--imgview PATH] [--runs N] [--json FILE] [--markdown FILE]
 Build first: swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product imgview
@@ -23,6 +28,10 @@ import zlib
 import struct
 
 RSS_GOAL_MB = 100
+PEER_TIMEOUT_S = 120
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../Tests/ImgviewTestSupport/Generators"))
+import memory_images  # noqa: E402  (the tests' generator of issue 26's files)
 
 
 def timed(argv, cwd, env=None):
@@ -33,6 +42,38 @@ def timed(argv, cwd, env=None):
         sys.exit(f"failed ({out.returncode}): {' '.join(argv)}\n{out.stderr.decode()[-2000:]}")
     wall, rss = open(os.path.join(cwd, ".time")).read().split()[-2:]
     return float(wall), int(rss)
+
+
+def peak(argv, cwd, env=None):
+    """Runs argv under /usr/bin/time, output into a pipe; returns (peak RSS kB, exit status), or
+    (None, None) when it ran past PEER_TIMEOUT_S or is not installed."""
+    if shutil.which(argv[0]) is None:
+        return None, None
+    report = os.path.join(cwd, ".peak")
+    try:
+        out = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report] + argv, cwd=cwd, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=PEER_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None, None
+    return int(open(report).read().split()[-1]), out.returncode
+
+
+def decoder_memory(imgview, root, env):
+    """Peak RSS of show (into a pipe) and info for each of issue 26's files, and of the peers."""
+    folder = os.path.join(root, "memory")
+    os.makedirs(folder)
+    rows = []
+    for path in memory_images.write(folder):
+        show_kb, show_status = peak([imgview, "show", path], root, env)
+        info_kb, info_status = peak([imgview, "info", path], root, env)
+        chafa_kb, chafa_status = peak(["chafa", "--size", "80x24", "--animate", "off", path], root)
+        identify_kb, identify_status = peak(["identify", path], root)
+        rows.append({"image": os.path.basename(path), "bytes": os.path.getsize(path),
+                     "show_rss_mb": show_kb / 1024, "show_status": show_status,
+                     "info_rss_mb": info_kb / 1024, "info_status": info_status,
+                     "chafa_rss_mb": chafa_kb / 1024 if chafa_kb else None, "chafa_status": chafa_status,
+                     "identify_rss_mb": identify_kb / 1024 if identify_kb else None, "identify_status": identify_status})
+    return rows
 
 
 def png(path, width, height, color_type, interlace, row):
@@ -85,6 +126,8 @@ def main():
             memory.append({"image": os.path.basename(image), "wall_s": statistics.median(r[0] for r in results),
                            "rss_mb": max(r[1] for r in results) / 1024})
 
+        files = decoder_memory(args.imgview, root, env)
+
         # 200 cached images: get's outputs against cp of the cache's blobs.
         folder = os.path.join(root, "images")
         os.makedirs(folder)
@@ -122,6 +165,17 @@ def main():
             lines.append(f"| {row['image']} | {row['wall_s']:.2f} s | {row['rss_mb']:.1f} MB | {'met' if row['rss_mb'] <= RSS_GOAL_MB else 'MISSED'} |")
         lines += ["", f"`get --all --offline` of 200 cached 1 MB images into a new folder: {get_s:.2f} s; "
                   f"`cp` of the same {len(blobs)} blobs: {cp_s:.2f} s ({cp_s / get_s:.2f}× cp's speed), median of {args.runs}."]
+        lines += ["", f"Issue 26's small files, peak RSS (goal ≤ {RSS_GOAL_MB} MB for imgview; exit status in brackets when not 0):", "",
+                  "| file | bytes | `show` into a pipe | `info` | chafa | identify |", "| --- | --- | --- | --- | --- | --- |"]
+
+        def cell(mb, status):
+            if mb is None:
+                return "—"
+            return f"{mb:.1f} MB" + (f" (exit {status})" if status else "")
+        for row in files:
+            lines.append(f"| {row['image']} | {row['bytes']:,} | {cell(row['show_rss_mb'], row['show_status'])} | "
+                         f"{cell(row['info_rss_mb'], row['info_status'])} | {cell(row['chafa_rss_mb'], row['chafa_status'])} | "
+                         f"{cell(row['identify_rss_mb'], row['identify_status'])} |")
         report = "\n".join(lines)
         print(report)
         if args.markdown:
@@ -129,7 +183,7 @@ def main():
                 f.write(report + "\n")
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"memory": memory, "cached_get_s": get_s, "cp_s": cp_s, "runs": args.runs}, f, indent=1)
+                json.dump({"memory": memory, "files": files, "cached_get_s": get_s, "cp_s": cp_s, "runs": args.runs}, f, indent=1)
     finally:
         if server is not None:
             server.terminate()

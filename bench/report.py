@@ -448,7 +448,25 @@ def hardening(results):
     worst = max(data["memory"], key=lambda m: m["rss_mb"])
     goals = [[f"memory: peak RSS ≤ {HARDENING_RSS_GOAL_MB} MB for any image at the default limits (`show`, 100×40)",
               f"{worst['rss_mb']:.1f} MB ({worst['image']})", verdict(worst["rss_mb"] <= HARDENING_RSS_GOAL_MB)]]
-    return data, table(["image", "wall, median", "peak RSS, largest"], rows), goals
+    memory_table = table(["image", "wall, median", "peak RSS, largest"], rows)
+    files = data.get("files")
+    if not files:
+        return data, memory_table, goals
+
+    def cell(mb, status):
+        return "—" if mb is None else f"{mb:.1f} MB" + (f" (exit {status})" if status else "")
+
+    def ratio(mine, peer):
+        return "—" if peer is None else f"{mine / peer:.2f}×"
+    file_rows = [[f["image"], f"{f['bytes']:,} B", cell(f["show_rss_mb"], f["show_status"]), cell(f["info_rss_mb"], f["info_status"]),
+                  cell(f["chafa_rss_mb"], f["chafa_status"]), ratio(f["show_rss_mb"], f["chafa_rss_mb"]),
+                  cell(f["identify_rss_mb"], f["identify_status"]), ratio(f["info_rss_mb"], f["identify_rss_mb"])] for f in files]
+    worst_file = max(files, key=lambda f: max(f["show_rss_mb"], f["info_rss_mb"]))
+    worst_mb = max(worst_file["show_rss_mb"], worst_file["info_rss_mb"])
+    goals.append([f"memory: peak RSS ≤ {HARDENING_RSS_GOAL_MB} MB for issue 26's small files (`show` into a pipe, `info`)",
+                  f"{worst_mb:.1f} MB ({worst_file['image']})", verdict(worst_mb <= HARDENING_RSS_GOAL_MB)])
+    files_table = table(["file", "size", "show into a pipe", "info", "chafa", "show / chafa", "identify", "info / identify"], file_rows)
+    return data, memory_table + "\n\nIssue 26's small files (peak RSS; exit status when not 0):\n\n" + files_table, goals
 
 
 def formats(results):
@@ -802,7 +820,10 @@ def write(results, output):
     add("## Memory under hostile images and outputs that are files of their own")
     add("")
     add(f"`bench/bench_hardening.py`: peak RSS of `imgview show IMAGE --size 100x40 --mode ascii` for the large "
-        f"photographs, a 9999×10000 grey PNG and an 8000×8000 interlaced RGBA PNG (max of {hardening_data['runs']} runs).")
+        f"photographs, a 9999×10000 grey PNG and an 8000×8000 interlaced RGBA PNG (max of {hardening_data['runs']} runs); "
+        "then issue 26's small files that once took hundreds of megabytes (the tests' generator, "
+        "`Tests/ImgviewTestSupport/Generators/memory_images.py`): `imgview show FILE` into a pipe and `imgview info FILE` at the "
+        "default limits, against chafa (80×24, into a pipe) and ImageMagick's `identify` on the same file, one run each.")
     add("")
     add(hardening_table)
     add("")

@@ -10,9 +10,11 @@ import ImgviewImaging
 /// Decodes AVIF with libavif (AV1 through dav1d or libaom): stills and image sequences, 8 to
 /// 12 bits, with alpha, rotation (`irot`) and mirroring (`imir`) honoured.
 ///
-/// libavif 0.11 cannot scale, so each frame is converted to 8-bit RGBA at full size and
-/// reduced at once; cancellation is checked between frames (an AV1 frame decodes in one
-/// call). It has no loop count either (that came in libavif 1.0): sequences play forever.
+/// libavif 0.11 cannot scale, so each frame is converted to 8-bit RGBA a band of rows at a time
+/// and reduced as it goes; cancellation is checked between frames (an AV1 frame decodes in one
+/// call). dav1d holds a frame's planes whole: an image whose planes would pass the request's
+/// `maxDecodeBytes` is refused before decoding. libavif has no loop count either (that came in
+/// 1.0): sequences play forever.
 public struct AVIFDecoder: ImageDecoding {
     public init() {}
 
@@ -126,8 +128,8 @@ private final class AVIFSession {
     /// Decodes frames in order into the assembler until the last, damage, or a limit.
     func decodeFrames(header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
+        try checkPlaneMemory(width: width, height: height, request: request)
         var assembler = AnimationAssembler(header: header, canvasWidth: width, canvasHeight: height, request: request)
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
         var problem: String?
         let count = Int(decoder.pointee.imageCount)
         for _ in 0..<count {
@@ -143,21 +145,76 @@ private final class AVIFSession {
                 problem = "\(what); \(assembler.framesShown)"
                 break
             }
-            var rgb = avifRGBImage()
-            avif.avifRGBImageSetDefaults(&rgb, image)
-            rgb.format = AVIF_RGB_FORMAT_RGBA
-            rgb.depth = 8
-            rgb.rowBytes = UInt32(width * 4)
-            let converted = canvas.withUnsafeMutableBufferPointer { pixels in
-                rgb.pixels = pixels.baseAddress
-                return avif.avifImageYUVToRGB(image, &rgb)
-            }
-            try check(converted)
+            var downscaler = assembler.makeDownscaler()
+            try convert(image.pointee) { y, row in downscaler.add(row: y, pixels: row) }
             let delay = Self.duration(seconds: decoder.pointee.imageTiming.duration)
-            canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: delay) }
+            assembler.append(reduced: downscaler.finish(), declaredDelay: delay)
         }
         guard !assembler.frames.isEmpty else { throw .corrupt(.avif, detail: "no image in the file") }
         return assembler.finish(loopCount: 0, totalFrames: count, problem: problem)
+    }
+
+    /// Refuses an image whose planes, as dav1d holds them, would pass `maxDecodeBytes`: read
+    /// from the parse (size, depth, chroma subsampling, alpha), before any frame is decoded.
+    private func checkPlaneMemory(width: Int, height: Int, request: DecodeRequest) throws(ImageDecodingError) {
+        guard let image = decoder.pointee.image else { return }
+        // Quarters of a sample per pixel: luma, then both chroma planes as subsampled, then alpha.
+        let chroma =
+            switch image.pointee.yuvFormat {
+            case AVIF_PIXEL_FORMAT_YUV444: 8
+            case AVIF_PIXEL_FORMAT_YUV422: 4
+            case AVIF_PIXEL_FORMAT_YUV420: 2
+            default: 0
+            }
+        let quarters = (4 + chroma + (decoder.pointee.alphaPresent != 0 ? 4 : 0)) * (image.pointee.depth > 8 ? 2 : 1)
+        // dav1d holds about half as much again as the planes (padding, its own buffers): measured.
+        let needed = width.multipliedReportingOverflow(by: height * quarters * 3).partialValue / 8
+        guard request.allowsDecodeBytes(needed) else {
+            throw .tooLargeToDecode(what: "an AVIF", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
+        }
+    }
+
+    /// Rows converted to 8-bit RGBA at a time.
+    static let bandRows = 64
+
+    /// Converts `image` to 8-bit RGBA a band of rows at a time, handing each row to `row` (`y`
+    /// from the top, stored orientation). Each band is converted from a view of the planes that
+    /// reaches two rows past it on either side, so chroma upsampling reads the same neighbours
+    /// it would for the whole image.
+    private func convert(_ image: avifImage, row: (_ y: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void) throws(ImageDecodingError) {
+        let (width, height) = (Int(image.width), Int(image.height))
+        let margin = 2
+        var band = [UInt8](repeating: 0, count: width * 4 * (Self.bandRows + 2 * margin))
+        let chromaShift = image.yuvFormat == AVIF_PIXEL_FORMAT_YUV420 ? 1 : 0
+        var top = 0
+        while top < height {
+            let bottom = min(height, top + Self.bandRows)
+            // `top` is a multiple of the band, so `first` is even: a 4:2:0 view starts on a chroma row.
+            let first = max(0, top - margin)
+            let last = min(height, bottom + margin)
+            var view = image
+            view.height = UInt32(last - first)
+            view.yuvPlanes.0 = image.yuvPlanes.0.map { $0 + first * Int(image.yuvRowBytes.0) }
+            view.yuvPlanes.1 = image.yuvPlanes.1.map { $0 + (first >> chromaShift) * Int(image.yuvRowBytes.1) }
+            view.yuvPlanes.2 = image.yuvPlanes.2.map { $0 + (first >> chromaShift) * Int(image.yuvRowBytes.2) }
+            view.alphaPlane = image.alphaPlane.map { $0 + first * Int(image.alphaRowBytes) }
+            let status = band.withUnsafeMutableBufferPointer { pixels in
+                var rgb = avifRGBImage()
+                avif.avifRGBImageSetDefaults(&rgb, &view)
+                rgb.format = AVIF_RGB_FORMAT_RGBA
+                rgb.depth = 8
+                rgb.rowBytes = UInt32(width * 4)
+                rgb.pixels = pixels.baseAddress
+                return avif.avifImageYUVToRGB(&view, &rgb)
+            }
+            try check(status)
+            band.withUnsafeBufferPointer { pixels in
+                for y in top..<bottom {
+                    row(y, UnsafeBufferPointer(rebasing: pixels[(y - first) * width * 4..<(y - first + 1) * width * 4]))
+                }
+            }
+            top = bottom
+        }
     }
 
     private func check(_ status: avifResult) throws(ImageDecodingError) {

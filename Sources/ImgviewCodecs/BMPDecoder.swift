@@ -14,7 +14,8 @@ import ImgviewSupport
 /// colour masks (alpha included), 24-bit images, RLE8 and RLE4, bottom-up and top-down. As
 /// browsers do, a 32-bit image whose alpha bytes are all zero is opaque, and pixels that RLE
 /// skips are transparent. Rows that are missing at the end of a short file stay transparent
-/// and come back with a warning. The full-size image is reduced to the requested scale.
+/// and come back with a warning. Rows go one at a time into a `RowDownscaler`, so memory
+/// follows the preview, not the size the header declares.
 public struct BMPDecoder: ImageDecoding {
     public init() {}
 
@@ -24,32 +25,36 @@ public struct BMPDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let bitmap = try BMPHeader.read(bytes)
-        let decoded = try fullSizePixels(bytes, bitmap: bitmap, request: request)
-        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
-        let reduced = decoded.pixels.withUnsafeBufferPointer {
-            PixelReducer.reduce($0, width: bitmap.width, height: bitmap.height, factor: factor)
+        // Before the downscaler, whose output may be the whole image.
+        guard bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue <= request.maxPixelCount else {
+            throw .tooLarge(width: bitmap.width, height: bitmap.height, limit: request.maxPixelCount)
         }
-        let warning = decoded.complete ? nil : "truncated BMP; showing the part that could be decoded"
-        return DecodedImage(header: header, pixels: reduced, warning: warning)
+        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
+        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor)
+        let complete = try decodeRows(bytes, bitmap: bitmap, request: request) { y, row in downscaler.add(row: y, pixels: row) }
+        let warning = complete ? nil : "truncated BMP; showing the part that could be decoded"
+        return DecodedImage(header: header, pixels: downscaler.finish(), warning: warning)
     }
 
-    /// The bitmap's pixels at full size (RGBA, rows top first), and whether every row was in the
-    /// file; an icon's pictures are read through this too (`ICODecoder`).
-    func fullSizePixels(
-        _ bytes: Data, bitmap: BMPHeader, request: DecodeRequest
-    ) throws(ImageDecodingError) -> (pixels: [UInt8], complete: Bool) {
+    /// Decodes the bitmap's rows, handing each to `row` as it is done (RGBA, full width, `y`
+    /// counted from the top; rows the file leaves out are not handed over), and says whether
+    /// every row was in the file. An icon's pictures are read through this too (`ICODecoder`).
+    func decodeRows(
+        _ bytes: Data, bitmap: BMPHeader, request: DecodeRequest, row: (_ y: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(ImageDecodingError) -> Bool {
         let (width, height) = (bitmap.width, bitmap.height)
         guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
         // Zero is transparent: whatever the file does not cover shows the background.
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var line = [UInt8](repeating: 0, count: width * 4)
         let outcome: Result<BMPRows.Outcome, ImageDecodingError> = bytes.withUnsafeBytes { raw in
-            pixels.withUnsafeMutableBufferPointer { pixels in
-                let rows = BMPRows(bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), pixels: pixels, cancellation: request.cancellation)
+            line.withUnsafeMutableBufferPointer { line in
+                let rows = BMPRows(bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), line: line, cancellation: request.cancellation)
                 do throws(ImageDecodingError) {
-                    return .success(bitmap.compression == .none ? try rows.decodeUncompressed() : try rows.decodeRunLengths())
+                    return .success(
+                        bitmap.compression == .none ? try rows.decodeUncompressed(row) : try rows.decodeRunLengths(row))
                 } catch {
                     return .failure(error)
                 }
@@ -57,12 +62,12 @@ public struct BMPDecoder: ImageDecoding {
         }
         let result = try outcome.get()
         guard result.decodedAnything else { throw .truncated(.bmp) }
-        return (pixels, result.complete)
+        return result.complete
     }
 }
 
-/// The row decoding of one bitmap into an RGBA buffer of its full size.
-private struct BMPRows {
+/// The row decoding of one bitmap, one row at a time through a buffer of one row.
+private final class BMPRows {
     /// How far decoding got: whether any pixel came from the file, and whether all of them did.
     struct Outcome {
         var decodedAnything: Bool
@@ -94,23 +99,33 @@ private struct BMPRows {
 
     let bitmap: BMPHeader
     let file: UnsafeBufferPointer<UInt8>
-    let pixels: UnsafeMutableBufferPointer<UInt8>
+    /// One row of RGBA, `bitmap.width` pixels.
+    let line: UnsafeMutableBufferPointer<UInt8>
     let cancellation: CancellationFlag
+    /// The row (from the top) the run-length runs have written on since the last one was handed over.
+    private var dirtyRow: Int?
+
+    init(bitmap: BMPHeader, file: UnsafeBufferPointer<UInt8>, line: UnsafeMutableBufferPointer<UInt8>, cancellation: CancellationFlag) {
+        self.bitmap = bitmap
+        self.file = file
+        self.line = line
+        self.cancellation = cancellation
+    }
 
     /// Rows of indices or packed colours, each padded to four bytes.
-    func decodeUncompressed() throws(ImageDecodingError) -> Outcome {
+    func decodeUncompressed(_ row: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(ImageDecodingError) -> Outcome {
         let (width, height) = (bitmap.width, bitmap.height)
         let rowLength = bitmap.rowLength
         let channels = [bitmap.masks.red, bitmap.masks.green, bitmap.masks.blue, bitmap.masks.alpha].map(Channel.init)
-        let hasAlpha = bitmap.masks.alpha != 0
-        var anyAlpha = false
+        // An alpha channel that is zero everywhere is a padding byte, not transparency.
+        let hasAlpha = bitmap.masks.alpha != 0 && anyAlpha(channels[3])
         var rowsRead = 0
         for fileRow in 0..<height {
             if fileRow % 64 == 63, cancellation.isCancelled { throw .cancelled }
             let start = bitmap.pixelOffset + fileRow * rowLength
             guard start + (width * bitmap.bitsPerPixel + 7) / 8 <= file.count else { break }
             let y = bitmap.bottomUp ? height - 1 - fileRow : fileRow
-            var out = y * width * 4
+            var out = 0
             switch bitmap.bitsPerPixel {
             case 24:
                 for x in 0..<width {
@@ -121,11 +136,8 @@ private struct BMPRows {
             case 16, 32:
                 let size = bitmap.bitsPerPixel / 8
                 for x in 0..<width {
-                    let at = start + x * size
-                    var value = UInt32(file[at]) | UInt32(file[at + 1]) << 8
-                    if size == 4 { value |= UInt32(file[at + 2]) << 16 | UInt32(file[at + 3]) << 24 }
+                    let value = packed(at: start + x * size, size: size)
                     let alpha = hasAlpha ? channels[3].value(value) : 255
-                    anyAlpha = anyAlpha || (hasAlpha && alpha != 0)
                     put(out, channels[0].value(value), channels[1].value(value), channels[2].value(value), alpha)
                     out += 4
                 }
@@ -140,18 +152,42 @@ private struct BMPRows {
                     out += 4
                 }
             }
+            row(y, UnsafeBufferPointer(line))
             rowsRead += 1
-        }
-        // An alpha channel that is zero everywhere is a padding byte, not transparency.
-        if hasAlpha, !anyAlpha {
-            for index in stride(from: 3, to: width * height * 4, by: 4) { pixels[index] = 255 }
         }
         return Outcome(decodedAnything: rowsRead > 0, complete: rowsRead == height)
     }
 
+    /// One 16- or 32-bit pixel, little-endian.
+    @inline(__always)
+    private func packed(at offset: Int, size: Int) -> UInt32 {
+        var value = UInt32(file[offset]) | UInt32(file[offset + 1]) << 8
+        if size == 4 { value |= UInt32(file[offset + 2]) << 16 | UInt32(file[offset + 3]) << 24 }
+        return value
+    }
+
+    /// Whether any pixel in the file sets the alpha channel (read before the rows, which need to know).
+    private func anyAlpha(_ alpha: Channel) -> Bool {
+        let size = bitmap.bitsPerPixel / 8
+        guard size == 2 || size == 4 else { return false }
+        for fileRow in 0..<bitmap.height {
+            let start = bitmap.pixelOffset + fileRow * bitmap.rowLength
+            guard start + bitmap.width * size <= file.count else { break }
+            for x in 0..<bitmap.width where alpha.value(packed(at: start + x * size, size: size)) != 0 { return true }
+        }
+        return false
+    }
+
     /// RLE8 or RLE4: runs of one index, literal runs, end-of-line, end-of-bitmap and jumps;
     /// always bottom-up.
-    func decodeRunLengths() throws(ImageDecodingError) -> Outcome {
+    /// Rows only ever move up, so each is handed over when the runs leave it.
+    func decodeRunLengths(_ emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(ImageDecodingError) -> Outcome {
+        let outcome = try runLengths(emit)
+        flush(emit)
+        return outcome
+    }
+
+    private func runLengths(_ emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws(ImageDecodingError) -> Outcome {
         let (width, height) = (bitmap.width, bitmap.height)
         let nibbles = bitmap.compression == .rle4
         var position = bitmap.pixelOffset
@@ -160,10 +196,15 @@ private struct BMPRows {
         var wrote = false
         func pixel(_ index: Int) {
             if x < width, row < height {
-                putIndex(((height - 1 - row) * width + x) * 4, index)
+                putIndex(x * 4, index)
+                dirtyRow = height - 1 - row
                 wrote = true
             }
             x += 1
+        }
+        func moveUp(_ rows: Int) {
+            flush(emit)
+            row += rows
         }
         while position + 1 < file.count {
             let (count, value) = (Int(file[position]), Int(file[position + 1]))
@@ -177,7 +218,7 @@ private struct BMPRows {
             }
             switch value {
             case 0:  // end of line
-                row += 1
+                moveUp(1)
                 x = 0
                 if row % 64 == 63, cancellation.isCancelled { throw .cancelled }
             case 1:  // end of bitmap
@@ -185,7 +226,7 @@ private struct BMPRows {
             case 2:  // jump right and up
                 guard position + 1 < file.count else { return Outcome(decodedAnything: wrote, complete: false) }
                 x += Int(file[position])
-                row += Int(file[position + 1])
+                if file[position + 1] > 0 { moveUp(Int(file[position + 1])) }
                 position += 2
             default:  // `value` literal indices, padded to an even number of bytes
                 let length = nibbles ? (value + 1) / 2 : value
@@ -201,12 +242,20 @@ private struct BMPRows {
         return Outcome(decodedAnything: wrote, complete: false)
     }
 
+    /// Hands the row the runs wrote on, if any, and clears the buffer for the next.
+    private func flush(_ emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let y = dirtyRow else { return }
+        emit(y, UnsafeBufferPointer(line))
+        for index in line.indices { line[index] = 0 }
+        dirtyRow = nil
+    }
+
     @inline(__always)
     private func put(_ offset: Int, _ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8) {
-        pixels[offset] = red
-        pixels[offset + 1] = green
-        pixels[offset + 2] = blue
-        pixels[offset + 3] = alpha
+        line[offset] = red
+        line[offset + 1] = green
+        line[offset + 2] = blue
+        line[offset + 3] = alpha
     }
 
     @inline(__always)

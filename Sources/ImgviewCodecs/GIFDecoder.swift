@@ -14,8 +14,10 @@ import ImgviewSupport
 ///
 /// Frames are decoded one at a time into one full-size canvas and handed to an
 /// `AnimationAssembler`, which reduces each to the requested scale and stops at the
-/// animation limits. A file that ends early keeps the frames (and rows) that arrived, with a
-/// warning; one that ends before any row is an error.
+/// animation limits. A screen too large to compose at full size within the request's
+/// `maxDecodeBytes` shows its first frame only, its rows reduced as they are decoded. A file
+/// that ends early keeps the frames (and rows) that arrived, with a warning; one that ends
+/// before any row is an error.
 public struct GIFDecoder: ImageDecoding {
     public init() {}
 
@@ -79,6 +81,8 @@ private final class GIFSession {
     /// returns what stopped it early (nil when the file ended properly or a limit did).
     func composeFrames(into assembler: inout AnimationAssembler, cancellation: CancellationFlag) throws(ImageDecodingError) -> String? {
         guard let file else { return nil }
+        // The canvas, and the copy "restore to previous" keeps.
+        guard assembler.fitsFullSizeCanvases(2) else { return try firstFrameOnly(file, into: &assembler, cancellation: cancellation) }
         let (width, height) = (assembler.header.storedWidth, assembler.header.storedHeight)
         // Zero is transparent: what no frame covers shows the background.
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
@@ -118,9 +122,24 @@ private final class GIFSession {
                 let disposal = control.DisposalMode
                 saved = disposal == DISPOSE_PREVIOUS ? canvas : nil
                 let colors = descriptor.ColorMap ?? file.pointee.SColorMap
-                let complete = try draw(
-                    file, rect, interlaced: descriptor.Interlace, colors: colors, transparent: Int(control.TransparentColor),
-                    onto: &canvas, width: width, height: height, cancellation: cancellation)
+                let complete = try canvas.withUnsafeMutableBufferPointer { canvas throws(ImageDecodingError) in
+                    try draw(
+                        file, rect, interlaced: descriptor.Interlace, colors: colors, transparent: Int(control.TransparentColor),
+                        width: width, height: height, cancellation: cancellation
+                    ) { y, colors in
+                        // Only the opaque pixels cover the canvas.
+                        var pixel = (y * width + rect.left) * 4
+                        for index in stride(from: 0, to: colors.count, by: 4) {
+                            if colors[index + 3] != 0 {
+                                canvas[pixel] = colors[index]
+                                canvas[pixel + 1] = colors[index + 1]
+                                canvas[pixel + 2] = colors[index + 2]
+                                canvas[pixel + 3] = 255
+                            }
+                            pixel += 4
+                        }
+                    }
+                }
                 if !complete.whole, complete.rows == 0, assembler.frames.isEmpty { throw failure(file, framesSoFar: 0) }
                 canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: .milliseconds(10 * Int(control.DelayTime))) }
                 if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
@@ -146,10 +165,71 @@ private final class GIFSession {
         var height: Int
     }
 
-    /// Decodes the frame's rows and lays them on the canvas; how many rows arrived, and whether all did.
+    /// The first frame alone, its rows reduced as giflib decodes them: for a screen too large
+    /// to compose at full size. On an empty screen the first frame needs no composing: its
+    /// opaque pixels over transparency. Later frames are left out, and the warning says why.
+    private func firstFrameOnly(
+        _ file: UnsafeMutablePointer<GifFileType>, into assembler: inout AnimationAssembler, cancellation: CancellationFlag
+    ) throws(ImageDecodingError) -> String? {
+        let (width, height) = (assembler.header.storedWidth, assembler.header.storedHeight)
+        var control = Self.noControl
+        while true {
+            if cancellation.isCancelled { throw .cancelled }
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
+            switch type {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return try stop(file, assembler) }
+                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+                    DGifExtensionToGCB(Int(block[0]), block + 1, &control)
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(file, &block) == GIF_OK else { return try stop(file, assembler) }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
+                let descriptor = file.pointee.Image
+                let rect = FrameRect(
+                    left: Int(descriptor.Left), top: Int(descriptor.Top), width: Int(descriptor.Width), height: Int(descriptor.Height))
+                _ = assembler.admitsAnotherFrame(extraPixels: rect.width * rect.height)
+                var downscaler = assembler.makeDownscaler()
+                // One screen row: zero (transparent) but where the frame's opaque pixels are.
+                var line = [UInt8](repeating: 0, count: width * 4)
+                let complete = try draw(
+                    file, rect, interlaced: descriptor.Interlace, colors: descriptor.ColorMap ?? file.pointee.SColorMap,
+                    transparent: Int(control.TransparentColor), width: width, height: height, cancellation: cancellation
+                ) { y, colors in
+                    line.withUnsafeMutableBufferPointer { line in
+                        let start = rect.left * 4
+                        for index in 0..<colors.count { line[start + index] = colors[index] }
+                        downscaler.add(row: y, pixels: UnsafeBufferPointer(line))
+                    }
+                }
+                if !complete.whole, complete.rows == 0 { throw failure(file, framesSoFar: 0) }
+                assembler.append(reduced: downscaler.finish(), declaredDelay: .milliseconds(10 * Int(control.DelayTime)))
+                if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
+                if (assembler.header.animation?.frameCount ?? 1) > 1 {
+                    let megabytes = (assembler.fullSizeCanvasBytes(2) + 500_000) / 1_000_000
+                    assembler.endAnimation(because: "composing frames on a \(width)×\(height) screen needs \(megabytes) MB")
+                }
+                return nil
+            case TERMINATE_RECORD_TYPE:
+                throw .corrupt(.gif, detail: "no image in the file")
+            default:
+                return try stop(file, assembler)
+            }
+        }
+    }
+
+    /// Decodes the frame's rows and hands each row's part on the canvas to `place` as RGBA
+    /// (alpha 0 where the frame is transparent), with its canvas row; how many rows arrived,
+    /// and whether all did.
     private func draw(
         _ file: UnsafeMutablePointer<GifFileType>, _ rect: FrameRect, interlaced: Bool, colors: UnsafeMutablePointer<ColorMapObject>?,
-        transparent: Int, onto canvas: inout [UInt8], width: Int, height: Int, cancellation: CancellationFlag
+        transparent: Int, width: Int, height: Int, cancellation: CancellationFlag,
+        place: (_ y: Int, _ colors: UnsafeBufferPointer<UInt8>) -> Void
     ) throws(ImageDecodingError) -> (rows: Int, whole: Bool) {
         guard rect.width > 0, rect.height > 0 else { return (0, true) }
         // An index past the table is drawn black, as Firefox draws it; a frame with no table at all is all black.
@@ -165,6 +245,8 @@ private final class GIFSession {
         if (0..<256).contains(transparent) { palette[transparent * 4 + 3] = 0 }
 
         var line = [GifPixelType](repeating: 0, count: rect.width)
+        let visible = max(0, min(rect.width, width - rect.left))
+        var rgba = [UInt8](repeating: 0, count: visible * 4)
         let order = Self.rowOrder(height: rect.height, interlaced: interlaced)
         var rows = 0
         for (position, row) in order.enumerated() {
@@ -172,22 +254,18 @@ private final class GIFSession {
             guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { return (rows, false) }
             rows += 1
             let y = rect.top + row
-            guard y < height else { continue }
-            let visible = max(0, min(rect.width, width - rect.left))
-            canvas.withUnsafeMutableBufferPointer { canvas in
+            guard y < height, visible > 0 else { continue }
+            rgba.withUnsafeMutableBufferPointer { rgba in
                 palette.withUnsafeBufferPointer { palette in
-                    var pixel = (y * width + rect.left) * 4
                     for x in 0..<visible {
                         let color = Int(line[x]) * 4
-                        if palette[color + 3] != 0 {
-                            canvas[pixel] = palette[color]
-                            canvas[pixel + 1] = palette[color + 1]
-                            canvas[pixel + 2] = palette[color + 2]
-                            canvas[pixel + 3] = 255
-                        }
-                        pixel += 4
+                        rgba[x * 4] = palette[color]
+                        rgba[x * 4 + 1] = palette[color + 1]
+                        rgba[x * 4 + 2] = palette[color + 2]
+                        rgba[x * 4 + 3] = palette[color + 3]
                     }
                 }
+                place(y, UnsafeBufferPointer(rgba))
             }
         }
         return (rows, true)

@@ -73,29 +73,25 @@ public struct ICODecoder: ImageDecoding {
         guard bitmap.width == picture.width, bitmap.height == picture.height, bitmap.bottomUp else {
             throw .corrupt(.ico, detail: "a bitmap picture of \(bitmap.width)×\(bitmap.height)")
         }
-        var (pixels, complete) = try BMPDecoder().fullSizePixels(file.bytes, bitmap: bitmap, request: request)
         // The AND mask follows the rows: one bit a pixel, rows padded to four bytes, bottom row first.
         let maskStart = file.pixelOffset + bitmap.rowLength * bitmap.height
         let maskRow = (bitmap.width + 31) / 32 * 4
         let usesMask = bitmap.bitsPerPixel < 32 || Self.alphaIsAllZero(file.bytes, bitmap: bitmap)
-        if usesMask {
-            file.bytes.withUnsafeBytes { raw in
-                for fileRow in 0..<bitmap.height {
-                    let rowStart = maskStart + fileRow * maskRow
-                    guard rowStart + maskRow <= raw.count else {
-                        complete = false
-                        break
-                    }
-                    let y = bitmap.height - 1 - fileRow
-                    for x in 0..<bitmap.width where raw[rowStart + x / 8] & (0x80 >> UInt8(x % 8)) != 0 {
-                        pixels[(y * bitmap.width + x) * 4 + 3] = 0
-                    }
-                }
+        let maskComplete = !usesMask || maskStart + maskRow * bitmap.height <= file.bytes.count
+        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
+        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor)
+        let mask: [UInt8] = usesMask && maskStart < file.bytes.count ? [UInt8](file.bytes[maskStart...]) : []
+        var masked = [UInt8](repeating: 0, count: bitmap.width * 4)
+        let rowsComplete = try BMPDecoder().decodeRows(file.bytes, bitmap: bitmap, request: request) { y, row in
+            let rowStart = (bitmap.height - 1 - y) * maskRow
+            guard usesMask, rowStart + maskRow <= mask.count else { return downscaler.add(row: y, pixels: row) }
+            masked.withUnsafeMutableBufferPointer { masked in
+                _ = masked.initialize(from: row)
+                for x in 0..<bitmap.width where mask[rowStart + x / 8] & (0x80 >> UInt8(x % 8)) != 0 { masked[x * 4 + 3] = 0 }
+                downscaler.add(row: y, pixels: UnsafeBufferPointer(masked))
             }
         }
-        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
-        let reduced = pixels.withUnsafeBufferPointer { PixelReducer.reduce($0, width: bitmap.width, height: bitmap.height, factor: factor) }
-        return (reduced, complete)
+        return (downscaler.finish(), rowsComplete && maskComplete)
     }
 
     /// Whether a 32-bit picture's fourth bytes are all zero: written by tools that rely on the mask.

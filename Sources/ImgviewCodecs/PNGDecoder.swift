@@ -28,6 +28,21 @@ public struct PNGDecoder: ImageDecoding {
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
                 throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
+            // The canvas, and the copy "restore to previous" keeps: past the memory allowed, the
+            // default image, row by row like any PNG, is what shows.
+            let canvasBytes = width.multipliedReportingOverflow(by: height * 8).partialValue
+            guard request.allowsDecodeBytes(canvasBytes) else {
+                var still = try decodeStill(bytes, header: header, request: request)
+                if request.animates {
+                    let note =
+                        "animation not played (composing frames on a \(width)×\(height) canvas needs "
+                        + "\((canvasBytes + 500_000) / 1_000_000) MB); showing its default image"
+                    still.warning = note + (still.warning.map { "; " + $0 } ?? "")
+                } else {
+                    still.isFirstFrameOnly = true
+                }
+                return still
+            }
             if let image = try APNGDecoder(structure: animation).decode(bytes, header: header, request: request) { return image }
         }
         var still = try decodeStill(bytes, header: header, request: request)

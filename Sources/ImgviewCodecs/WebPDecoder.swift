@@ -15,6 +15,11 @@ import ImgviewImaging
 /// keeps the rows that arrived, the rest transparent, with a warning. A truncated animation
 /// keeps its complete frames: the demuxer finds where the last one ends, and the animation
 /// decoder (which takes only whole files) is given the bytes up to there.
+///
+/// libwebp holds some images whole whatever the scale: a lossless bitstream's pixels (4 bytes
+/// each), a lossy one's alpha plane (2), the animation decoder's two canvases and a frame (12). Past the
+/// request's `maxDecodeBytes` a still is refused, and an animation shows its first frame,
+/// decoded alone at the reduced scale.
 public struct WebPDecoder: ImageDecoding {
     public init() {}
 
@@ -40,6 +45,7 @@ public struct WebPDecoder: ImageDecoding {
     // MARK: Stills
 
     private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try Self.checkWholeImageMemory(bytes, request: request)
         let factor = PixelReducer.factor(width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize)
         let (width, height) = PixelReducer.reducedSize(width: header.storedWidth, height: header.storedHeight, factor: factor)
         // Zero is transparent: rows that never arrive show the background.
@@ -89,9 +95,37 @@ public struct WebPDecoder: ImageDecoding {
         return DecodedImage(header: header, pixels: PixelBuffer(width: width, height: height, bytes: output), warning: warning)
     }
 
+    /// What libwebp holds at full size to decode the bitstream `bytes` (a file, or one frame's
+    /// chunks): refused when past the request's `maxDecodeBytes`.
+    private static func checkWholeImageMemory(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) {
+        var features = WebPBitstreamFeatures()
+        let status = bytes.withUnsafeBytes { raw in
+            WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
+        }
+        guard status == VP8_STATUS_OK else { return }  // the decode says what is wrong
+        let (width, height) = (Int(features.width), Int(features.height))
+        let (bytesPerPixel, what) =
+            switch (features.format, features.has_alpha != 0) {
+            case (2, _): (4, "a lossless WebP")
+            case (_, true): (2, "a WebP with alpha")
+            default: (0, "")
+            }
+        let needed = width.multipliedReportingOverflow(by: height * bytesPerPixel).partialValue
+        guard request.allowsDecodeBytes(needed) else {
+            throw .tooLargeToDecode(what: what, width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
+        }
+    }
+
     // MARK: Animations
 
     private func decodeAnimation(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        var assembler = AnimationAssembler(
+            header: header, canvasWidth: header.storedWidth, canvasHeight: header.storedHeight, request: request)
+        // WebPAnimDecoder composes onto a canvas and keeps the one before, and a frame as large
+        // as the canvas is decoded whole beside them: three full-size canvases.
+        guard assembler.fitsFullSizeCanvases(3) else {
+            return try decodeFirstFrame(bytes, header: header, request: request, into: &assembler)
+        }
         let (whole, cut) = try withDemuxer(bytes) { demuxer, state throws(ImageDecodingError) in
             state == WEBP_DEMUX_DONE ? (bytes, false) : (try Self.completeFramesOnly(bytes, demuxer), true)
         }
@@ -110,8 +144,6 @@ public struct WebPDecoder: ImageDecoding {
                 Int(info.canvas_height) == header.storedHeight
             else { return .failure(.corrupt(.webp, detail: "the animation's canvas does not match its header")) }
 
-            var assembler = AnimationAssembler(
-                header: header, canvasWidth: header.storedWidth, canvasHeight: header.storedHeight, request: request)
             var problem: String?
             var previousTimestamp: Int32 = 0
             while WebPAnimDecoderHasMoreFrames(decoder) != 0, assembler.admitsAnotherFrame() {
@@ -134,6 +166,69 @@ public struct WebPDecoder: ImageDecoding {
                 assembler.finish(loopCount: Int(info.loop_count), totalFrames: header.animation?.frameCount, problem: problem))
         }
         return try result.get()
+    }
+
+    /// The first frame alone, decoded by libwebp at the reduced scale and placed on a transparent
+    /// canvas of the kept size: for a canvas too large to compose at full size. On an empty
+    /// canvas the first frame needs no blending. Later frames are left out, and the warning says why.
+    private func decodeFirstFrame(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, into assembler: inout AnimationAssembler
+    ) throws(ImageDecodingError) -> DecodedImage {
+        let frame = try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) -> (Data, Int, Int, Int) in
+            var iterator = WebPIterator()
+            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { throw .truncated(.webp) }
+            defer { WebPDemuxReleaseIterator(&iterator) }
+            guard iterator.complete != 0, let start = iterator.fragment.bytes else { throw .truncated(.webp) }
+            let chunks = Data(bytes: start, count: iterator.fragment.size)
+            return (chunks, Int(iterator.x_offset), Int(iterator.y_offset), Int(iterator.duration))
+        }
+        let (chunks, left, top, duration) = frame
+        try Self.checkWholeImageMemory(chunks, request: request)
+        var features = WebPBitstreamFeatures()
+        let status = chunks.withUnsafeBytes { raw in WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features) }
+        guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
+            throw .corrupt(.webp, detail: "the first frame cannot be decoded")
+        }
+        let factor = assembler.factor
+        let canvas = assembler.reducedSize
+        let scaled = PixelReducer.reducedSize(width: Int(features.width), height: Int(features.height), factor: factor)
+        var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 4)
+        let decoded = chunks.withUnsafeBytes { raw in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                var config = WebPDecoderConfig()
+                guard WebPInitDecoderConfig(&config) != 0 else { return VP8_STATUS_INVALID_PARAM }
+                if factor > 1 {
+                    config.options.use_scaling = 1
+                    config.options.scaled_width = Int32(scaled.width)
+                    config.options.scaled_height = Int32(scaled.height)
+                }
+                config.output.colorspace = MODE_RGBA
+                config.output.is_external_memory = 1
+                config.output.u.RGBA.rgba = pixels.baseAddress
+                config.output.u.RGBA.stride = Int32(scaled.width * 4)
+                config.output.u.RGBA.size = pixels.count
+                return WebPDecode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &config)
+            }
+        }
+        guard decoded == VP8_STATUS_OK else { throw .corrupt(.webp, detail: "the first frame: \(Self.statusText(decoded))") }
+        // The frame at its place on the kept canvas, clipped to it.
+        var composed = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
+        let (x0, y0) = (left / factor, top / factor)
+        let columns = max(0, min(scaled.width, canvas.width - x0))
+        for row in 0..<min(scaled.height, max(0, canvas.height - y0)) where columns > 0 {
+            let source = row * scaled.width * 4
+            let target = ((y0 + row) * canvas.width + x0) * 4
+            composed.replaceSubrange(target..<target + columns * 4, with: pixels[source..<source + columns * 4])
+        }
+        _ = assembler.admitsAnotherFrame()
+        assembler.append(
+            reduced: PixelBuffer(width: canvas.width, height: canvas.height, bytes: composed), declaredDelay: .milliseconds(duration))
+        if (header.animation?.frameCount ?? 1) > 1 {
+            let megabytes = (assembler.fullSizeCanvasBytes(3) + 500_000) / 1_000_000
+            assembler.endAnimation(
+                because: "composing frames on a \(header.storedWidth)×\(header.storedHeight) canvas needs \(megabytes) MB")
+        }
+        return assembler.finish(loopCount: header.animation?.loopCount ?? 0, totalFrames: header.animation?.frameCount, problem: nil)
     }
 
     /// The file up to the end of its last complete frame, with the RIFF size made to match, so

@@ -27,7 +27,10 @@ enum FormatFuzzing {
         }
         // Alternate between full size and a reduced one, as `show` and the browser ask.
         let minimum = raw.count % 2 == 0 ? nil : (width: 12, height: 8)
-        let request = DecodeRequest(minimumSize: minimum, maxPixelCount: maxPixelCount, animationLimits: limits)
+        // One input in three gets 1 MB to hold at full size, so that canvases past it take the
+        // decoders' first-frame paths and whole-image decodes past it are refused.
+        let request = DecodeRequest(
+            minimumSize: minimum, maxPixelCount: maxPixelCount, maxDecodeBytes: raw.count % 3 == 0 ? 1 << 20 : nil, animationLimits: limits)
         guard let image = decodeChecked(bytes, header: header, request: request, with: decoder) else { return }
         let (width, height) = header.uprightSize
         precondition(image.pixels.width <= width && image.pixels.height <= height, "decoded larger than the header says")
@@ -91,6 +94,9 @@ enum FormatFuzzing {
             if case .tooLarge = error {
                 let (pixels, overflow) = header.storedWidth.multipliedReportingOverflow(by: header.storedHeight)
                 precondition(overflow || pixels > request.maxPixelCount, "a small image refused as too large")
+            }
+            if case .tooLargeToDecode(_, _, _, let bytes, let limit) = error {
+                precondition(bytes > limit, "refused for memory within the limit")
             }
             return nil
         }

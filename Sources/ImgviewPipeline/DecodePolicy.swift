@@ -32,9 +32,11 @@ public enum DecodePolicy {
     }
 
     /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the
-    /// image has; and is the page asked for (the last one when there are fewer).
-    public static func covers(_ image: DecodedImage, _ minimum: (width: Int, height: Int), page: Int = 0) -> Bool {
+    /// image has; is the page asked for (the last one when there are fewer); and, for a preview
+    /// that `animates`, has every frame it could keep.
+    public static func covers(_ image: DecodedImage, _ minimum: (width: Int, height: Int), page: Int = 0, animates: Bool = false) -> Bool {
         guard image.page == min(page, max(0, image.header.pageCount - 1)) else { return false }
+        if animates, image.isFirstFrameOnly { return false }
         let full = image.header.uprightSize
         let pixels = image.pixels
         return (pixels.width >= minimum.width || pixels.width >= full.width)

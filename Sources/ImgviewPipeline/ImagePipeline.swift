@@ -215,7 +215,10 @@ public final class ImagePipeline: Sendable {
             }
         } catch let error as ImageDecodingError where thumbnails != nil && error.condemnsTheBytes {
             // Damage is the file's; a size over the limit is this run's, and another may allow it.
-            if case .tooLarge = error {} else { thumbnails?.storeFailure(ofFile: request.url.path) }
+            switch error {
+            case .tooLarge, .tooLargeToDecode: break
+            default: thumbnails?.storeFailure(ofFile: request.url.path)
+            }
             throw error
         }
         let facts = ImageFacts(
@@ -231,7 +234,8 @@ public final class ImagePipeline: Sendable {
             let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
         else { return nil }
         let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options, thumbnail: request.thumbnail)
-        return DecodePolicy.covers(decoded.image, minimum, page: request.options.page) ? (facts, decoded) : nil
+        return DecodePolicy.covers(decoded.image, minimum, page: request.options.page, animates: request.options.animates)
+            ? (facts, decoded) : nil
     }
 
     private func cacheStatus(isCached: Bool, entry: CacheEntry) -> CacheStatus {
@@ -257,8 +261,13 @@ public final class ImagePipeline: Sendable {
         in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
         let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail)
-        if let cached = memory.decoded.value(for: content), DecodePolicy.covers(cached.image, minimum, page: options.page) { return cached }
-        let key = DecodeKey(content: content, width: minimum.width, height: minimum.height, page: options.page)
+        if let cached = memory.decoded.value(for: content),
+            DecodePolicy.covers(cached.image, minimum, page: options.page, animates: options.animates)
+        {
+            return cached
+        }
+        let key = DecodeKey(
+            content: content, width: minimum.width, height: minimum.height, page: options.page, animates: options.animates)
         let decoder = configuration.decoder
         let maxPixelCount = configuration.maxPixelCount
         // A local file's lasting thumbnail stands in for decoding it; one is made after a decode.
@@ -275,8 +284,8 @@ public final class ImagePipeline: Sendable {
                     return entry
                 }
                 let request = DecodeRequest(
-                    minimumSize: minimum, maxPixelCount: maxPixelCount, cancellation: cancellation, page: options.page,
-                    allowsEmbeddedThumbnail: thumbnail != nil)
+                    minimumSize: minimum, maxPixelCount: maxPixelCount, animates: options.animates, cancellation: cancellation,
+                    page: options.page, allowsEmbeddedThumbnail: thumbnail != nil)
                 let image = try decoder.decode(try response.data(), header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in

@@ -88,12 +88,14 @@ struct ContentKey: Hashable, Sendable {
     let sha256: String
 }
 
-/// Which decode: the bytes, and the upright pixel size the decode must cover.
+/// Which decode: the bytes, the upright pixel size the decode must cover, and whether an
+/// animation's every frame or only its first.
 struct DecodeKey: Hashable, Sendable {
     let content: ContentKey
     let width: Int
     let height: Int
     let page: Int
+    let animates: Bool
 }
 
 /// Which preview: the bytes, and the box, mode and colours it was rendered for.

@@ -361,9 +361,9 @@ struct BadInputTableTests {
         BadInput(label: "animation whose frames would need gigabytes (10,000 frames)") { context in
             context.publish(frameBomb(width: 64, height: 64, frames: 10_000), at: "/frames.gif", contentType: "image/gif")
             let result = try await context.run(["show", context.url("/frames.gif"), "--size", "10x5", "--colors", "none"])
-            // What fits plays; the file itself is a good GIF, so it stays cached.
-            let warning = "animation cut short after 5000 of 10000 frames (at most 5000 frames are kept)"
-            return (result, Expectation(status: 0, message: "imgview: \(context.url("/frames.gif")): \(warning)", cachedEntries: 1))
+            // Into a pipe only the first frame is decoded (on a terminal what fits plays, with a
+            // warning: AnimationDecoderTests); the file itself is a good GIF, so it stays cached.
+            return (result, Expectation(status: 0, message: nil, cachedEntries: 1))
         },
         BadInput(label: "animation whose canvas would need gigabytes") { context in
             context.publish(frameBomb(width: 65535, height: 65535, frames: 2), at: "/screen.gif", contentType: "image/gif")

@@ -87,4 +87,55 @@ struct HostileFileTests {
             }
         }
     }
+    // MARK: Memory (issue 26)
+
+    /// A request that does not animate (a pipe) gets the first frame, without a warning, and
+    /// says so, so that a preview that animates decodes again.
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.avif", "anim.png"])
+    func aRequestThatDoesNotAnimateDecodesTheFirstFrameOnly(name: String) throws {
+        let bytes = try Fixtures.data(name)
+        let still = try decoder.decode(bytes, request: DecodeRequest(animates: false))
+        let animated = try decoder.decode(bytes, request: DecodeRequest())
+        #expect(still.animation == nil && still.warning == nil && still.isFirstFrameOnly)
+        #expect(still.pixels == animated.pixels)
+        #expect(animated.animation != nil && !animated.isFirstFrameOnly)
+    }
+
+    /// A screen or canvas too large to compose at full size within 48 MB: the first frame,
+    /// reduced as it is decoded; an animating request is told why the rest is left out.
+    @Test(arguments: ["gif-10000-square.gif", "webp-animation-10000-square-5000-frames.webp"])
+    func aCanvasTooLargeToComposeShowsItsFirstFrame(name: String) throws {
+        let bytes = try HostileImages.memoryImageBytes(name)
+        let image = try decoder.decode(bytes, request: DecodeRequest(minimumSize: (160, 96)))
+        #expect(image.animation == nil && !image.isFirstFrameOnly)
+        #expect(image.warning?.hasPrefix("animation cut short after 1 of ") == true, "\(image.warning ?? "")")
+        #expect(image.warning?.contains("10000×10000") == true, "\(image.warning ?? "")")
+        #expect(image.pixels.width < 1000 && image.pixels.height < 1000)
+        // The first frame is one pixel at the top left corner, on transparency (its colour is
+        // there, if too little of the block to show).
+        #expect(image.pixels.pixel(x: 0, y: 0).0 > 0)
+        #expect(image.pixels.pixel(x: image.pixels.width - 1, y: image.pixels.height - 1) == (0, 0, 0, 0))
+        let piped = try decoder.decode(bytes, request: DecodeRequest(minimumSize: (160, 96), animates: false))
+        #expect(piped.warning == nil && piped.isFirstFrameOnly && piped.pixels == image.pixels)
+    }
+
+    @Test func anRLEBitmapDeclaringTenThousandSquareIsReducedRowByRow() throws {
+        let image = try decoder.decode(
+            try HostileImages.memoryImageBytes("bmp-rle8-10000-square.bmp"), request: DecodeRequest(minimumSize: (160, 96)))
+        #expect(image.warning == nil)
+        #expect(image.pixels.width < 1000, "reduced as the rows came")
+        // The bottom row starts with a run of 255 pixels of colour 1 (blue-ish, opaque): the first reduced pixel.
+        #expect(image.pixels.pixel(x: 0, y: image.pixels.height - 1).3 > 0)
+        #expect(image.pixels.pixel(x: image.pixels.width - 1, y: 0).3 == 0)
+    }
+
+    @Test func aLosslessWebPWhoseWholeImageWouldPassTheLimitIsRefused() throws {
+        let bytes = try HostileImages.memoryImageBytes("webp-lossless-16383x6000.webp")
+        #expect(
+            outcome(bytes).failure
+                == .tooLargeToDecode(what: "a lossless WebP", width: 16383, height: 6000, bytes: 16383 * 6000 * 4, limit: 48_000_000))
+        // Raising the pixel limit raises the memory allowed in proportion.
+        let request = DecodeRequest(minimumSize: (160, 96), maxPixelCount: 700_000_000)
+        #expect(request.maxDecodeBytes == 336_000_000)
+    }
 }

@@ -66,6 +66,25 @@ struct ImagePipelineTests {
         #expect(larger.facts.source == .memory)
     }
 
+    /// Into a pipe an animation's first frame is all that is shown: the decoder is asked for no
+    /// more, and a preview that animates later decodes again, once.
+    @Test func aPreviewThatDoesNotAnimateDecodesTheFirstFrameOnly() async throws {
+        let decoder = FirstFrameCountingDecoder()
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: decoder, scheduler: scheduler))
+        var still = request()
+        still.options.animates = false
+        let task = pipeline.previewTask(for: still)
+        await loader.waitForRequest(url)
+        loader.release(url, with: .success(stubImage(width: 64, height: 48, grey: 1)))
+        #expect(try await finish(task).preview.animation == nil)
+        #expect(decoder.requests == [false])
+        let animated = try await finish(pipeline.previewTask(for: request()))
+        #expect(animated.preview.animation != nil)
+        #expect(decoder.requests == [false, true])
+        _ = try await finish(pipeline.previewTask(for: still))
+        #expect(decoder.requests == [false, true], "every frame covers the first")
+    }
+
     @Test func aFinishedPreviewIsInMemoryOnlyWhileItsBytesAreFresh() async throws {
         let clock = ManualDate()
         let pipeline = ImagePipeline(
@@ -307,6 +326,28 @@ final class RowCountingDecoder: ImageDecoding {
             }
         }
         state.withLock { $0.completed.append(grey) }
+        return image
+    }
+}
+
+/// The animated stub (`AnimatedStubDecoder`) as the real decoders honour `DecodeRequest.animates`,
+/// remembering what each decode was asked.
+final class FirstFrameCountingDecoder: ImageDecoding {
+    private let asked = Locked<[Bool]>([])
+    /// `DecodeRequest.animates` of each decode, in order.
+    var requests: [Bool] { asked.withLock { $0 } }
+
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        try AnimatedStubDecoder().inspect(bytes, probe: probe)
+    }
+
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        asked.withLock { $0.append(request.animates) }
+        var image = try AnimatedStubDecoder().decode(bytes, header: header, request: request)
+        if !request.animates {
+            image.animation = nil
+            image.isFirstFrameOnly = true
+        }
         return image
     }
 }

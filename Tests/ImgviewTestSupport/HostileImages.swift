@@ -24,6 +24,30 @@ public enum HostileImages {
         ]
     }
 
+    /// Issue 26's small files that once took hundreds of megabytes to decode, by name: what
+    /// `Generators/memory_images.py` makes (bench/bench_hardening.py measures the same files).
+    public static let memoryImageNames = [
+        "webp-animation-10000-square-5000-frames.webp", "bmp-rle8-10000-square.bmp", "avif-8000-square.avif", "gif-10000-square.gif",
+        "webp-lossless-16383x6000.webp", "gif-10000-frames.gif",
+    ]
+
+    /// The generator of the memory files.
+    public static let memoryImageGenerator = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Generators/memory_images.py")
+
+    /// Writes the memory file `name` into `folder` and returns where (python3; the AVIF needs avifenc).
+    public static func memoryImage(_ name: String, in folder: URL) throws -> URL {
+        try SystemCommands.run("/usr/bin/python3", [memoryImageGenerator.path, folder.path, name])
+        return folder.appendingPathComponent(name)
+    }
+
+    /// The bytes of the memory file `name`.
+    public static func memoryImageBytes(_ name: String) throws -> Data {
+        let folder = try temporaryFolder(prefix: "imgview-memory-images")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try Data(contentsOf: try memoryImage(name, in: folder))
+    }
+
     /// A little-endian grey TIFF of one deflate strip holding a few bytes: `loops` points its only
     /// directory back at itself.
     public static func tiff(width: Int, height: Int, rowsPerStrip: Int, loops: Bool = false) -> Data {

@@ -3,7 +3,9 @@
 ///
 /// Decoders compose each frame onto a full-size canvas (the libraries' and the formats' rules
 /// differ) and hand the canvas here; the limits, the scale and the warning are the same for
-/// every format.
+/// every format. A request that does not animate gets the first frame only, without a warning;
+/// a canvas too large to compose at full size (`fitsFullSizeCanvases`) gives its first frame,
+/// reduced as it is decoded (`makeDownscaler`, `append(reduced:)`), and `endAnimation` says why.
 public struct AnimationAssembler {
     public let header: ImageHeader
     /// The whole factor each stored canvas is reduced by.
@@ -11,12 +13,16 @@ public struct AnimationAssembler {
     private let canvasWidth: Int
     private let canvasHeight: Int
     private let limits: AnimationLimits
+    private let animates: Bool
+    private let maxDecodeBytes: Int
     private let keptPixelsPerFrame: Int
     /// Pixels composed (and decoded) so far, counted as frames are admitted.
     private var composedPixels = 0
     private(set) public var frames: [AnimationFrame] = []
     /// Why frames were left out, once a limit stopped the animation.
     private(set) public var limitReached: String?
+    /// Set once a later frame was declined because the request does not animate.
+    private(set) public var isFirstFrameOnly = false
 
     /// `canvasWidth × canvasHeight` is the stored canvas; `request.minimumSize` is upright.
     public init(header: ImageHeader, canvasWidth: Int, canvasHeight: Int, request: DecodeRequest) {
@@ -24,6 +30,8 @@ public struct AnimationAssembler {
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
         limits = request.animationLimits
+        animates = request.animates
+        maxDecodeBytes = request.maxDecodeBytes
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         factor = PixelReducer.factor(width: canvasWidth, height: canvasHeight, covering: minimum)
         let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
@@ -35,8 +43,12 @@ public struct AnimationAssembler {
     /// canvas (a GIF frame's own rectangle, decoded in full). The first frame always fits: the
     /// canvas passed `maxPixelCount` already.
     public mutating func admitsAnotherFrame(extraPixels: Int = 0) -> Bool {
-        guard limitReached == nil else { return false }
+        guard limitReached == nil, !isFirstFrameOnly else { return false }
         let count = frames.count
+        if count > 0, !animates {
+            isFirstFrameOnly = true
+            return false
+        }
         let work = canvasWidth * canvasHeight + max(0, extraPixels)
         if count > 0 {
             if count >= limits.maxFrameCount {
@@ -49,6 +61,42 @@ public struct AnimationAssembler {
         }
         if limitReached == nil { composedPixels += work }
         return limitReached == nil
+    }
+
+    /// Whether `count` canvases of RGBA at full size fit in the request's `maxDecodeBytes`: the
+    /// libraries compose onto one (WebP's onto two), GIF's "restore to previous" keeps another.
+    public func fitsFullSizeCanvases(_ count: Int) -> Bool {
+        let (pixels, overflow) = canvasWidth.multipliedReportingOverflow(by: canvasHeight)
+        return !overflow && pixels <= maxDecodeBytes / 4 / max(1, count)
+    }
+
+    /// The bytes `count` full-size canvases take, for messages.
+    public func fullSizeCanvasBytes(_ count: Int) -> Int {
+        canvasWidth.multipliedReportingOverflow(by: canvasHeight * 4 * count).partialValue
+    }
+
+    /// The reduced size each frame is kept at.
+    public var reducedSize: (width: Int, height: Int) {
+        PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
+    }
+
+    /// A downscaler from the stored canvas to the kept size, for a frame decoded row by row.
+    public func makeDownscaler() -> RowDownscaler {
+        RowDownscaler(sourceWidth: canvasWidth, sourceHeight: canvasHeight, factor: factor)
+    }
+
+    /// Ends the animation after the frames kept so far, because a decoder cannot go on within
+    /// the limits: `reason` is said in the warning (a request that does not animate needs none).
+    public mutating func endAnimation(because reason: String) {
+        guard limitReached == nil, !isFirstFrameOnly else { return }
+        if animates { limitReached = reason } else { isFirstFrameOnly = true }
+    }
+
+    /// Takes one frame already reduced to `reducedSize` (stored orientation), shown for `declaredDelay`.
+    public mutating func append(reduced pixels: PixelBuffer, declaredDelay: Duration) {
+        precondition(pixels.width == reducedSize.width && pixels.height == reducedSize.height, "a frame of another size")
+        frames.append(
+            AnimationFrame(pixels: header.orientation.apply(to: pixels), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
     }
 
     /// Takes one composed canvas (RGBA, `canvasWidth × canvasHeight`, no padding) shown for `declaredDelay`.
@@ -76,6 +124,7 @@ public struct AnimationAssembler {
         }
         var image = DecodedImage(header: header, pixels: frames[0].pixels, warning: notes.isEmpty ? nil : notes.joined(separator: "; "))
         if frames.count > 1 { image.animation = Animation(frames: frames, loopCount: loopCount) }
+        image.isFirstFrameOnly = isFirstFrameOnly
         return image
     }
 }

@@ -54,14 +54,26 @@ extension ImageProbe {
 public struct DecodeRequest: Sendable, Equatable {
     /// The default refusal threshold: 100 megapixels is 400 MB of RGBA.
     public static let defaultMaxPixelCount = 100_000_000
+    /// The default bound on what a decode may hold at the image's full size: 48 MB, so that
+    /// any file decodes within 100 MB at the defaults (DECISIONS.md, "Decoders' memory follows
+    /// the output").
+    public static let defaultMaxDecodeBytes = 48_000_000
 
     /// The upright size the caller will scale down to; nil means full size.
     public var minimumSize: (width: Int, height: Int)?
     /// Images whose header declares more pixels than this are refused before decoding; for an
     /// animation, this bounds its canvas (every frame is composed at that size).
     public var maxPixelCount: Int
+    /// Bytes a decode may hold at the image's full size where its library can work neither row
+    /// by row nor at a reduced scale: a lossless WebP's pixels, an AVIF's planes, an animation's
+    /// full-size canvases. A file that needs more is refused (`tooLargeToDecode`), or, for an
+    /// animation's canvas, shows its first frame only.
+    public var maxDecodeBytes: Int
     /// How many frames of an animation to keep, and how much work and memory they may take.
     public var animationLimits: AnimationLimits
+    /// Whether an animation's later frames are wanted; false decodes the first frame only, for
+    /// output that cannot play it (a pipe, a contact sheet's cell).
+    public var animates: Bool
     /// Set when nobody waits for the pixels any more; checked between rows or scans.
     public var cancellation: CancellationFlag
     /// Which page of a file of several (`ImageHeader.pageCount`), from 0; past the last, the last.
@@ -71,22 +83,39 @@ public struct DecodeRequest: Sendable, Equatable {
     /// cell, a contact sheet), where a stale or soft one costs little, never for the image itself.
     public var allowsEmbeddedThumbnail: Bool
 
+    /// `maxDecodeBytes` nil is the default bound, raised in proportion with a pixel limit above
+    /// the default one: whoever allows more pixels allows their memory too.
     public init(
-        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount,
-        animationLimits: AnimationLimits = .default, cancellation: CancellationFlag = CancellationFlag(), page: Int = 0,
-        allowsEmbeddedThumbnail: Bool = false
+        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
+        animationLimits: AnimationLimits = .default, animates: Bool = true, cancellation: CancellationFlag = CancellationFlag(),
+        page: Int = 0, allowsEmbeddedThumbnail: Bool = false
     ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
+        self.maxDecodeBytes = maxDecodeBytes ?? Self.decodeBytes(allowing: maxPixelCount)
         self.animationLimits = animationLimits
+        self.animates = animates
         self.cancellation = cancellation
         self.page = max(0, page)
         self.allowsEmbeddedThumbnail = allowsEmbeddedThumbnail
     }
 
+    /// The full-size memory a pixel limit of `maxPixelCount` allows: the default, or more in proportion.
+    public static func decodeBytes(allowing maxPixelCount: Int) -> Int {
+        guard maxPixelCount > defaultMaxPixelCount else { return defaultMaxDecodeBytes }
+        let (scaled, overflow) = defaultMaxDecodeBytes.multipliedReportingOverflow(by: maxPixelCount / 1_000_000)
+        return overflow ? Int.max : scaled / (defaultMaxPixelCount / 1_000_000)
+    }
+
+    /// Whether `bytes` of full-size buffers fit in `maxDecodeBytes`.
+    public func allowsDecodeBytes(_ bytes: Int) -> Bool {
+        bytes >= 0 && bytes <= maxDecodeBytes
+    }
+
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
-            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.animationLimits == rhs.animationLimits && lhs.page == rhs.page
+            && lhs.maxPixelCount == rhs.maxPixelCount && lhs.maxDecodeBytes == rhs.maxDecodeBytes
+            && lhs.animationLimits == rhs.animationLimits && lhs.animates == rhs.animates && lhs.page == rhs.page
             && lhs.allowsEmbeddedThumbnail == rhs.allowsEmbeddedThumbnail
     }
 }
@@ -166,6 +195,9 @@ public struct DecodedImage: Sendable, Equatable {
     public var colorProfile: EmbeddedColorProfile?
     /// Which page these pixels are (`DecodeRequest.page`); `header` then describes that page.
     public var page = 0
+    /// Set when an animation's later frames were left out because the request did not want them
+    /// (`DecodeRequest.animates`): a request that animates must decode again.
+    public var isFirstFrameOnly = false
 
     public init(
         header: ImageHeader, pixels: PixelBuffer, warning: String? = nil, animation: Animation? = nil,

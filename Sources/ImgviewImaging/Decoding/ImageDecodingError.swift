@@ -11,6 +11,9 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case unsupportedFormat(ImageFormat)
     /// The header declares more pixels than allowed; refused before allocating.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// Within the pixel limit, but the format's library must hold `bytes` at full size to decode
+    /// it (`what`: "a lossless WebP", "an AVIF"), more than `DecodeRequest.maxDecodeBytes`.
+    case tooLargeToDecode(what: String, width: Int, height: Int, bytes: Int, limit: Int)
     /// The library rejected the data; `detail` is its message.
     case corrupt(ImageFormat, detail: String)
     /// The data ended before any pixel could be decoded.
@@ -32,6 +35,9 @@ public enum ImageDecodingError: UserFacingError, Equatable {
             "unsupported format: \(format.displayName) images cannot be previewed here"
         case .tooLarge(let width, let height, let limit):
             "image too large: \(width)×\(height) is \(Self.megapixels(width, by: height)) megapixels, the limit is \(Self.megapixels(limit))"
+        case .tooLargeToDecode(let what, let width, let height, let bytes, let limit):
+            "image too large to decode: \(what) of \(width)×\(height) needs \(Self.megabytes(bytes)) MB at full size, "
+                + "the limit is \(Self.megabytes(limit)) MB (--max-megapixels above \(DecodeRequest.defaultMaxPixelCount / 1_000_000) raises it)"
         case .corrupt(let format, let detail):
             "corrupt \(format.displayName) image: \(TerminalText.sanitized(detail))"
         case .truncated(let format):
@@ -53,7 +59,7 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     public var condemnsTheBytes: Bool {
         switch self {
         case .unsupportedFormat, .cancelled, .libraryMissing, .failedBefore: false
-        case .empty, .notAnImage, .tooLarge, .corrupt, .truncated: true
+        case .empty, .notAnImage, .tooLarge, .tooLargeToDecode, .corrupt, .truncated: true
         }
     }
 
@@ -62,6 +68,11 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, count <= Int.max - 50_000 else { return String(Int((Double(width) * Double(height) / 1_000_000).rounded())) }
         return megapixels(count)
+    }
+
+    /// Whole megabytes (10⁶ bytes), rounded.
+    private static func megabytes(_ bytes: Int) -> Int {
+        bytes / 1_000_000 + (bytes % 1_000_000 >= 500_000 ? 1 : 0)
     }
 
     private static func megapixels(_ count: Int) -> String {

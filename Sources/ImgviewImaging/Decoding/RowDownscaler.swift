@@ -21,9 +21,16 @@ public struct RowDownscaler {
     /// A downscaler to the smallest whole-number reduction of `sourceWidth` × `sourceHeight` that
     /// still covers `minimum` (upright or stored, as the caller's decoder stores it); full size when nil.
     public init(sourceWidth: Int, sourceHeight: Int, covering minimum: (width: Int, height: Int)?) {
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+            factor: Self.reduction(sourceWidth: sourceWidth, sourceHeight: sourceHeight, covering: minimum))
+    }
+
+    /// A downscaler by `factor` (at least 1), as `PixelReducer` reduces a whole image.
+    public init(sourceWidth: Int, sourceHeight: Int, factor: Int) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
-        let factor = Self.reduction(sourceWidth: sourceWidth, sourceHeight: sourceHeight, covering: minimum)
+        let factor = max(1, factor)
         self.factor = factor
         width = (sourceWidth + factor - 1) / factor
         height = (sourceHeight + factor - 1) / factor

@@ -8,7 +8,7 @@ package enum ExifThumbnail {
     /// Where the embedded thumbnail's bytes are in `bytes` (a JPEG file); nil when there is none,
     /// it is not a JPEG (compression 6), or it does not lie inside the EXIF block.
     package static func range(in bytes: some ByteReader) -> Range<Int>? {
-        guard let block = ExifDate.tiffBlockInJPEG(bytes) else { return nil }
+        guard let block = ExifBlock.inJPEG(bytes) else { return nil }
         return range(in: bytes, block: block)
     }
 

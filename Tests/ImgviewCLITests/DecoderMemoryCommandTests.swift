@@ -1,0 +1,58 @@
+import Foundation
+import ImgviewTestSupport
+import Testing
+
+/// Issue 26's small files that once took hundreds of megabytes (an animated WebP on a 10000²
+/// canvas 0.8 GB, an RLE8 BMP declaring 10000² 421 MB, …), through the built binary at the
+/// default limits: `show` into a pipe and `info` each stay under 100 MB at the peak, and end in
+/// a preview or one line of error.
+@Suite("Decoders' memory follows the output")
+struct DecoderMemoryCommandTests {
+    /// What `show` ends with for each: a preview, or refused in one line (exit 7) for a file
+    /// whose library must hold more than the default 48 MB at full size.
+    static let expectations: [String: (status: Int32, stderr: String?)] = [
+        "webp-animation-10000-square-5000-frames.webp": (0, nil),
+        "bmp-rle8-10000-square.bmp": (0, nil),
+        "avif-8000-square.avif": (7, "image too large to decode: an AVIF of 8000×8000 needs 144 MB at full size, the limit is 48 MB"),
+        "gif-10000-square.gif": (0, nil),
+        "webp-lossless-16383x6000.webp": (7, "image too large to decode: a lossless WebP of 16383×6000 needs 393 MB at full size"),
+        "gif-10000-frames.gif": (0, nil),
+    ]
+
+    /// Runs the binary under /usr/bin/time; its exit status, stderr lines and peak resident size in KB.
+    static func measured(_ arguments: [String]) async throws -> (status: Int32, stdout: String, lines: [String], peakKB: Int) {
+        let result = try await ImgviewProcess.run(
+            ["-f", "peak %M", ImgviewProcess.binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/time"),
+            timeout: .seconds(120))
+        var lines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Command exited with non-zero status") }
+        let peak = lines.popLast().flatMap { Int($0.dropFirst("peak ".count)) } ?? .max
+        return (result.status, result.stdout, lines, peak)
+    }
+
+    @Test(arguments: HostileImages.memoryImageNames)
+    func showIntoAPipeStaysUnderAHundredMegabytes(name: String) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try HostileImages.memoryImage(name, in: folder)
+        let expected = try #require(Self.expectations[name])
+        let result = try await Self.measured(["show", file.path])
+        #expect(result.status == expected.status, "\(name): exit \(result.status), \(result.lines)")
+        if let message = expected.stderr {
+            #expect(result.lines.count == 1 && result.lines[0].contains(message), "\(name): \(result.lines)")
+        } else {
+            #expect(result.lines.isEmpty, "into a pipe, the first frame is all there is to show: \(result.lines)")
+            #expect(!result.stdout.isEmpty)
+        }
+        #expect(result.peakKB < 100 * 1024, "\(name): \(result.peakKB) KB at the peak")
+    }
+
+    @Test(arguments: HostileImages.memoryImageNames)
+    func infoStaysUnderAHundredMegabytes(name: String) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try HostileImages.memoryImage(name, in: folder)
+        let result = try await Self.measured(["info", file.path])
+        #expect(result.status == 0, "\(name): exit \(result.status), \(result.lines)")
+        #expect(result.peakKB < 100 * 1024, "\(name): \(result.peakKB) KB at the peak")
+    }
+}
