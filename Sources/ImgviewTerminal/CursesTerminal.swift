@@ -221,7 +221,8 @@ public final class CursesTerminal {
         }
         guard redrawn || previous != geometry, let frame = lastFrame else { return }
         let pixels = placement.update(
-            to: frame.graphics, cleared: true, textOverwrites: { _ in false }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
+            to: frame.graphics, cleared: true, textOverwrites: { _ in false },
+            screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.isEmpty { writeToTerminal(pixels.before + pixels.after) }
     }
 
