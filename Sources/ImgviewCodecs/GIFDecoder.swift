@@ -96,15 +96,7 @@ private final class GIFSession {
             guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
             switch type {
             case EXTENSION_RECORD_TYPE:
-                var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>?
-                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return try stop(file, assembler) }
-                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
-                    DGifExtensionToGCB(Int(block[0]), block + 1, &control)
-                }
-                while block != nil {
-                    guard DGifGetExtensionNext(file, &block) == GIF_OK else { return try stop(file, assembler) }
-                }
+                guard Self.readExtension(file, control: &control) else { return try stop(file, assembler) }
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
                 let descriptor = file.pointee.Image
@@ -165,6 +157,21 @@ private final class GIFSession {
         var height: Int
     }
 
+    /// Reads one extension block to its end, keeping a graphic control extension's timing and
+    /// disposal in `control`; false when giflib could not read it.
+    private static func readExtension(_ file: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock) -> Bool {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(file, &code, &block) == GIF_OK else { return false }
+        if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+            DGifExtensionToGCB(Int(block[0]), block + 1, &control)
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(file, &block) == GIF_OK else { return false }
+        }
+        return true
+    }
+
     /// The first frame alone, its rows reduced as giflib decodes them: for a screen too large
     /// to compose at full size. On an empty screen the first frame needs no composing: its
     /// opaque pixels over transparency. Later frames are left out, and the warning says why.
@@ -179,15 +186,7 @@ private final class GIFSession {
             guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
             switch type {
             case EXTENSION_RECORD_TYPE:
-                var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>?
-                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return try stop(file, assembler) }
-                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
-                    DGifExtensionToGCB(Int(block[0]), block + 1, &control)
-                }
-                while block != nil {
-                    guard DGifGetExtensionNext(file, &block) == GIF_OK else { return try stop(file, assembler) }
-                }
+                guard Self.readExtension(file, control: &control) else { return try stop(file, assembler) }
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
                 let descriptor = file.pointee.Image

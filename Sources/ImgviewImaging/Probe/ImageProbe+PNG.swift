@@ -12,7 +12,7 @@ extension ImageProbe {
             let end = data + length + 4  // and the CRC
             guard end <= bytes.count else { break }
             switch type {
-            case 0x4948_4452:  // IHDR
+            case 0x4948_4452 where position == 8:  // IHDR: the first chunk; another later is not the header decoders read
                 if let width = bytes.bigEndian32(at: data), let height = bytes.bigEndian32(at: data + 4),
                     width <= Int(Int32.max), height <= Int(Int32.max)
                 {
