@@ -62,7 +62,7 @@ struct CodecLoadingCommandTests {
             let peak = lines.popLast().flatMap { Int($0.dropFirst("peak ".count)) } ?? .max
             #expect(result.status == 0 || result.status == 7, "\(name): exit \(result.status)")
             #expect(lines.count <= 1, "\(name): \(lines)")
-            #expect(peak < 100 * 1024, "\(name): \(peak) KB")
+            #expect(peak < memoryBound(kilobytes: 100 * 1024), "\(name): \(peak) KB")
         }
     }
 }
