@@ -268,21 +268,23 @@ struct BrowserDailyTmuxTests {
         ] {
             try ExifFixture.jpeg(photo, tiff: ExifFixture.tiff(original: date, padding: padding)).write(to: place.picture(name))
         }
+        // Each screen is read once its status line is drawn: the tabs come first, the count after.
         try await withBrowser(["--sort", "size", "pics"], in: place) { session in
-            let screen = try await session.screen()
+            let screen = try await session.waitForScreen { $0.contains("3 images · by size") }
             #expect(screen.contains("[ c.jpg ]  b.jpg    a.jpg "), "\(screen)")
-            #expect(screen.contains("3 images · by size"))
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
         try await withBrowser(["--sort", "date", "--reverse", "pics"], in: place) { session in
-            #expect(try await session.screen().contains("[ a.jpg ]  c.jpg    b.jpg "))
+            let screen = try await session.waitForScreen { $0.contains("3 images · by date") }
+            #expect(screen.contains("[ a.jpg ]  c.jpg    b.jpg "), "\(screen)")
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
         try await withBrowser(["pics"], in: place) { session in
             // As listed: natural order. O: by date taken; the selection stays on a.jpg.
-            #expect(try await session.screen().contains("[ a.jpg ]  b.jpg    c.jpg "))
+            let listed = try await session.waitForScreen { $0.contains("3 images") }
+            #expect(listed.contains("[ a.jpg ]  b.jpg    c.jpg "), "\(listed)")
             try await session.send("O")
             let dated = try await session.waitForScreen { $0.contains("3 images · by date") }
             #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"))
@@ -291,8 +293,7 @@ struct BrowserDailyTmuxTests {
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
         try await withBrowser(["--shuffle", "pics"], in: place) { session in
-            let screen = try await session.screen()
-            #expect(screen.contains("3 images · shuffled"))
+            let screen = try await session.waitForScreen { $0.contains("3 images · shuffled") }
             #expect(["a.jpg", "b.jpg", "c.jpg"].allSatisfy { screen.contains($0) })
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
