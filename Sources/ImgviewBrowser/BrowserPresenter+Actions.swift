@@ -251,6 +251,8 @@ extension BrowserPresenter {
             if selectionGone { $0.viewport = .fit }
             if kept.isEmpty { $0.phase = .idle }
         }
+        // With no tab left, a preview still on its way has nothing to be shown in.
+        if kept.isEmpty { retireCurrent() }
         if selectionGone, !kept.isEmpty { select(state.selectedIndex, policy: .useCache) }
         return removed
     }
