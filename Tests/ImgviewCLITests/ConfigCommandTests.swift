@@ -72,6 +72,15 @@ struct ConfigCommandTests {
             let blocks = try await ImgviewProcess.run(
                 ["show", image, "--size", "20x6", "--mode", "blocks", "--colors", "256"], environment: environment)
             #expect(blocks.stdout.contains("\u{1B}[38;5;"))
+            // The environment between them: IMGVIEW_MODE over the file, --mode over IMGVIEW_MODE.
+            func hasBlocks(_ text: String) -> Bool { text.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) } }
+            var withVariable = environment
+            withVariable["IMGVIEW_MODE"] = "blocks"
+            let fromVariable = try await ImgviewProcess.run(["show", image, "--size", "20x6"], environment: withVariable)
+            #expect(fromVariable.status == 0 && hasBlocks(fromVariable.stdout) && !fromVariable.stdout.contains("\u{1B}["))
+            let fromCommandLine = try await ImgviewProcess.run(
+                ["show", image, "--size", "20x6", "--mode", "ascii"], environment: withVariable)
+            #expect(fromCommandLine.status == 0 && !hasBlocks(fromCommandLine.stdout) && !fromCommandLine.stdout.isEmpty)
         }
     }
 
