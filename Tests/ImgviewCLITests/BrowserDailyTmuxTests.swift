@@ -160,6 +160,41 @@ struct BrowserDailyTmuxTests {
         }
     }
 
+    @Test(.enabled(if: SystemCommands.canMount() && BrowserDailyTmuxTests.hasTrashCLI, "needs to mount a tmpfs, and trash-cli"))
+    func aFileOnAnotherVolumeGoesToThatVolumesTrashWhichTrashCLIReads() async throws {
+        let place = try makePlace([])
+        let volume = place.root.appendingPathComponent("volume")
+        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
+        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        defer {
+            try? SystemCommands.run("/bin/umount", [volume.path])
+            try? FileManager.default.removeItem(at: place.root)
+        }
+        let file = volume.appendingPathComponent("v w.png")
+        try BrowseLocalTmuxTests.png(width: 30, height: 20) { x, _ in UInt8(x * 8) }.write(to: file)
+        let command = TmuxSession.imgviewCommand(["volume"], environment: place.environment)
+        let session = try await TmuxSession(columns: 120, rows: 30, command: command, directory: place.root)
+        do {
+            _ = try await session.waitForScreen { $0.contains("source  local file") }
+            try await session.send("D")
+            _ = try await session.waitForScreen { $0.contains("moved v w.png to the trash") }
+            // The volume's own trash, the path relative to its top; nothing in the home trash.
+            let info = try String(contentsOfFile: volume.path + "/.Trash-\(getuid())/info/v w.png.trashinfo", encoding: .utf8)
+            #expect(info.hasPrefix("[Trash Info]\nPath=v%20w.png\nDeletionDate="))
+            #expect(!FileManager.default.fileExists(atPath: place.dataHome.appendingPathComponent("Trash").path))
+            let listed = try await shell("trash-list", in: place)
+            #expect(listed.stdout.hasSuffix(" " + file.path + "\n"), "\(listed.stdout) \(listed.stderr)")
+            let restored = try await shell("echo 0 | trash-restore \(TmuxSession.shellQuoted(file.path))", in: place)
+            #expect(restored.status == 0 && FileManager.default.fileExists(atPath: file.path), "\(restored.stdout) \(restored.stderr)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+    }
+
     @Test(.enabled(if: SystemCommands.canUseChattr(), "needs root and chattr"))
     func aFileInAReadOnlyFolderIsReportedAndLeftInPlace() async throws {
         let place = try makePlace()
