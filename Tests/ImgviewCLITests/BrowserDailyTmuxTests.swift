@@ -408,12 +408,14 @@ struct BrowserDailyTmuxTests {
         }
         try await withBrowser(["pics"], in: place) { session in
             // As listed: natural order. O: by date taken; the selection stays on a.jpg.
-            let listed = try await session.waitForScreen { $0.contains("3 images") }
+            let listed = try await session.waitForScreen { $0.contains("3 images") && $0.contains("c.jpg ") }
             #expect(listed.contains("[ a.jpg ]  b.jpg    c.jpg "), "\(listed)")
             try await session.send("O")
-            let dated = try await session.waitForScreen { $0.contains("3 images · by date") }
-            #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"))
-            #expect(dated.contains("sorted by date taken · O: modification time next"))
+            // The tabs, the count and the notice are drawn in turn: the screen is read once all are there.
+            let dated = try await session.waitForScreen {
+                $0.contains("3 images · by date") && $0.contains("sorted by date taken · O: modification time next")
+            }
+            #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"), "\(dated)")
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
