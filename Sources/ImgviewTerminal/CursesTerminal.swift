@@ -186,8 +186,10 @@ public final class CursesTerminal {
             return
         }
         // tmux drops passthrough from a pane it does not show (or shows it over another window).
+        let graphics = tmuxGeometry?.isVisible == false ? [] : frame.graphics
+        let linesMove = previous != nil && !(placement.placed.isEmpty && graphics.isEmpty) && refreshMayMoveLines()
         let pixels = placement.update(
-            to: tmuxGeometry?.isVisible == false ? [] : frame.graphics, cleared: previous == nil,
+            to: graphics, cleared: previous == nil, linesMove: linesMove,
             textOverwrites: { area in
                 (area.row..<(area.row + area.height)).contains { row in
                     written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
@@ -199,6 +201,37 @@ public final class CursesTerminal {
         if !pixels.after.isEmpty { writeToTerminal(pixels.after) }
         lastFrame = frame
         lastDrawnDirectly = drawnDirectly
+    }
+
+    /// Whether ncurses' next refresh may move lines on the terminal rather than write them: its
+    /// scrolling optimization looks for changed lines whose new text is what another line shows
+    /// now, and moves them there by scrolling a region of the terminal (a grid scrolled by a row
+    /// is such a change). Pixels painted in those cells move with them or scroll off, which the
+    /// frame's cell-by-cell difference cannot see. Asked of ncurses' own screens, compared as it
+    /// compares them (cell by cell, byte for byte): what it believes the terminal shows (a copy of
+    /// `curscr`: reading it in place would move the cursor it keeps for the terminal's) and what
+    /// it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
+    private func refreshMayMoveLines() -> Bool {
+        guard let next = imgview_stdscr(), let shown = dupwin(imgview_curscr()) else { return true }
+        defer { delwin(shown) }
+        let rows = Int(getmaxy(next))
+        let columns = Int(getmaxx(next))
+        guard rows > 1, columns > 0 else { return false }
+        guard Int(getmaxy(shown)) >= rows, Int(getmaxx(shown)) >= columns else { return true }
+        var cells = [cchar_t](repeating: cchar_t(), count: columns + 1)
+        func line(_ window: UnsafeMutablePointer<WINDOW>, _ row: Int) -> [UInt8] {
+            _ = mvwin_wchnstr(window, Int32(row), 0, &cells, Int32(columns))
+            return cells.withUnsafeBytes { Array($0.prefix(columns * MemoryLayout<cchar_t>.stride)) }
+        }
+        let shownLines = (0..<rows).map { line(shown, $0) }
+        let shownSet = Set(shownLines)
+        let (cursorRow, cursorColumn) = (getcury(next), getcurx(next))
+        defer { wmove(next, cursorRow, cursorColumn) }
+        for row in 0..<rows {
+            let drawn = line(next, row)
+            if drawn != shownLines[row], shownSet.contains(drawn) { return true }
+        }
+        return false
     }
 
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
