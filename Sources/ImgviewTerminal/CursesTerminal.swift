@@ -204,13 +204,14 @@ public final class CursesTerminal {
     }
 
     /// Whether ncurses' next refresh may move lines on the terminal rather than write them: its
-    /// scrolling optimization looks for changed lines whose new text is what another line shows
-    /// now, and moves them there by scrolling a region of the terminal (a grid scrolled by a row
-    /// is such a change). Pixels painted in those cells move with them or scroll off, which the
-    /// frame's cell-by-cell difference cannot see. Asked of ncurses' own screens, compared as it
-    /// compares them (cell by cell, byte for byte): what it believes the terminal shows (a copy of
-    /// `curscr`: reading it in place would move the cursor it keeps for the terminal's) and what
-    /// it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
+    /// scrolling optimization (`_nc_hash_map`) anchors a move on a line whose text is on the
+    /// screen once and in the new frame once, at another row, grows the moved block over equal
+    /// neighbours, and moves it by scrolling a region of the terminal (a grid scrolled by a row is
+    /// such a change). Pixels painted in those cells move with them or scroll off, which the
+    /// frame's cell-by-cell difference cannot see. No anchor, no move. Asked of ncurses' own
+    /// screens, compared as it compares them (cell by cell, byte for byte): what it believes the
+    /// terminal shows (a copy of `curscr`: reading it in place would move the cursor it keeps for
+    /// the terminal's) and what it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
     private func refreshMayMoveLines() -> Bool {
         guard let next = imgview_stdscr(), let shown = dupwin(imgview_curscr()) else { return true }
         defer { delwin(shown) }
@@ -224,14 +225,19 @@ public final class CursesTerminal {
             return cells.withUnsafeBytes { Array($0.prefix(columns * MemoryLayout<cchar_t>.stride)) }
         }
         let shownLines = (0..<rows).map { line(shown, $0) }
-        let shownSet = Set(shownLines)
         let (cursorRow, cursorColumn) = (getcury(next), getcurx(next))
-        defer { wmove(next, cursorRow, cursorColumn) }
+        let drawnLines = (0..<rows).map { line(next, $0) }
+        wmove(next, cursorRow, cursorColumn)
+        var shownCounts: [[UInt8]: Int] = [:]
+        var drawnCounts: [[UInt8]: Int] = [:]
         for row in 0..<rows {
-            let drawn = line(next, row)
-            if drawn != shownLines[row], shownSet.contains(drawn) { return true }
+            shownCounts[shownLines[row], default: 0] += 1
+            drawnCounts[drawnLines[row], default: 0] += 1
         }
-        return false
+        // Unique on both screens and changed at this row: the one line of that text is elsewhere now.
+        return (0..<rows).contains { row in
+            drawnLines[row] != shownLines[row] && drawnCounts[drawnLines[row]] == 1 && shownCounts[drawnLines[row]] == 1
+        }
     }
 
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
