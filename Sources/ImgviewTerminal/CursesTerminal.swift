@@ -189,9 +189,10 @@ public final class CursesTerminal {
         // an image tmux draws itself (its own sixel) it keeps, and shows with the pane.
         let hidden = tmuxGeometry?.isVisible == false
         let tmuxKeepsSixel = placement.terminal.tmuxDrawsSixel
+        let graphics = hidden ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) } : frame.graphics
+        let linesMove = previous != nil && !(placement.placed.isEmpty && graphics.isEmpty) && refreshMayMoveLines()
         let pixels = placement.update(
-            to: hidden ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) } : frame.graphics,
-            cleared: previous == nil,
+            to: graphics, cleared: previous == nil, linesMove: linesMove,
             textOverwrites: { area in
                 (area.row..<(area.row + area.height)).contains { row in
                     // tmux drops an image of its own when any line it is on is erased or has cells
@@ -206,6 +207,43 @@ public final class CursesTerminal {
         if !pixels.after.isEmpty { writeToTerminal(pixels.after) }
         lastFrame = frame
         lastDrawnDirectly = drawnDirectly
+    }
+
+    /// Whether ncurses' next refresh may move lines on the terminal rather than write them: its
+    /// scrolling optimization (`_nc_hash_map`) anchors a move on a line whose text is on the
+    /// screen once and in the new frame once, at another row, grows the moved block over equal
+    /// neighbours, and moves it by scrolling a region of the terminal (a grid scrolled by a row is
+    /// such a change). Pixels painted in those cells move with them or scroll off, which the
+    /// frame's cell-by-cell difference cannot see. No anchor, no move. Asked of ncurses' own
+    /// screens, compared as it compares them (cell by cell, byte for byte): what it believes the
+    /// terminal shows (a copy of `curscr`: reading it in place would move the cursor it keeps for
+    /// the terminal's) and what it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
+    private func refreshMayMoveLines() -> Bool {
+        guard let next = imgview_stdscr(), let shown = dupwin(imgview_curscr()) else { return true }
+        defer { delwin(shown) }
+        let rows = Int(getmaxy(next))
+        let columns = Int(getmaxx(next))
+        guard rows > 1, columns > 0 else { return false }
+        guard Int(getmaxy(shown)) >= rows, Int(getmaxx(shown)) >= columns else { return true }
+        var cells = [cchar_t](repeating: cchar_t(), count: columns + 1)
+        func line(_ window: UnsafeMutablePointer<WINDOW>, _ row: Int) -> [UInt8] {
+            _ = mvwin_wchnstr(window, Int32(row), 0, &cells, Int32(columns))
+            return cells.withUnsafeBytes { Array($0.prefix(columns * MemoryLayout<cchar_t>.stride)) }
+        }
+        let shownLines = (0..<rows).map { line(shown, $0) }
+        let (cursorRow, cursorColumn) = (getcury(next), getcurx(next))
+        let drawnLines = (0..<rows).map { line(next, $0) }
+        wmove(next, cursorRow, cursorColumn)
+        var shownCounts: [[UInt8]: Int] = [:]
+        var drawnCounts: [[UInt8]: Int] = [:]
+        for row in 0..<rows {
+            shownCounts[shownLines[row], default: 0] += 1
+            drawnCounts[drawnLines[row], default: 0] += 1
+        }
+        // Unique on both screens and changed at this row: the one line of that text is elsewhere now.
+        return (0..<rows).contains { row in
+            drawnLines[row] != shownLines[row] && drawnCounts[drawnLines[row]] == 1 && shownCounts[drawnLines[row]] == 1
+        }
     }
 
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
