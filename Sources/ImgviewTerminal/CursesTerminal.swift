@@ -185,12 +185,19 @@ public final class CursesTerminal {
             draw(frame)
             return
         }
-        // tmux drops passthrough from a pane it does not show (or shows it over another window).
+        // tmux drops passthrough from a pane it does not show (or shows it over another window);
+        // an image tmux draws itself (its own sixel) it keeps, and shows with the pane.
+        let hidden = tmuxGeometry?.isVisible == false
+        let tmuxKeepsSixel = placement.terminal.tmuxDrawsSixel
         let pixels = placement.update(
-            to: tmuxGeometry?.isVisible == false ? [] : frame.graphics, cleared: previous == nil,
+            to: hidden ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) } : frame.graphics,
+            cleared: previous == nil,
             textOverwrites: { area in
                 (area.row..<(area.row + area.height)).contains { row in
-                    written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
+                    // tmux drops an image of its own when any line it is on is erased or has cells
+                    // inserted or deleted, beside it too, which ncurses may do for any change there.
+                    tmuxKeepsSixel
+                        ? written[row] != nil : written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
                 }
             }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
@@ -204,11 +211,16 @@ public final class CursesTerminal {
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
     /// an image passed through tmux is tmux's to neither keep nor move, so it is taken away
     /// while the pane is not shown and drawn again, where the pane now is, when it is.
+    /// An image tmux draws itself (its own sixel) is tmux's to keep, hide and draw again: left alone.
     public func tmuxPaneChanged(_ geometry: TmuxPaneGeometry, redrawn: Bool) {
         guard isActive, let tmuxPane else { return }
         let previous = tmuxGeometry
         tmuxGeometry = geometry
         placement.paneOrigin = geometry.origin
+        let passedThrough = { (graphic: PlacedGraphic) in TmuxPlacement.isPassedThrough(graphic.preview.bytes) }
+        guard placement.placed.contains(where: passedThrough) || lastFrame?.graphics.contains(where: passedThrough) == true else {
+            return
+        }
         guard geometry.isVisible else {
             // A kitty image stays over whatever tmux shows now, and passthrough from this pane is
             // dropped: deleted past tmux. sixel and iTerm2 images are gone under tmux's redraw.
@@ -359,9 +371,18 @@ public final class CursesTerminal {
     }
 
     /// Takes the pixel image off the screen, before the terminal is given back.
+    ///
+    /// tmux's own sixel is dropped by tmux when the spaces are written over it, and those spaces
+    /// reach the terminal only with tmux's redraw of the pane, which comes after tmux has read all
+    /// that was written with them: waited for (a question tmux answers itself), so that it is the
+    /// browser's screen tmux draws them on, not the one the program goes back to, whose cells are
+    /// only cleared. xterm keeps a sixel's pixels under cleared cells and paints them again when
+    /// its window is uncovered.
     private func takeImageAway() {
+        let tmuxSixel = placement.terminal.tmuxDrawsSixel && placement.placed.contains { $0.preview.graphics == .sixel }
         let bytes = placement.remove(screen: size)
         if !bytes.isEmpty { writeToTerminal(bytes) }
+        if tmuxSixel { _ = TmuxPane.cursorPosition(timeout: .milliseconds(300)) }
     }
 
     /// Gives the terminal back as it was: normal screen, cursor, modes.
