@@ -25,42 +25,31 @@ public struct BlockRenderer: Sendable {
         let patterns = BlockPattern.patterns(for: symbols)
         var cells: [Cell] = []
         cells.reserveCapacity(columns * rows)
-        let sampleCount = subColumns * subRows
-        var samples = [LinearColor](repeating: .black, count: sampleCount)
-        var perceptual = [Perceptual](repeating: Perceptual(.black), count: sampleCount)
-        var candidates: [(error: Float, pattern: Int, foreground: LinearColor, background: LinearColor)] = []
+        var samples = CellSamples(count: subColumns * subRows)
+        var candidates: [Candidate] = []
         var nearest = PaletteLookup(palette: palette ?? .twoFiftySix)
         for row in 0..<rows {
             for column in 0..<columns {
-                for sy in 0..<subRows {
-                    for sx in 0..<subColumns {
-                        let color = image.color(x: column * subColumns + sx, y: row * subRows + sy)
-                        samples[sy * subColumns + sx] = color
-                        perceptual[sy * subColumns + sx] = Perceptual(color)
-                    }
-                }
+                samples.load(image, column: column, row: row, subColumns: subColumns, subRows: subRows)
                 if colors == .none {
-                    cells.append(monochromeCell(perceptual, patterns: patterns))
+                    cells.append(monochromeCell(samples, patterns: patterns))
                     continue
                 }
                 candidates.removeAll(keepingCapacity: true)
                 for (index, pattern) in patterns.enumerated() {
-                    let (foreground, background) = Self.means(samples, mask: pattern.mask)
-                    let error = Self.error(perceptual, mask: pattern.mask, Perceptual(foreground), Perceptual(background))
-                    candidates.append((error, index, foreground, background))
+                    candidates.append(Candidate(samples, pattern: index, mask: pattern.mask))
                 }
                 var best = candidates.min { $0.error < $1.error }!
                 if let palette {
                     candidates.sort { $0.error < $1.error }
                     var bestError = Float.infinity
-                    for candidate in candidates.prefix(6) {
-                        let foreground = palette.colors[nearest.index(for: candidate.foreground)]
-                        let background = palette.colors[nearest.index(for: candidate.background)]
-                        let error = Self.error(
-                            perceptual, mask: patterns[candidate.pattern].mask, Perceptual(foreground), Perceptual(background))
-                        if error < bestError {
-                            bestError = error
-                            best = (error, candidate.pattern, foreground, background)
+                    for var candidate in candidates.prefix(6) {
+                        candidate.foreground = palette.colors[nearest.index(for: candidate.foreground)]
+                        candidate.background = palette.colors[nearest.index(for: candidate.background)]
+                        candidate.error = candidate.error(in: samples)
+                        if candidate.error < bestError {
+                            bestError = candidate.error
+                            best = candidate
                         }
                     }
                 }
@@ -79,15 +68,25 @@ public struct BlockRenderer: Sendable {
 
     /// Without colours the foreground is the terminal's text colour and the background its own:
     /// the pattern becomes a threshold picture.
-    private func monochromeCell(_ perceptual: [Perceptual], patterns: [BlockPattern]) -> Cell {
-        let light = Perceptual(.white)
-        let dark = Perceptual(.black)
+    private func monochromeCell(_ samples: CellSamples, patterns: [BlockPattern]) -> Cell {
+        let light = samples.target(.white)
+        let dark = samples.target(.black)
         var best: (error: Float, character: Character) = (.infinity, " ")
         for pattern in patterns {
+            let covered = samples.sum(over: pattern.mask)
+            let rest = samples.total - covered
+            let count = pattern.mask.nonzeroBitCount
+            let restCount = samples.count - count
             // Each pattern and its complement (the other way round) are both candidates.
-            let normal = Self.error(perceptual, mask: pattern.mask, lightOnDark ? light : dark, lightOnDark ? dark : light)
+            let (onLight, onDark) = (
+                CellSamples.error(of: covered, count: count, against: light), CellSamples.error(of: covered, count: count, against: dark)
+            )
+            let (restLight, restDark) = (
+                CellSamples.error(of: rest, count: restCount, against: light), CellSamples.error(of: rest, count: restCount, against: dark)
+            )
+            let normal = lightOnDark ? onLight + restDark : onDark + restLight
             if normal < best.error { best = (normal, pattern.character) }
-            let inverse = Self.error(perceptual, mask: pattern.mask, lightOnDark ? dark : light, lightOnDark ? light : dark)
+            let inverse = lightOnDark ? onDark + restLight : onLight + restDark
             if inverse < best.error { best = (inverse, complementCharacter(of: pattern)) }
         }
         return Cell(character: best.character)
@@ -101,44 +100,34 @@ public struct BlockRenderer: Sendable {
         return BlockPattern.characterByMask(for: symbols)[complement] ?? pattern.character
     }
 
-    private static func means(_ samples: [LinearColor], mask: UInt64) -> (LinearColor, LinearColor) {
-        var foreground = LinearColor.black
-        var background = LinearColor.black
-        var foregroundCount: Float = 0
-        for index in 0..<samples.count {
-            let sample = samples[index]
-            if mask & (1 << index) != 0 {
-                foreground.red += sample.red
-                foreground.green += sample.green
-                foreground.blue += sample.blue
-                foregroundCount += 1
-            } else {
-                background.red += sample.red
-                background.green += sample.green
-                background.blue += sample.blue
-            }
-        }
-        let backgroundCount = Float(samples.count) - foregroundCount
-        if foregroundCount > 0 {
-            foreground = LinearColor(
-                red: foreground.red / foregroundCount, green: foreground.green / foregroundCount, blue: foreground.blue / foregroundCount)
-        }
-        if backgroundCount > 0 {
-            background = LinearColor(
-                red: background.red / backgroundCount, green: background.green / backgroundCount, blue: background.blue / backgroundCount)
-        } else {
-            background = foreground
-        }
-        if foregroundCount == 0 { foreground = background }
-        return (foreground, background)
-    }
+    /// A pattern drawn in two colours, with the sums of the samples on each side and its error.
+    private struct Candidate {
+        var pattern: Int
+        var foreground: LinearColor
+        var background: LinearColor
+        var error: Float = 0
+        let covered: SIMD8<Float>
+        let count: Int
+        let rest: SIMD8<Float>
+        let restCount: Int
 
-    private static func error(_ samples: [Perceptual], mask: UInt64, _ foreground: Perceptual, _ background: Perceptual) -> Float {
-        var total: Float = 0
-        for index in 0..<samples.count {
-            total += samples[index].distance(to: mask & (1 << index) != 0 ? foreground : background)
+        /// The pattern in the mean colours of its two sides (a side without samples takes the other's).
+        init(_ samples: CellSamples, pattern: Int, mask: UInt64) {
+            self.pattern = pattern
+            covered = samples.sum(over: mask)
+            rest = samples.total - covered
+            count = mask.nonzeroBitCount
+            restCount = samples.count - count
+            foreground = count > 0 ? CellSamples.meanColor(of: covered, count: count) : CellSamples.meanColor(of: rest, count: restCount)
+            background = restCount > 0 ? CellSamples.meanColor(of: rest, count: restCount) : foreground
+            error = error(in: samples)
         }
-        return total
+
+        /// The sum over the cell's samples of their distance to the colour drawn over them.
+        func error(in samples: CellSamples) -> Float {
+            CellSamples.error(of: covered, count: count, against: samples.target(foreground))
+                + CellSamples.error(of: rest, count: restCount, against: samples.target(background))
+        }
     }
 }
 
@@ -167,30 +156,5 @@ struct PaletteLookup {
     /// The xterm index nearest to `color`.
     mutating func paletteIndex(for color: LinearColor) -> Int {
         palette.indices[index(for: color)]
-    }
-}
-
-/// A colour in perceptual (sRGB-encoded) units, with its encoded luminance, for error sums.
-struct Perceptual: Sendable {
-    var luma: Float
-    var red: Float
-    var green: Float
-    var blue: Float
-
-    init(_ color: LinearColor) {
-        luma = SRGB.perceptual(fromLinear: color.luminance)
-        red = SRGB.perceptual(fromLinear: color.red)
-        green = SRGB.perceptual(fromLinear: color.green)
-        blue = SRGB.perceptual(fromLinear: color.blue)
-    }
-
-    /// Lightness errors count most: the eye (and a preview) reads tone before hue.
-    @inline(__always)
-    func distance(to other: Perceptual) -> Float {
-        let dl = luma - other.luma
-        let dr = red - other.red
-        let dg = green - other.green
-        let db = blue - other.blue
-        return dl * dl + 0.2 * (dr * dr + dg * dg + db * db)
     }
 }
