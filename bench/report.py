@@ -329,14 +329,18 @@ def downloads(results):
                          f"{mb / f['wall_s']:.0f} MB/s", f"{f['cpu_s']:.2f} s", f"{f['rss_kb'] / 1024:.1f} MB",
                          *( [ratio(throughput), ratio(mine['cpu_s'] / max(curl['cpu_s'], 0.01)), ratio(mine['rss_kb'] / curl['rss_kb'])]
                             if tool == "imgview" else ["", "", ""])])
+        if "moved_bytes" in w:
+            # Issue 31's goal for resuming is the bytes moved, not throughput: curl continues its
+            # output file in place, imgview finishes a partial in its cache and then publishes it,
+            # so their times are shown above for comparison only.
+            moved = w["moved_bytes"]["imgview"] / 1e6
+            goals.append([f"downloads, {w['workload']}: moves ≤ {RESUME_MOVED_GOAL_MB} MB",
+                          f"{moved:.1f} MB (curl {w['moved_bytes']['curl'] / 1e6:.1f} MB)", verdict(moved <= RESUME_MOVED_GOAL_MB)])
+            continue
         # Issue 31: one large file at 0.9× curl's throughput at least; many 1 MB files at 1.0×.
         goal = MANY_FILES_THROUGHPUT_GOAL if w["files"] > 1 else THROUGHPUT_GOAL
         goals.append([f"downloads, {w['workload']}: throughput ≥ {goal}× curl's", ratio(throughput),
                       verdict(throughput >= goal)])
-        if "moved_bytes" in w:
-            moved = w["moved_bytes"]["imgview"] / 1e6
-            goals.append([f"downloads, {w['workload']}: moves ≤ {RESUME_MOVED_GOAL_MB} MB",
-                          f"{moved:.1f} MB (curl {w['moved_bytes']['curl'] / 1e6:.1f} MB)", verdict(moved <= RESUME_MOVED_GOAL_MB)])
         if w["files"] == 1:  # the goal's "100 MB file"
             rss = mine["rss_kb"] / 1024
             goals.append([f"downloads, {w['workload']}: peak RSS ≤ {DOWNLOAD_RSS_GOAL_MB} MB", f"{rss:.1f} MB",
@@ -739,7 +743,8 @@ def write(results, output):
     add("")
     add("Throughput is bytes over wall time, so imgview/curl throughput is curl's wall time over imgview's: above 1× "
         "imgview is faster. For CPU and RSS below 1× imgview uses less. For the 200 files curl runs as 200 "
-        "processes, eight at a time: its CPU time is theirs summed, its peak RSS that of the largest.")
+        "processes, eight at a time: its CPU time is theirs summed, its peak RSS that of the largest. The resumed "
+        "row's goal is the bytes it moves (≤ 11 MB), not its speed: its times are shown for comparison.")
     add("")
     add("### A slow download: CPU time while a transfer waits")
     add("")

@@ -6,6 +6,8 @@
 #include <ncursesw/curses.h>
 
 static inline WINDOW *imgview_stdscr(void) { return stdscr; }
+/// What ncurses believes the terminal shows now (a macro over the current screen).
+static inline WINDOW *imgview_curscr(void) { return curscr; }
 static inline int imgview_lines(void) { return LINES; }
 static inline int imgview_cols(void) { return COLS; }
 static inline int imgview_colors(void) { return COLORS; }

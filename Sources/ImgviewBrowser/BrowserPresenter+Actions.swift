@@ -178,8 +178,10 @@ extension BrowserPresenter {
                 let more = failed.count > 1 ? " (and \(failed.count - 1) more)" : ""
                 parts.append("could not move \(image.name) to the trash: \(error.reason)\(more); left in place")
             }
-            let remote = targets.count - local.count
-            if remote > 0 { parts.append("\(remote) not a local file") }
+            let remote = targets.filter { !$0.url.isFileURL }
+            if !remote.isEmpty {
+                parts.append(remote.count == 1 ? "\(remote[0].name) is not a local file" : "\(remote.count) are not local files")
+            }
             update { $0.notice = Notice(parts.joined(separator: "; "), isError: !failed.isEmpty) }
         }
     }
@@ -251,6 +253,8 @@ extension BrowserPresenter {
             if selectionGone { $0.viewport = .fit }
             if kept.isEmpty { $0.phase = .idle }
         }
+        // With no tab left, a preview still on its way has nothing to be shown in.
+        if kept.isEmpty { retireCurrent() }
         if selectionGone, !kept.isEmpty { select(state.selectedIndex, policy: .useCache) }
         return removed
     }

@@ -104,8 +104,9 @@ public final class BrowserPresenter {
     var listingTask: Task<Void, Never>?
     /// The task whose answer the screen waits for: the selected tab's, for the pane as it is.
     private var current: PreviewTask?
-    /// Live tasks by tab URL: the selected tab's and its neighbours'.
-    private var tasks: [URL: PreviewTask] = [:]
+    /// Live tasks by tab URL: the selected tab's and its neighbours'. A task leaves it when its
+    /// answer has been taken (tests wait for that).
+    private(set) var tasks: [URL: PreviewTask] = [:]
     /// Tasks replaced by a request for the same image (a new size, mode or a reload), kept at low
     /// priority until the current one settles: cancelling them first could give up the transfer
     /// the new request is about to share.
@@ -354,7 +355,7 @@ public final class BrowserPresenter {
     }
 
     /// The current task is no longer what the screen waits for.
-    private func retireCurrent() {
+    func retireCurrent() {
         guard let task = current else { return }
         current = nil
         task.priority = .low

@@ -6,7 +6,8 @@ import ImgviewTerminalDetection
 /// image, or a grid's, one a cell), leaving nothing behind: what to write before the frame's text
 /// is drawn (the images that go or change taken away) and after it (the new ones drawn), the whole
 /// wrapped in synchronized output where the terminal has it, so the change appears at once,
-/// without a blank moment between. An image that stays where it is, unchanged, is left alone.
+/// without a blank moment between. An image that stays where it is, unchanged, is left alone,
+/// unless the text library moves the lines under it (see `update`).
 ///
 /// How an image is taken away depends on its protocol. kitty keeps images apart from the text
 /// and deletes one by its id. A sixel or iTerm2 image is painted into the cells under it, and
@@ -68,17 +69,24 @@ public struct GraphicsPlacement: Sendable {
     /// pixels), each new, moved or changed one drawn; one left where it was, unchanged and not
     /// written over, costs nothing.
     ///
-    /// - Parameter textOverwrites: whether the frame's text will be written over any of the cells
-    ///   of an area: a sixel or iTerm2 image there is lost and drawn again.
+    /// - Parameters:
+    ///   - textOverwrites: whether the frame's text will be written over any of the cells of an
+    ///     area: a sixel or iTerm2 image there is lost and drawn again.
+    ///   - linesMove: the text library may move lines of the screen to draw the frame (scrolling
+    ///     a region of the terminal, as ncurses does when a line's text is another line's old
+    ///     text, after a grid scrolled a row). The terminal moves what is painted in those cells
+    ///     with them, or drops it off the region's edge: every image goes before the text is drawn,
+    ///     even one a new image of the same size would paint over where it was, and every image of
+    ///     the frame is drawn after.
     public mutating func update(
-        to next: [PlacedGraphic], cleared: Bool, textOverwrites: (Rectangle) -> Bool, screen: TerminalSize
+        to next: [PlacedGraphic], cleared: Bool, linesMove: Bool = false, textOverwrites: (Rectangle) -> Bool, screen: TerminalSize
     ) -> Update {
         let old = placed
         placed = next
         var removal: [Step] = []
         var stays = Set<Int>()
         for graphic in old {
-            let lost = cleared || (graphic.preview.graphics != .kitty && textOverwrites(graphic.area))
+            let lost = cleared || linesMove || (graphic.preview.graphics != .kitty && textOverwrites(graphic.area))
             if !lost, let index = next.firstIndex(of: graphic) {
                 stays.insert(index)
                 continue
@@ -87,8 +95,9 @@ public struct GraphicsPlacement: Sendable {
             case .kitty:
                 removal.append(.delete(imageID: graphic.preview.imageID))
             case .sixel, .iterm:
-                // A new image over exactly the old one's pixels paints over all of them.
-                if !next.contains(where: graphic.isCovered(by:)) { removal.append(.erase(graphic.area)) }
+                // A new image over exactly the old one's pixels paints over all of them, unless
+                // the lines under the old one move first.
+                if linesMove || !next.contains(where: graphic.isCovered(by:)) { removal.append(.erase(graphic.area)) }
             }
         }
         let drawing = next.indices.filter { !stays.contains($0) }.map { Step.draw(next[$0]) }

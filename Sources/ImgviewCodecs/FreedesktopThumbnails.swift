@@ -206,9 +206,15 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
         return texts
     }
 
+    /// The pixels of a thumbnail PNG (RGBA) whatever its text says: one imgview keeps elsewhere
+    /// (beside a cached body), which its name alone identifies.
+    public static func decode(_ data: Data) -> PixelBuffer? {
+        data.withUnsafeBytes { decode($0.bindMemory(to: UInt8.self)) { _ in true } }
+    }
+
     /// An 8-bit RGBA PNG of `pixels` with `texts` as tEXt chunks before the image data;
     /// compressed (level 3, adaptive filters): thumbnails are kept, not streamed once.
-    static func encode(_ pixels: PixelBuffer, texts: [(String, String)]) -> Data? {
+    public static func encode(_ pixels: PixelBuffer, texts: [(String, String)]) -> Data? {
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { return nil }
         defer { spng_ctx_free(context) }
         guard spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0,

@@ -59,6 +59,7 @@ public enum ConfigSchema {
         ConfigSetting("max-time", .number(0.001...864_000), default: "600", commands: "browse, get, show, info"),
         ConfigSetting("retry", .integer(0...20), default: "3", commands: "browse, get, show, info"),
         ConfigSetting("max-filesize", .size, default: "512M", commands: "browse, get, show, info"),
+        ConfigSetting("user-agent", .text, default: "imgview/VERSION", commands: "browse, get, show, info"),
         ConfigSetting("max-megapixels", .integer(1...10_000), default: "100", commands: "browse, show"),
         ConfigSetting("jobs", .integer(1...64), default: "4", commands: "get"),
         ConfigSetting("sort", .choice(orders), default: "name", commands: "browse"),
@@ -122,8 +123,13 @@ public enum ConfigSchema {
             return bytes > 0 ? nil : "a size must be more than 0"
         case (.color, .string(let text)):
             return isColor(text) ? nil : "\"\(TerminalText.sanitized(text))\" is not a colour (#rrggbb)"
-        case (.path, .string(let text)), (.text, .string(let text)):
+        case (.path, .string(let text)):
             return text.isEmpty ? "empty" : nil
+        case (.text, .string(let text)):
+            if text.isEmpty { return "empty" }
+            // Sent as a header or read as a name: one line.
+            return text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }
+                ? "a control character in one line of text" : nil
         default:
             return "\(value.kind), where \(expected(setting.kind)) goes"
         }

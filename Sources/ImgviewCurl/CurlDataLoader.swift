@@ -33,9 +33,9 @@ public final class CurlDataLoader: DataLoading {
     /// Threads this loader started: at most one, however many transfers ran (for tests).
     var threadsStarted: Int { driver.threadsStarted }
 
-    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+    public func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead {
         try Task.checkCancellation()
-        let transfer = CurlTransfer(request: request, sink: sink, idleTimeout: idleTimeout)
+        let transfer = CurlTransfer(request: request, headers: headers, sink: sink, idleTimeout: idleTimeout)
         let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -1,5 +1,6 @@
 import CCurl
 import Dispatch
+import HTTPTypes
 import ImgviewFetching
 import ImgviewSupport
 
@@ -133,7 +134,12 @@ final class CurlDriver: @unchecked Sendable {
             var easy: UnsafeMutableRawPointer?
             var result = CURLE_OK
             while imgview_curl_multi_next_done(libcurl, multi, &easy, &result) == 1 {
-                if let easy, let transfer = running[easy] { end(transfer, with: transfer.outcome(of: result), on: multi) }
+                guard let easy, let transfer = running[easy] else { continue }
+                switch transfer.redirect(after: result) {
+                case nil: end(transfer, with: transfer.outcome(of: result), on: multi)
+                case .failure(let refusal): end(transfer, with: .failure(refusal), on: multi)
+                case .success(let hop): follow(transfer, to: hop, on: multi)
+                }
             }
 
             let now = DispatchTime.now().uptimeNanoseconds
@@ -165,6 +171,25 @@ final class CurlDriver: @unchecked Sendable {
             return
         }
         running[handle] = transfer
+        let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
+        guard added == CURLM_OK else {
+            running[handle] = nil
+            transfer.detach()
+            detach(handle)
+            transfer.finish(
+                .failure(
+                    TransportError.local(
+                        libcurl.pointee.curl_multi_strerror(added).map { String(cString: $0) } ?? "libcurl error \(added.rawValue)")))
+            return
+        }
+    }
+
+    /// Sends `transfer`'s easy handle, done with a redirect, on to `hop`: out of the multi handle
+    /// and back in, which keeps the connections (one to the same host is used again).
+    private func follow(_ transfer: CurlTransfer, to hop: HTTPRequest, on multi: UnsafeMutableRawPointer) {
+        guard let handle = transfer.handle else { return }
+        libcurl.pointee.curl_multi_remove_handle(multi, handle)
+        transfer.follow(hop)
         let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else {
             running[handle] = nil

@@ -17,17 +17,25 @@ import ImgviewSupport
 /// One request on a libcurl easy handle, its body streamed into a sink, driven by a `CurlDriver`.
 ///
 /// libcurl calls back on the driver's thread, so everything but the caller's continuation is
-/// touched by that thread only. The head reaches the sink with the first body bytes (or at the
-/// end when there is no body): by then libcurl has followed every redirect, so it is the final
+/// touched by that thread only. Redirects are followed here, not by libcurl, which would send the
+/// user's headers on to another host (`RedirectPolicy`): a redirect's headers end the hop, its
+/// body is dropped, and the driver sends the same easy handle (and connection cache) to the
+/// next URL. The head reaches the sink once the final response's headers ended, so it is that
 /// response's.
 final class CurlTransfer: @unchecked Sendable {
     /// libcurl's receive buffer: larger than its 16 KB default, fewer reads of the socket.
     static let receiveBufferSize = 256 << 10
-    static let maxRedirects = 10
+    static let maxRedirects = RedirectPolicy.maxRedirects
+    /// The most of a redirect's body read (and dropped) to keep its connection for the next
+    /// request; a longer one closes the connection instead.
+    static let redirectBodyLimit = 64 << 10
     /// The longest idle timeout honoured (a year): `--connect-timeout inf` means "never", not a crash.
     static let longestIdleTimeout: TimeInterval = 365 * 24 * 3600
 
+    /// The request as first made, with imgview's own fields only.
     private let request: HTTPRequest
+    /// The user's fields, put on each hop as `RedirectPolicy` says.
+    private let headers: RequestHeaders
     private let sink: any TransferSink
     private let idleTimeout: TimeInterval
 
@@ -43,6 +51,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// The easy handle while the transfer runs.
     private(set) var handle: UnsafeMutableRawPointer?
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    /// The URL of the hop under way.
+    private var url: URL?
+    /// Redirects followed so far.
+    private var redirects = 0
+    /// Whether the headers just ended were a redirect's: its body is dropped, and the driver then
+    /// asks for the next hop.
+    private var isRedirect = false
+    private var droppedRedirectBytes = 0
     private var headerLines: [(name: String, value: String)] = []
     private var head: ResponseHead?
     private var sinkError: (any Error)?
@@ -61,8 +77,9 @@ final class CurlTransfer: @unchecked Sendable {
         return buffer
     }()
 
-    init(request: HTTPRequest, sink: any TransferSink, idleTimeout: TimeInterval) {
+    init(request: HTTPRequest, headers: RequestHeaders, sink: any TransferSink, idleTimeout: TimeInterval) {
         self.request = request
+        self.headers = headers
         self.sink = sink
         self.idleTimeout = min(max(idleTimeout, 0.001), Self.longestIdleTimeout)
     }
@@ -111,26 +128,15 @@ final class CurlTransfer: @unchecked Sendable {
         guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme, redirected: false) }
         handle = easy
         lastActivity = DispatchTime.now()
-        for field in request.headerFields {
-            // HTTPFields has already made the value a legal one: no line breaks.
-            requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "\(field.name.rawName): \(field.value)")
-        }
-        if request.headerFields[.acceptEncoding] == nil {
-            requestHeaders = libcurl.pointee.curl_slist_append(requestHeaders, "Accept-Encoding: \(ContentDecoder.acceptEncoding)")
-        }
+        setHop(headers.applied(to: request), on: easy)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        imgview_curl_set_string(libcurl, easy, CURLOPT_URL, url.absoluteString)
         imgview_curl_set_long(libcurl, easy, CURLOPT_NOSIGNAL, 1)
         imgview_curl_set_string(libcurl, easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        imgview_curl_set_string(libcurl, easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        imgview_curl_set_long(libcurl, easy, CURLOPT_FOLLOWLOCATION, 1)
-        imgview_curl_set_long(libcurl, easy, CURLOPT_MAXREDIRS, Self.maxRedirects)
         // Compressed bodies are decoded here, not by libcurl, which takes a stream without its end
         // for a whole one (ContentDecoder); the sink gets the decoded bytes, as from URLSession.
         imgview_curl_set_long(libcurl, easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         imgview_curl_set_long(libcurl, easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(idleTimeout * 1000)))
         imgview_curl_set_long(libcurl, easy, CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
-        imgview_curl_set_pointer(libcurl, easy, CURLOPT_HTTPHEADER, requestHeaders)
         imgview_curl_set_pointer(libcurl, easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if request.method == .head { imgview_curl_set_long(libcurl, easy, CURLOPT_NOBODY, 1) }
         imgview_curl_set_data_callback(libcurl, easy, CURLOPT_WRITEFUNCTION, curlBodyCallback)
@@ -138,6 +144,54 @@ final class CurlTransfer: @unchecked Sendable {
         imgview_curl_set_data_callback(libcurl, easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
         imgview_curl_set_pointer(libcurl, easy, CURLOPT_HEADERDATA, context)
         return nil
+    }
+
+    /// Points `easy` at `hop`'s URL with `hop`'s header fields (and the body codings it decodes).
+    private func setHop(_ hop: HTTPRequest, on easy: UnsafeMutableRawPointer) {
+        url = hop.url
+        var fields: UnsafeMutablePointer<curl_slist>?
+        for field in hop.headerFields {
+            // HTTPFields has already made the value a legal one: no line breaks.
+            fields = libcurl.pointee.curl_slist_append(fields, "\(field.name.rawName): \(field.value)")
+        }
+        if hop.headerFields[.acceptEncoding] == nil {
+            fields = libcurl.pointee.curl_slist_append(fields, "Accept-Encoding: \(ContentDecoder.acceptEncoding)")
+        }
+        imgview_curl_set_string(libcurl, easy, CURLOPT_URL, hop.url?.absoluteString ?? "")
+        imgview_curl_set_pointer(libcurl, easy, CURLOPT_HTTPHEADER, fields)
+        // libcurl reads the list while it sends, so the last hop's goes only once this one's is set.
+        if let requestHeaders { libcurl.pointee.curl_slist_free_all(requestHeaders) }
+        requestHeaders = fields
+    }
+
+    /// Where a transfer libcurl says is done with `result` goes next: nil when it did not end in a
+    /// redirect (its outcome is `outcome(of:)`), else the next hop's request or why there is none.
+    func redirect(after result: CURLcode) -> Result<HTTPRequest, TransportError>? {
+        guard isRedirect, sinkError == nil, let handle else { return nil }
+        // libcurl resolves the Location once the response ended well (CURLINFO_REDIRECT_URL); a
+        // long body cut short leaves it to Foundation's resolution.
+        var resolved: UnsafeMutablePointer<CChar>?
+        imgview_curl_get_string(libcurl, handle, CURLINFO_REDIRECT_URL, &resolved)
+        guard let target = resolved.flatMap({ URL(string: String(cString: $0)) }) ?? redirectTarget() else {
+            return .failure(.badResponse("malformed redirect"))
+        }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else { return .failure(.unsupportedScheme(scheme, redirected: true)) }
+        guard redirects < Self.maxRedirects else { return .failure(.tooManyRedirects(limit: Self.maxRedirects)) }
+        return .success(RedirectPolicy.request(request, redirectedTo: target, adding: headers))
+    }
+
+    /// Sets the next hop up on the easy handle, which the driver has taken out of the multi handle.
+    func follow(_ hop: HTTPRequest) {
+        guard let handle else { return }
+        redirects += 1
+        isRedirect = false
+        droppedRedirectBytes = 0
+        headerLines = []
+        sawStatusLine = false
+        errorBuffer[0] = 0
+        lastActivity = DispatchTime.now()
+        setHop(hop, on: handle)
     }
 
     /// Forgets the easy handle, which the driver resets for another transfer.
@@ -192,25 +246,21 @@ final class CurlTransfer: @unchecked Sendable {
             case ENETUNREACH, ENETDOWN, EHOSTUNREACH: return .unreachable
             default: return .connectionRefused
             }
-        case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound(request.url?.host ?? "")
+        case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound(url?.host ?? "")
         case CURLE_COULDNT_RESOLVE_PROXY: return .hostNotFound("proxy")
         case CURLE_OPERATION_TIMEDOUT: return idleTimeoutError()
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .connectionLost(received: received)
-        case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects(limit: Self.maxRedirects)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            if let redirect = redirectTarget(), let scheme = redirect.scheme {
-                return .unsupportedScheme(scheme.lowercased(), redirected: true)
-            }
-            // Only http and https are sent: this is libcurl refusing an answer with no status line
-            // ("HTTP/0.9"), not a scheme.
+            // Only http and https are sent, redirects included (`redirect(after:)`): this is libcurl
+            // refusing an answer with no status line ("HTTP/0.9"), not a scheme.
             return .badResponse("the answer does not start with an HTTP status line")
         case CURLE_OUT_OF_MEMORY where sawStatusLine && head == nil:
             // libcurl refuses a header line over 100 kB with this code.
             return .badResponse("a header line longer than 100 kB")
         case CURLE_RECV_ERROR where detail.hasPrefix("Too large response headers"):
             return .badResponse("headers larger than 300 kB")
-        case CURLE_URL_MALFORMAT: return .badResponse(redirectTarget() == nil ? words : "malformed redirect")
+        case CURLE_URL_MALFORMAT: return redirects > 0 ? .badResponse("malformed redirect") : .badResponse(words)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED, CURLE_SSL_SHUTDOWN_FAILED,
             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
@@ -227,10 +277,10 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func effectiveURL() -> URL? {
-        guard let handle else { return request.url }
+        guard let handle else { return url }
         var effective: UnsafeMutablePointer<CChar>?
         imgview_curl_get_string(libcurl, handle, CURLINFO_EFFECTIVE_URL, &effective)
-        return effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+        return effective.flatMap { URL(string: String(cString: $0)) } ?? url
     }
 
     /// The final response's status and headers, given to the sink once.
@@ -248,21 +298,27 @@ final class CurlTransfer: @unchecked Sendable {
         return head
     }
 
-    /// Whether the headers just ended are the last libcurl will read: not an interim 1xx, and not a
-    /// redirect it is about to follow (the statuses libcurl follows, with a Location; past the
-    /// redirect limit it fails instead).
-    private func isFinalResponse(_ easy: UnsafeMutableRawPointer) -> Bool {
+    /// What the headers that just ended were: an interim 1xx's, a redirect's (a status followed,
+    /// with a Location), or the final response's.
+    private enum HeadKind { case interim, redirect, final }
+
+    private func kindOfHead(_ easy: UnsafeMutableRawPointer) -> HeadKind {
         var status = 0
         imgview_curl_get_long(libcurl, easy, CURLINFO_RESPONSE_CODE, &status)
-        if status < 200 { return false }
-        let redirects = [300, 301, 302, 303, 307, 308].contains(status)
-        return !(redirects && headerLines.contains { $0.name.lowercased() == "location" })
+        if status < 200 { return .interim }
+        let isFollowed = RedirectPolicy.redirectStatuses.contains(status)
+        return isFollowed && headerLines.contains { $0.name.lowercased() == "location" } ? .redirect : .final
     }
 
     /// Body bytes from libcurl; returning less than it gave aborts the transfer.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now()
         guard sinkError == nil, let handle else { return 0 }
+        if isRedirect {
+            // Read to keep the connection for the next hop, but not without end.
+            droppedRedirectBytes += bytes.count
+            return droppedRedirectBytes > Self.redirectBodyLimit ? 0 : bytes.count
+        }
         do {
             let head = try deliverHead(handle)
             if !isDecoderChosen {
@@ -307,7 +363,14 @@ final class CurlTransfer: @unchecked Sendable {
         let line = String(decoding: bytes, as: UTF8.self)
         let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty {
-            guard let handle, isFinalResponse(handle) else { return bytes.count }
+            guard let handle else { return bytes.count }
+            switch kindOfHead(handle) {
+            case .interim: return bytes.count
+            case .redirect:
+                isRedirect = true
+                return bytes.count
+            case .final: break
+            }
             do {
                 _ = try deliverHead(handle)
             } catch {

@@ -37,6 +37,8 @@ extension ImagePipeline {
         public var partialPreviews: PartialPreviewPolicy?
         /// Where local files' thumbnails last (the freedesktop.org store); nil makes none.
         public var thumbnails: (any ThumbnailStoring)?
+        /// Where fetched bodies' thumbnails last (beside them in the disk cache); nil makes none.
+        public var bodyThumbnails: (any BodyThumbnailStoring)?
 
         public init(
             fetcher: any ImageFetching, decoder: any ImageDecoding, pngEncoder: (any PNGEncoding)? = nil,
@@ -44,9 +46,11 @@ extension ImagePipeline {
             maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, bytesCostLimit: Int = 256 << 20,
             decodedCostLimit: Int = 256 << 20, previewCostLimit: Int = 128 << 20, animationCostLimit: Int = 48 << 20,
             isOffline: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
-            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy(), thumbnails: (any ThumbnailStoring)? = nil
+            partialPreviews: PartialPreviewPolicy? = PartialPreviewPolicy(), thumbnails: (any ThumbnailStoring)? = nil,
+            bodyThumbnails: (any BodyThumbnailStoring)? = nil
         ) {
             self.thumbnails = thumbnails
+            self.bodyThumbnails = bodyThumbnails
             self.fetcher = fetcher
             self.decoder = decoder
             self.pngEncoder = pngEncoder

@@ -270,14 +270,17 @@ public final class ImagePipeline: Sendable {
             content: content, width: minimum.width, height: minimum.height, page: options.page, animates: options.animates)
         let decoder = configuration.decoder
         let maxPixelCount = configuration.maxPixelCount
-        // A local file's lasting thumbnail stands in for decoding it; one is made after a decode.
+        // A lasting thumbnail stands in for decoding: a local file's (the freedesktop.org store),
+        // or a fetched body's (beside it in the disk cache); one is made after a decode.
         let store: (any ThumbnailStoring)? = thumbnail != nil && content.url.isFileURL ? configuration.thumbnails : nil
+        let bodyStore: (any BodyThumbnailStoring)? = thumbnail != nil && !content.url.isFileURL ? configuration.bodyThumbnails : nil
         let path = content.url.path
+        let sha256 = content.sha256
         let entry = try await refusingBadImages(content.url) {
             try await run(decodes, key, waiter: waiter) { cancellation in
                 let started = ContinuousClock.now
-                if let store, let thumbnail, header.animation == nil, options.page == 0,
-                    let pixels = store.thumbnail(ofFile: path, size: thumbnail)
+                if let thumbnail, header.animation == nil, options.page == 0,
+                    let pixels = store?.thumbnail(ofFile: path, size: thumbnail) ?? bodyStore?.thumbnail(ofBody: sha256, size: thumbnail)
                 {
                     var entry = DecodedEntry(image: DecodedImage(header: header, pixels: pixels), decodeTime: started.duration(to: .now))
                     entry.isStoredThumbnail = true
@@ -292,7 +295,17 @@ public final class ImagePipeline: Sendable {
                 memory.keepDecoded(entry, for: content)
             }
         }
-        if let store, let thumbnail, !entry.isStoredThumbnail { storeThumbnail(of: entry.image, path: path, size: thumbnail, in: store) }
+        if let thumbnail, !entry.isStoredThumbnail {
+            if let store {
+                // `large` always: file managers look only in their own size's folder, and theirs is `large`.
+                storeThumbnail(of: entry.image, sizes: Set([thumbnail, .large])) { store.store($0, ofFile: path, size: $1, header: $2) }
+            } else if let bodyStore {
+                let url = content.url.absoluteString
+                storeThumbnail(of: entry.image, sizes: [thumbnail]) { pixels, size, _ in
+                    bodyStore.store(pixels, ofBody: sha256, size: size, url: url)
+                }
+            }
+        }
         return entry
     }
 
@@ -302,21 +315,23 @@ public final class ImagePipeline: Sendable {
         return configuration.thumbnails
     }
 
-    /// Makes the lasting thumbnail of a decoded local file at low priority, after what the user
-    /// waits for (encoding a PNG costs more than decoding at a DCT scale). An image no larger than
-    /// the smallest thumbnail needs none.
-    private func storeThumbnail(of image: DecodedImage, path: String, size: ThumbnailSize, in store: any ThumbnailStoring) {
+    /// Makes the lasting thumbnails of a decoded image in `sizes` at low priority, after what the
+    /// user waits for (encoding a PNG costs more than decoding at a DCT scale), and gives each to
+    /// `write`. An image no larger than the smallest thumbnail needs none.
+    private func storeThumbnail(
+        of image: DecodedImage, sizes: Set<ThumbnailSize>,
+        write: @escaping @Sendable (PixelBuffer, ThumbnailSize, ImageHeader) -> Void
+    ) {
         let upright = image.header.uprightSize
         guard max(upright.width, upright.height) > ThumbnailSize.normal.pixels, image.header.animation == nil else { return }
         let pending = thumbnailWrites
         pending.begin()
         let ticket = configuration.scheduler.schedule(priority: .low) {
             defer { pending.end() }
-            // `large` always: file managers look only in their own size's folder, and theirs is `large`.
-            for size in Set([size, .large]).sorted(by: { $0.pixels > $1.pixels }) {
+            for size in sizes.sorted(by: { $0.pixels > $1.pixels }) {
                 let fitted = size.fitted(width: upright.width, height: upright.height)
                 let pixels = image.pixels.reduced(toWidth: fitted.width, height: fitted.height)
-                store.store(pixels, ofFile: path, size: size, header: image.header)
+                write(pixels, size, image.header)
             }
         }
         thumbnailTickets.withLock { tickets in

@@ -185,12 +185,20 @@ public final class CursesTerminal {
             draw(frame)
             return
         }
-        // tmux drops passthrough from a pane it does not show (or shows it over another window).
+        // tmux drops passthrough from a pane it does not show (or shows it over another window);
+        // an image tmux draws itself (its own sixel) it keeps, and shows with the pane.
+        let hidden = tmuxGeometry?.isVisible == false
+        let tmuxKeepsSixel = placement.terminal.tmuxDrawsSixel
+        let graphics = hidden ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) } : frame.graphics
+        let linesMove = previous != nil && !(placement.placed.isEmpty && graphics.isEmpty) && refreshMayMoveLines()
         let pixels = placement.update(
-            to: tmuxGeometry?.isVisible == false ? [] : frame.graphics, cleared: previous == nil,
+            to: graphics, cleared: previous == nil, linesMove: linesMove,
             textOverwrites: { area in
                 (area.row..<(area.row + area.height)).contains { row in
-                    written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
+                    // tmux drops an image of its own when any line it is on is erased or has cells
+                    // inserted or deleted, beside it too, which ncurses may do for any change there.
+                    tmuxKeepsSixel
+                        ? written[row] != nil : written[row].map { $0.first < area.column + area.width && $0.last >= area.column } ?? false
                 }
             }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
@@ -201,14 +209,56 @@ public final class CursesTerminal {
         lastDrawnDirectly = drawnDirectly
     }
 
+    /// Whether ncurses' next refresh may move lines on the terminal rather than write them: its
+    /// scrolling optimization (`_nc_hash_map`) anchors a move on a line whose text is on the
+    /// screen once and in the new frame once, at another row, grows the moved block over equal
+    /// neighbours, and moves it by scrolling a region of the terminal (a grid scrolled by a row is
+    /// such a change). Pixels painted in those cells move with them or scroll off, which the
+    /// frame's cell-by-cell difference cannot see. No anchor, no move. Asked of ncurses' own
+    /// screens, compared as it compares them (cell by cell, byte for byte): what it believes the
+    /// terminal shows (a copy of `curscr`: reading it in place would move the cursor it keeps for
+    /// the terminal's) and what it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
+    private func refreshMayMoveLines() -> Bool {
+        guard let next = imgview_stdscr(), let shown = dupwin(imgview_curscr()) else { return true }
+        defer { delwin(shown) }
+        let rows = Int(getmaxy(next))
+        let columns = Int(getmaxx(next))
+        guard rows > 1, columns > 0 else { return false }
+        guard Int(getmaxy(shown)) >= rows, Int(getmaxx(shown)) >= columns else { return true }
+        var cells = [cchar_t](repeating: cchar_t(), count: columns + 1)
+        func line(_ window: UnsafeMutablePointer<WINDOW>, _ row: Int) -> [UInt8] {
+            _ = mvwin_wchnstr(window, Int32(row), 0, &cells, Int32(columns))
+            return cells.withUnsafeBytes { Array($0.prefix(columns * MemoryLayout<cchar_t>.stride)) }
+        }
+        let shownLines = (0..<rows).map { line(shown, $0) }
+        let (cursorRow, cursorColumn) = (getcury(next), getcurx(next))
+        let drawnLines = (0..<rows).map { line(next, $0) }
+        wmove(next, cursorRow, cursorColumn)
+        var shownCounts: [[UInt8]: Int] = [:]
+        var drawnCounts: [[UInt8]: Int] = [:]
+        for row in 0..<rows {
+            shownCounts[shownLines[row], default: 0] += 1
+            drawnCounts[drawnLines[row], default: 0] += 1
+        }
+        // Unique on both screens and changed at this row: the one line of that text is elsewhere now.
+        return (0..<rows).contains { row in
+            drawnLines[row] != shownLines[row] && drawnCounts[drawnLines[row]] == 1 && shownCounts[drawnLines[row]] == 1
+        }
+    }
+
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
     /// an image passed through tmux is tmux's to neither keep nor move, so it is taken away
     /// while the pane is not shown and drawn again, where the pane now is, when it is.
+    /// An image tmux draws itself (its own sixel) is tmux's to keep, hide and draw again: left alone.
     public func tmuxPaneChanged(_ geometry: TmuxPaneGeometry, redrawn: Bool) {
         guard isActive, let tmuxPane else { return }
         let previous = tmuxGeometry
         tmuxGeometry = geometry
         placement.paneOrigin = geometry.origin
+        let passedThrough = { (graphic: PlacedGraphic) in TmuxPlacement.isPassedThrough(graphic.preview.bytes) }
+        guard placement.placed.contains(where: passedThrough) || lastFrame?.graphics.contains(where: passedThrough) == true else {
+            return
+        }
         guard geometry.isVisible else {
             // A kitty image stays over whatever tmux shows now, and passthrough from this pane is
             // dropped: deleted past tmux. sixel and iTerm2 images are gone under tmux's redraw.
@@ -359,9 +409,18 @@ public final class CursesTerminal {
     }
 
     /// Takes the pixel image off the screen, before the terminal is given back.
+    ///
+    /// tmux's own sixel is dropped by tmux when the spaces are written over it, and those spaces
+    /// reach the terminal only with tmux's redraw of the pane, which comes after tmux has read all
+    /// that was written with them: waited for (a question tmux answers itself), so that it is the
+    /// browser's screen tmux draws them on, not the one the program goes back to, whose cells are
+    /// only cleared. xterm keeps a sixel's pixels under cleared cells and paints them again when
+    /// its window is uncovered.
     private func takeImageAway() {
+        let tmuxSixel = placement.terminal.tmuxDrawsSixel && placement.placed.contains { $0.preview.graphics == .sixel }
         let bytes = placement.remove(screen: size)
         if !bytes.isEmpty { writeToTerminal(bytes) }
+        if tmuxSixel { _ = TmuxPane.cursorPosition(timeout: .milliseconds(300)) }
     }
 
     /// Gives the terminal back as it was: normal screen, cursor, modes.

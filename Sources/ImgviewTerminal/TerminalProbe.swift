@@ -17,9 +17,10 @@ public enum TerminalProbe {
     /// The profile `auto` and `imgview terminal` go by.
     ///
     /// `askTerminal` false skips the query (output is not going to the terminal, so its
-    /// answers would not matter).
+    /// answers would not matter); `asksOuterTerminal` false asks only tmux, never the terminal
+    /// outside it through passthrough.
     public static func profile(
-        environment: [String: String] = ProcessInfo.processInfo.environment, askTerminal: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment, askTerminal: Bool = true, asksOuterTerminal: Bool = true,
         timeout: Duration = TerminalQuery.defaultTimeout
     ) -> TerminalProfile {
         let variables = TerminalEnvironment(environment)
@@ -37,7 +38,7 @@ public enum TerminalProbe {
         let outcome = TerminalQuery.run(on: terminal, bytes: question, timeout: timeout)
         // The outer terminal, through tmux, after tmux's own answers are in (they come first, in order).
         var outer: TerminalReplies?
-        if tmux?.answersReachPane == true, outcome.status == .answered {
+        if asksOuterTerminal, tmux?.answersReachPane == true, outcome.status == .answered {
             outer = TerminalQuery.run(on: terminal, bytes: TerminalQuery.outerBytes, timeout: timeout).replies
         }
         return TerminalDetector(environment: variables, query: outcome, kernelSize: terminal.kernelSize, tmux: tmux, outer: outer)
@@ -48,7 +49,7 @@ public enum TerminalProbe {
     /// for the pane imgview runs in (`-t $TMUX_PANE`: without it tmux answers for its current pane).
     static func tmuxFacts(pane: String?) -> TerminalDetector.TmuxFacts? {
         let format =
-            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}"
+            "#{version}\t#{client_termtype}\t#{client_termname}\t#{allow-passthrough}\t#{pane_active}\t#{window_active}\t#{session_attached}\t#{client_termfeatures}"
         guard let described = tmux(["display-message", "-p"] + (pane.map { ["-t", $0] } ?? []) + [format]) else { return nil }
         let fields = described.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         let clientType = fields.count > 1 && !fields[1].isEmpty ? fields[1] : nil
@@ -59,7 +60,8 @@ public enum TerminalProbe {
         let answersReachPane = passthrough && fields.count > 6 && fields[4] == "1" && fields[5] == "1" && fields[6] == "1"
         return TerminalDetector.TmuxFacts(
             version: fields.first.flatMap { $0.isEmpty ? nil : $0 }, clientTerminal: clientType ?? clientName, clientVersion: clientType,
-            allowsPassthrough: passthrough, answersReachPane: answersReachPane)
+            allowsPassthrough: passthrough, answersReachPane: answersReachPane,
+            clientFeatures: fields.count > 7 && !fields[7].isEmpty ? fields[7].split(separator: ",").map(String.init) : nil)
     }
 
     /// The value of the tmux server option `name` (`set-clipboard`), or nil outside tmux or when it fails.

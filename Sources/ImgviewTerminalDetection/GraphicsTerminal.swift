@@ -14,16 +14,19 @@ public struct GraphicsTerminal: Sendable, Equatable {
     public var colorRegisters: Int
     public var passthrough: Bool
     public var synchronizedOutput: Bool
+    /// tmux draws sixel itself (3.4 and later): sixel is written plain, in whole cells.
+    public var tmuxDrawsSixel: Bool
 
     public init(
         cell: CellPixelSize = .fallback, background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256,
-        passthrough: Bool = false, synchronizedOutput: Bool = false
+        passthrough: Bool = false, synchronizedOutput: Bool = false, tmuxDrawsSixel: Bool = false
     ) {
         self.cell = cell
         self.background = background
         self.colorRegisters = colorRegisters
         self.passthrough = passthrough
         self.synchronizedOutput = synchronizedOutput
+        self.tmuxDrawsSixel = tmuxDrawsSixel
     }
 
     /// What detection found (the background black where the terminal did not say).
@@ -31,14 +34,15 @@ public struct GraphicsTerminal: Sendable, Equatable {
         self.init(
             cell: profile.cellPixels, background: profile.background ?? RGBColor(red: 0, green: 0, blue: 0),
             colorRegisters: profile.colorRegisters ?? 256, passthrough: profile.passthrough,
-            synchronizedOutput: profile.synchronizedOutput)
+            synchronizedOutput: profile.synchronizedOutput, tmuxDrawsSixel: profile.tmuxDrawsSixel)
     }
 
     /// The render options of a pixel preview in the pane's box: the pane's image id, and the
     /// cursor left where it was (the program keeps drawing around the image).
     public func paneOptions(_ graphics: GraphicsProtocol, columns: Int, rows: Int) -> GraphicsOptions {
-        GraphicsOptions(
+        let tmuxSixel = graphics == .sixel && tmuxDrawsSixel
+        return GraphicsOptions(
             graphics: graphics, columns: columns, rows: rows, cell: cell, background: background, colorRegisters: colorRegisters,
-            passthrough: passthrough, imageID: Self.paneImageID, movesCursor: false)
+            passthrough: passthrough && !tmuxSixel, imageID: Self.paneImageID, movesCursor: false, wholeCells: tmuxSixel)
     }
 }

@@ -14,15 +14,21 @@ public struct TerminalDetector: Sendable {
         /// Whether the outer terminal's answers come back to this pane: passthrough on, and the pane
         /// the active one of the current window of the session's one client.
         public var answersReachPane: Bool
+        /// What tmux found its client's terminal can do (`#{client_termfeatures}`: `RGB`, `sixel`, …);
+        /// nil when it did not say.
+        public var clientFeatures: [String]?
 
         public init(
-            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool, answersReachPane: Bool = false
+            version: String?, clientTerminal: String?, clientVersion: String? = nil, allowsPassthrough: Bool,
+            answersReachPane: Bool = false,
+            clientFeatures: [String]? = nil
         ) {
             self.version = version
             self.clientTerminal = clientTerminal
             self.clientVersion = clientVersion
             self.allowsPassthrough = allowsPassthrough
             self.answersReachPane = answersReachPane
+            self.clientFeatures = clientFeatures
         }
     }
 
@@ -55,15 +61,17 @@ public struct TerminalDetector: Sendable {
         let multiplexer = environment.multiplexer
         let (terminal, evidence) = identify(replies: replies)
         let passthrough = multiplexer == .tmux && (tmux?.allowsPassthrough ?? false)
+        let tmuxSixel = tmuxDrawsSixel(replies: replies)
         var graphics = GraphicsProtocol.allCases.map { support(for: $0, terminal: terminal, evidence: evidence, replies: replies) }
         var advice: [String] = []
         if multiplexer == .tmux, !passthrough {
-            let wanted = graphics.filter(\.isAvailable)
-            if !wanted.isEmpty || terminal != nil {
+            // tmux's own sixel needs no passthrough.
+            let wanted = graphics.filter { $0.isAvailable && !($0.graphics == .sixel && tmuxSixel) }
+            if !wanted.isEmpty || (terminal != nil && !tmuxSixel) {
                 advice.append("tmux keeps images from the terminal: add `set -g allow-passthrough on` to ~/.tmux.conf (tmux 3.3 or later)")
             }
             graphics = graphics.map { support in
-                guard support.isAvailable else { return support }
+                guard support.isAvailable, !(support.graphics == .sixel && tmuxSixel) else { return support }
                 return TerminalProfile.Support(
                     graphics: support.graphics, isAvailable: false, reason: support.reason + ", but tmux's allow-passthrough is off")
             }
@@ -97,7 +105,17 @@ public struct TerminalDetector: Sendable {
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
             colorRegisters: replies.colorRegisters, symbols: symbols, symbolsReason: symbolsReason, query: queryReport(),
-            autoMode: autoMode, autoReason: autoReason, advice: advice)
+            autoMode: autoMode, autoReason: autoReason, advice: advice, tmuxDrawsSixel: tmuxSixel)
+    }
+
+    /// Whether tmux draws sixel itself (3.4 and later, built with it): its own DA1, asked of it
+    /// unwrapped, lists 4, and it found that its client's terminal draws sixel too
+    /// (`#{client_termfeatures}`; without that it draws a box of text in the image's place).
+    private func tmuxDrawsSixel(replies: TerminalReplies) -> Bool {
+        guard environment.multiplexer == .tmux, query?.status == .answered, replies.deviceAttributes?.contains(4) == true else {
+            return false
+        }
+        return tmux?.clientFeatures?.contains("sixel") == true
     }
 
     /// The terminal being drawn on: the query's XTVERSION, then tmux's view of its client, then
@@ -130,8 +148,11 @@ public struct TerminalDetector: Sendable {
         let namedReason = "\(terminal?.name ?? "") (\(evidence ?? "")) draws it"
         if insideTmux {
             // tmux answers the query itself: only its sixel support (a build option) shows in DA1.
-            if graphics == .sixel, replies.deviceAttributes?.contains(4) == true {
-                return result(true, "tmux itself draws sixel (DA1 lists 4)")
+            if graphics == .sixel, tmuxDrawsSixel(replies: replies) {
+                return result(true, "tmux draws sixel itself (its DA1 lists 4, and its client's terminal has sixel)")
+            }
+            if graphics == .sixel, replies.deviceAttributes?.contains(4) == true, !named {
+                return result(false, "tmux draws sixel (its DA1 lists 4), but not to this terminal (client_termfeatures has no sixel)")
             }
             if graphics == .kitty, outer?.kittyGraphics == "OK" {
                 return result(true, "the terminal outside tmux answered the kitty graphics query, through tmux")
@@ -166,6 +187,9 @@ public struct TerminalDetector: Sendable {
     }
 
     private func cellPixels(replies: TerminalReplies) -> (CellPixelSize, String) {
+        // tmux 3.4 and later answer for the cell size their grid is in (an image's cells are
+        // counted in it), which the pane's TIOCGWINSZ need not say.
+        if environment.multiplexer == .tmux, let cell = replies.cellPixels { return (cell, "CSI 16 t, tmux's") }
         if let size = kernelSize, size.pixelWidth > 0, size.pixelHeight > 0, size.columns > 0, size.rows > 0 {
             return (CellPixelSize.reported(width: size.pixelWidth / size.columns, height: size.pixelHeight / size.rows), "TIOCGWINSZ")
         }

@@ -42,6 +42,9 @@ public struct TerminalProfile: Sendable, Equatable {
     public var autoReason: String
     /// What the user can change to get pixels (tmux settings, …).
     public var advice: [String]
+    /// Inside tmux 3.4 or later built with sixel: tmux draws sixel itself, so sixel is written plain
+    /// (never passed through), in whole cells of tmux's size.
+    public var tmuxDrawsSixel: Bool = false
 
     /// The protocols that can be used here, best first.
     public var availableGraphics: [GraphicsProtocol] { graphics.filter(\.isAvailable).map(\.graphics) }

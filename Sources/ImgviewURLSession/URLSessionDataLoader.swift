@@ -17,7 +17,7 @@ import ImgviewSupport
 /// credential storage), and follows redirects to http and https only, as libcurl is told to.
 public final class URLSessionDataLoader: DataLoading {
     /// Redirects followed before giving up, as many as the libcurl loader follows.
-    public static let maxRedirects = 10
+    public static let maxRedirects = RedirectPolicy.maxRedirects
 
     private let session: URLSession
     private let router: TaskRouter
@@ -72,11 +72,31 @@ public final class URLSessionDataLoader: DataLoading {
         return URLSessionConfiguration.ephemeral
     }
 
-    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+    public func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead {
         guard let url = request.url, let scheme = url.scheme?.lowercased() else {
             throw TransportError.unsupportedScheme("", redirected: false)
         }
         guard scheme == "http" || scheme == "https" else { throw TransportError.unsupportedScheme(scheme, redirected: false) }
+        let task = session.dataTask(with: Self.urlRequest(headers.applied(to: request), url: url))
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    router.register(
+                        task.taskIdentifier, TaskRouter.Transfer(request: request, headers: headers, sink: sink, continuation: continuation)
+                    )
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
+            // Linux throws URLError.cancelled, not CancellationError, when the task is cancelled.
+            throw CancellationError()
+        }
+    }
+
+    /// `request` for URLSession, its fields alone (nothing of the session's or of an earlier hop).
+    static func urlRequest(_ request: HTTPRequest, url: URL) -> URLRequest {
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headerFields {
@@ -88,26 +108,16 @@ public final class URLSessionDataLoader: DataLoading {
         if request.headerFields[.acceptEncoding] == nil {
             urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         }
-        let task = session.dataTask(with: urlRequest)
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    router.register(task.taskIdentifier, TaskRouter.Transfer(sink: sink, continuation: continuation))
-                    task.resume()
-                }
-            } onCancel: {
-                task.cancel()
-            }
-        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-            // Linux throws URLError.cancelled, not CancellationError, when the task is cancelled.
-            throw CancellationError()
-        }
+        return urlRequest
     }
 }
 
 /// The session's delegate: sends each task's events to the sink of the transfer that started it.
 private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer {
+        /// The request as first made, with imgview's own fields only, and the user's.
+        let request: HTTPRequest
+        let headers: RequestHeaders
         let sink: any TransferSink
         let continuation: CheckedContinuation<ResponseHead, any Error>
         var head: ResponseHead?
@@ -142,37 +152,33 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
         let location = URL(string: locationText, relativeTo: response.url)?.absoluteURL
         let scheme = location?.scheme?.lowercased() ?? ""
-        let refusal = transfers.withLock { transfers -> TransportError? in
+        let next = transfers.withLock { transfers -> Result<URLRequest, TransportError>? in
             guard var transfer = transfers[task.taskIdentifier] else { return nil }
             transfer.redirects += 1
-            var refusal: TransportError?
-            if scheme != "http" && scheme != "https" {
-                refusal = .unsupportedScheme(scheme, redirected: true)
-            } else if transfer.redirects > URLSessionDataLoader.maxRedirects {
-                refusal = .tooManyRedirects(limit: URLSessionDataLoader.maxRedirects)
+            let next: Result<URLRequest, TransportError>
+            if let location, scheme == "http" || scheme == "https" {
+                if transfer.redirects > URLSessionDataLoader.maxRedirects {
+                    next = .failure(.tooManyRedirects(limit: URLSessionDataLoader.maxRedirects))
+                } else {
+                    // Made afresh from the first request each time, not from `request`, which
+                    // carries every field on: the user's only while at its origin (RedirectPolicy).
+                    let hop = RedirectPolicy.request(transfer.request, redirectedTo: location, adding: transfer.headers)
+                    next = .success(URLSessionDataLoader.urlRequest(hop, url: location))
+                }
+            } else {
+                next = .failure(location == nil ? .badResponse("malformed redirect") : .unsupportedScheme(scheme, redirected: true))
             }
-            if let refusal { transfer.failure = refusal }
+            if case .failure(let refusal) = next { transfer.failure = refusal }
             transfers[task.taskIdentifier] = transfer
-            return refusal
+            return next
         }
-        guard refusal == nil, let location else {
+        guard case .success(let hop)? = next else {
             completionHandler(nil)
             // Not from this queue: cancel() waits for the session's queue, which may be waiting for this one.
             DispatchQueue.global().async { task.cancel() }
             return
         }
-        var next = request
-        next.url = location
-        // The original request's fields, each time: credentials only while the redirect stays at
-        // their origin (RedirectPolicy, as libcurl does for the other loader).
-        if let original = task.originalRequest, let originalURL = original.url {
-            let keepsCredentials = RedirectPolicy.keepsCredentials(from: originalURL, to: location)
-            for (name, value) in original.allHTTPHeaderFields ?? [:] {
-                let isCredential = RedirectPolicy.credentialFields.contains { $0.rawName.lowercased() == name.lowercased() }
-                next.setValue(isCredential && !keepsCredentials ? nil : value, forHTTPHeaderField: name)
-            }
-        }
-        completionHandler(next)
+        completionHandler(hop)
     }
 
     func urlSession(

@@ -35,7 +35,8 @@ extension Imgview.Cache {
             let entries = cache?.entries() ?? []
             let partials = cache?.partials() ?? []
             let names = entries.isEmpty && partials.isEmpty ? [:] : await global.catalogNamesByURL()
-            let listing = CacheListing(entries: entries, partials: partials, names: names, now: Date())
+            let listing = CacheListing(
+                entries: entries, partials: partials, names: names, now: Date(), thumbnails: json ? cache?.thumbnailSizes() ?? [:] : [:])
             switch style {
             case .json:
                 StandardOutput.write(listing.json())

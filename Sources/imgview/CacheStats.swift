@@ -16,7 +16,8 @@ extension Imgview.Cache {
             discussion: """
                 Hits are requests served from disk without the network, revalidations stale entries \
                 the server confirmed with a 304, misses requests the cache could not answer; evictions \
-                are entries removed to respect the size limit or by 'cache prune'. The counters sum \
+                are entries removed to respect the size limit or by 'cache prune'; thumbnails are those \
+                the grid and 'show --grid' made of cached images, kept beside their bodies. The counters sum \
                 every imgview process that used the cache. On a terminal the figures are for reading; \
                 otherwise they are 'key<TAB>value' lines with exact numbers; --json prints one object.
                 """)
@@ -33,7 +34,7 @@ extension Imgview.Cache {
                 let cache = try global.existingCache(readOnly: true)
                 return CacheStatistics(
                     entries: cache?.entries() ?? [], counters: cache?.counters() ?? .zero, limit: try global.cacheSizeLimit(),
-                    partials: cache?.partials() ?? [])
+                    partials: cache?.partials() ?? [], thumbnails: cache?.thumbnailTotals() ?? (0, 0))
             }
             switch style {
             case .json: StandardOutput.write(statistics.json(directory: directory.path))

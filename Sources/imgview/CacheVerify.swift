@@ -45,6 +45,10 @@ extension Imgview.Cache {
                     output +=
                         "tidied \(count) orphaned \(count == 1 ? "blob" : "blobs") (\(ByteCount.format(report.orphanedBytes)) no entry referenced)\n"
                 }
+                if report.orphanedThumbnails > 0 {
+                    let count = report.orphanedThumbnails
+                    output += "tidied \(count) orphaned \(count == 1 ? "thumbnail" : "thumbnails") (of bodies no longer cached)\n"
+                }
                 for problem in report.problems {
                     let url = problem.url.map { " \(TerminalText.sanitized($0.absoluteString))" } ?? ""
                     output += "removed \(problem.kind.rawValue) \(TerminalText.sanitized(problem.path))\(url): \(problem.detail)\n"
@@ -65,6 +69,7 @@ extension Imgview.Cache {
             return Data(
                 ("{\"entries\": \(report.entries), \"blobs\": \(report.blobs), \"bytes\": \(report.bytes), "
                     + "\"abandoned_files\": \(report.abandonedFiles), \"orphaned_blobs\": \(report.orphanedBlobs), "
+                    + "\"thumbnails\": \(report.thumbnails), \"orphaned_thumbnails\": \(report.orphanedThumbnails), "
                     + "\"problems\": \(list)}\n").utf8)
         }
     }

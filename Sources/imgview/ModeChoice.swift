@@ -80,17 +80,22 @@ struct PreviewSetup {
             if mode == .blocks, symbols == .auto, profile == nil, onTerminal { profile = probe() }
             return PreviewSetup(mode: mode, graphics: nil, symbols: symbols.blockSymbols(profile: profile))
         }
-        if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
+        let insideTmux = TerminalEnvironment(environment).multiplexer == .tmux
+        if profile == nil, onTerminal, insideTmux {
+            // Whether tmux draws sixel itself, in which cell size, or passes pixels on (and so whether
+            // they must be wrapped) is tmux's to say: tmux is asked, not the terminal outside it.
+            profile = TerminalProbe.profile(environment: environment, asksOuterTerminal: false)
+        } else if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
             profile = probe()
-        } else if profile == nil, onTerminal, TerminalEnvironment(environment).multiplexer == .tmux {
-            // Whether tmux passes pixels on (and so whether they must be wrapped) is tmux's to say; nothing is asked of the terminal.
-            profile = TerminalProbe.profile(environment: environment, askTerminal: false)
         }
-        let cell = TerminalProbe.kernelCellPixels() ?? profile?.cellPixels ?? .fallback
+        // Inside tmux the profile's cell: tmux's own answer where it gives one, the size its grid counts an image's cells in.
+        let cell = (insideTmux ? profile?.cellPixels : nil) ?? TerminalProbe.kernelCellPixels() ?? profile?.cellPixels ?? .fallback
+        let tmuxSixel = graphics == .sixel && profile?.tmuxDrawsSixel == true
         let options = GraphicsOptions(
             graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
             background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),
-            colorRegisters: profile?.colorRegisters ?? 256, passthrough: profile?.passthrough ?? false)
+            colorRegisters: profile?.colorRegisters ?? 256, passthrough: (profile?.passthrough ?? false) && !tmuxSixel,
+            wholeCells: tmuxSixel)
         return PreviewSetup(mode: mode, graphics: options)
     }
 }

@@ -30,13 +30,16 @@ extension ServiceOptions {
         fetcher: any ImageFetching, maxPixelCount: Int = DecodeRequest.defaultMaxPixelCount, offline: Bool,
         supplied: [URL: Data] = [:], keepsImagesInMemory: Bool = true
     ) -> ImagePipeline {
+        // A grid's thumbnails of URLs are kept beside their bodies in the fetcher's disk cache.
+        let cache = (fetcher as? ImageFetcher)?.configuration.diskCache
         let fetcher: any ImageFetching = supplied.isEmpty ? fetcher : SuppliedImageFetcher(supplied: supplied, wrapping: fetcher)
         return ImagePipeline(
             configuration: .init(
                 fetcher: fetcher, decoder: ImageDecoder(), pngEncoder: PNGEncoder(), maxPixelCount: maxPixelCount,
                 bytesCostLimit: keepsImagesInMemory ? 256 << 20 : 0, isOffline: offline,
                 // `get` shows no pictures of a body's start: kept for them, a 100 MB body was held in memory whole.
-                partialPreviews: keepsImagesInMemory ? PartialPreviewPolicy() : nil, thumbnails: thumbnailStore()))
+                partialPreviews: keepsImagesInMemory ? PartialPreviewPolicy() : nil, thumbnails: thumbnailStore(),
+                bodyThumbnails: cache.map(CacheThumbnails.init)))
     }
 
     /// The freedesktop.org thumbnail store the grid and contact sheets share with file managers.

@@ -46,7 +46,7 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(
         name: .customLong("user-agent"),
-        help: ArgumentHelp("Send this User-Agent instead of imgview's own (imgview/VERSION).", valueName: "text"))
+        help: ArgumentHelp("Send this User-Agent instead of imgview's own (imgview/VERSION), or the config file's.", valueName: "text"))
     var userAgent: String?
 
     func validate() throws {
@@ -68,14 +68,16 @@ struct ServiceOptions: ParsableArguments {
         ByteCount.parse(Settings.shared.text("max-filesize", commandLine: maxFileSizeOption, standard: "512M")) ?? 512 << 20
     }
 
-    /// The headers given with `-H`, `--referer` and `--user-agent`, checked: a bad one is a usage
+    /// The headers given with `-H`, `--referer` and `--user-agent` (else the config file's
+    /// `user-agent`, checked when the file was read), checked: a bad one is a usage
     /// error of one line (`imgview: -H …`, exit 2), thrown when the command makes its loader,
     /// before anything is fetched. (Not from `validate`: ArgumentParser would add its usage text.)
     func requestHeaders() throws(RequestHeaderError) -> RequestHeaders {
         var headers = RequestHeaders()
         for line in headerLines { try headers.add(line) }
         if let referer { try headers.setReferrer(referer) }
-        if let userAgent { try headers.setUserAgent(userAgent) }
+        let agent = Settings.shared.text("user-agent", commandLine: userAgent, standard: "")
+        if !agent.isEmpty { try headers.setUserAgent(agent) }
         return headers
     }
 

@@ -194,7 +194,8 @@ extension Imgview {
         /// Writes a pixel preview. On a terminal its rows are reserved first and the cursor put
         /// below them after, so the prompt comes under the image whatever the protocol did with the
         /// cursor; inside tmux an image passed through is put at the pane cursor's place in the outer
-        /// terminal, which tmux does not do. Into a pipe: the image and a new line.
+        /// terminal, which tmux does not do (tmux's own sixel is written plain, as to a terminal: tmux
+        /// places and keeps it). Into a pipe: the image and a new line.
         static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
             guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
             let reservation = RowReservation(rows: graphics.layout.rows)

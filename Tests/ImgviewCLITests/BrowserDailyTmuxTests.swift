@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewServer
 import ImgviewTestSupport
 import Testing
 
@@ -99,6 +100,26 @@ struct BrowserDailyTmuxTests {
         }
     }
 
+    @Test func markAllMarksEveryImageAgainNoneAndTheGridShowsTheMarks() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try await withBrowser(["pics"], in: place) { session in
+            try await session.send("T")
+            var screen = try await session.waitForScreen { $0.contains("marked all 3 images") }
+            #expect(screen.contains("[•a.png ] •b.png   •c.png ") && screen.contains("3 marked"), "\(screen)")
+            try await session.send("T")
+            screen = try await session.waitForScreen { $0.contains("no image marked") }
+            #expect(screen.contains("[ a.png ]  b.png    c.png ") && !screen.contains("marked ·"), "\(screen)")
+            // The grid puts a check before a marked image's name.
+            try await session.send("Right", "t", "g")
+            screen = try await session.waitForScreen { $0.contains("grid ·") && $0.contains("b.png") }
+            #expect(screen.contains("✓ b.png") && !screen.contains("✓ a.png") && !screen.contains("✓ c.png"), "\(screen)")
+            #expect(screen.contains("1 marked"))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
     // MARK: The trash
 
     @Test(.enabled(if: BrowserDailyTmuxTests.hasTrashCLI, "needs trash-cli (scripts/setup.sh installs it)"))
@@ -137,6 +158,41 @@ struct BrowserDailyTmuxTests {
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
+    }
+
+    @Test(.enabled(if: SystemCommands.canMount() && BrowserDailyTmuxTests.hasTrashCLI, "needs to mount a tmpfs, and trash-cli"))
+    func aFileOnAnotherVolumeGoesToThatVolumesTrashWhichTrashCLIReads() async throws {
+        let place = try makePlace([])
+        let volume = place.root.appendingPathComponent("volume")
+        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
+        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        defer {
+            try? SystemCommands.run("/bin/umount", [volume.path])
+            try? FileManager.default.removeItem(at: place.root)
+        }
+        let file = volume.appendingPathComponent("v w.png")
+        try BrowseLocalTmuxTests.png(width: 30, height: 20) { x, _ in UInt8(x * 8) }.write(to: file)
+        let command = TmuxSession.imgviewCommand(["volume"], environment: place.environment)
+        let session = try await TmuxSession(columns: 120, rows: 30, command: command, directory: place.root)
+        do {
+            _ = try await session.waitForScreen { $0.contains("source  local file") }
+            try await session.send("D")
+            _ = try await session.waitForScreen { $0.contains("moved v w.png to the trash") }
+            // The volume's own trash, the path relative to its top; nothing in the home trash.
+            let info = try String(contentsOfFile: volume.path + "/.Trash-\(getuid())/info/v w.png.trashinfo", encoding: .utf8)
+            #expect(info.hasPrefix("[Trash Info]\nPath=v%20w.png\nDeletionDate="))
+            #expect(!FileManager.default.fileExists(atPath: place.dataHome.appendingPathComponent("Trash").path))
+            let listed = try await shell("trash-list", in: place)
+            #expect(listed.stdout.hasSuffix(" " + file.path + "\n"), "\(listed.stdout) \(listed.stderr)")
+            let restored = try await shell("echo 0 | trash-restore \(TmuxSession.shellQuoted(file.path))", in: place)
+            #expect(restored.status == 0 && FileManager.default.fileExists(atPath: file.path), "\(restored.stdout) \(restored.stderr)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
     }
 
     @Test(.enabled(if: SystemCommands.canUseChattr(), "needs root and chattr"))
@@ -232,6 +288,75 @@ struct BrowserDailyTmuxTests {
         }
     }
 
+    @Test func withADisplayAndNoOpenerXDGOpenGetsEachFileOnItsOwnAwayFromTheTerminal() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        let bin = place.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let opened = place.root.appendingPathComponent("opened")
+        // Records its file and whether it has a terminal (it must not: it would draw over the browser).
+        try Data("#!/bin/sh\necho \"$1 $(tty)\" >> '\(opened.path)'\n".utf8).write(to: bin.appendingPathComponent("xdg-open"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("xdg-open").path)
+        let environment = ["DISPLAY": ":99", "PATH": bin.path + ":/usr/bin:/bin"]
+        try await withBrowser(["pics"], in: place, environment: environment) { session in
+            try await session.send("t", "End", "t", "o")
+            _ = try await session.waitForScreen { $0.contains("opened 2 images with xdg-open") }
+            let lines = try String(contentsOf: opened, encoding: .utf8).split(separator: "\n").map(String.init).sorted()
+            #expect(lines == ["\(place.picture("a.png").path) not a tty", "\(place.picture("c.png").path) not a tty"])
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test func remoteImagesAreFetchedOnceThroughTheCacheForTheActionsThatNeedAFile() async throws {
+        let place = try makePlace(["a.png"])
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        let server = try await LoopbackServer.start()
+        let photo = try Data(contentsOf: BrowseLocalTmuxTests.photo)
+        server.publish(.data(photo, contentType: "image/jpeg"), at: "/far/r.jpg")
+        let remote = server.url(for: "/far/r.jpg").absoluteString
+        let opened = place.root.appendingPathComponent("opened")
+        let opener = place.root.appendingPathComponent("opener")
+        try Data("#!/bin/sh\nfor f in \"$@\"; do echo \"$f\" >> '\(opened.path)'; done\n".utf8).write(to: opener)
+        let handled = place.root.appendingPathComponent("handled")
+        let handler = place.configHome.appendingPathComponent("imgview/key-handler")
+        try Data("#!/bin/sh\ncat > '\(handled.path)'\necho ok\n".utf8).write(to: handler)
+        for script in [opener, handler] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path) }
+        let runtime = place.root.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        try await stopping(server) {
+            try await withBrowser(
+                ["pics/a.png", remote, server.url(for: "/far/gone.jpg").absoluteString], in: place,
+                environment: ["IMGVIEW_OPENER": opener.path, "XDG_RUNTIME_DIR": runtime.path]
+            ) { session in
+                try await session.send("t", "Right", "t")
+                // Fetched as the neighbour of the first tab: from the memory cache once selected.
+                _ = try await session.waitForScreen { $0.contains("format  JPEG 512×600") && $0.contains("2 marked") }
+                try await session.send("o")
+                _ = try await session.waitForScreen { $0.contains("opened 2 images with \(opener.path)") }
+                let paths = try String(contentsOf: opened, encoding: .utf8).split(separator: "\n").map(String.init)
+                // The local file where it is; the remote one as a whole copy in a private folder, not in the cache.
+                #expect(paths.count == 2 && paths[0] == place.picture("a.png").path)
+                #expect(paths[1].hasPrefix(runtime.path + "/imgview/") && paths[1].hasSuffix("/r.jpg"), "\(paths)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: paths[1])) == photo)
+                try await session.send("C-x", "e")
+                _ = try await session.waitForScreen { $0.contains("key-handler e: ok") }
+                #expect(try String(contentsOf: handled, encoding: .utf8) == paths.joined(separator: "\n") + "\n")
+                // Shown, opened and handed to the key-handler: fetched once.
+                #expect(server.requests(for: "/far/r.jpg").count == 1)
+                // The trash takes the local file and says the other is not one.
+                try await session.send("D")
+                _ = try await session.waitForScreen { $0.contains("moved a.png to the trash · u undoes; r.jpg is not a local file") }
+                // One that cannot be fetched (r.jpg unmarked, so the selected one is the target): one line, and nothing was run.
+                try await session.send("Home", "t", "End", "o")
+                _ = try await session.waitForScreen { $0.contains("could not open gone.jpg:") && $0.contains("HTTP 404") }
+                #expect(try String(contentsOf: opened, encoding: .utf8).split(separator: "\n").count == 2)
+                try await session.send("q")
+                _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+            }
+        }
+    }
+
     // MARK: Slideshow and order
 
     @Test func theSlideshowMovesOnStopsAtTheEndAndAKeyPausesIt() async throws {
@@ -283,12 +408,14 @@ struct BrowserDailyTmuxTests {
         }
         try await withBrowser(["pics"], in: place) { session in
             // As listed: natural order. O: by date taken; the selection stays on a.jpg.
-            let listed = try await session.waitForScreen { $0.contains("3 images") }
+            let listed = try await session.waitForScreen { $0.contains("3 images") && $0.contains("c.jpg ") }
             #expect(listed.contains("[ a.jpg ]  b.jpg    c.jpg "), "\(listed)")
             try await session.send("O")
-            let dated = try await session.waitForScreen { $0.contains("3 images · by date") }
-            #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"))
-            #expect(dated.contains("sorted by date taken · O: modification time next"))
+            // The tabs, the count and the notice are drawn in turn: the screen is read once all are there.
+            let dated = try await session.waitForScreen {
+                $0.contains("3 images · by date") && $0.contains("sorted by date taken · O: modification time next")
+            }
+            #expect(dated.contains("  b.jpg    c.jpg  [ a.jpg ]"), "\(dated)")
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
@@ -318,6 +445,88 @@ struct BrowserDailyTmuxTests {
             let strip = try #require(screen.split(separator: "\n").first { $0.contains("a.jpg") && $0.contains("f.jpg") }.map(String.init))
             let positions = ["f.jpg", "b.heic", "c.webp", "d.jxl", "e.avif", "a.jpg"].map { strip.range(of: $0)?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil } && positions.map { $0! } == positions.map { $0! }.sorted(), "\(strip)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    /// A GIF of three frames of 0.6 s, red, lime and blue (ASCII `!`, `B`, `.`), played once:
+    /// ImageMagick's `convert -size 40x30 xc:red xc:lime xc:blue -set delay 60 -loop 1`.
+    static let threeFrames = Data(
+        base64Encoded:
+            "R0lGODlhKAAeAPAAAP8AAAAAACH5BAA8AAAALAAAAAAoAB4AAAIhhI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuC8fyTHMFACH5BAA8AAAALAAAAAAoAB4AgAD/AAAAAAIhhI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuC8fyTHMFACH5BAA8AAAALAAAAAAoAB4AgAAA/wAAAAIhhI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuC8fyTHMFADs="
+    )!
+
+    @Test func theSlideshowWaitsForAnAnimationToPlayToItsEnd() async throws {
+        let place = try makePlace(["a.png", "c.png"])
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try Self.threeFrames.write(to: place.picture("b.gif"))
+        let blue = String(repeating: ".", count: 30)
+        // Every 0.3 s, but the GIF's 1.8 s play whole: its last frame is seen while it is still the selected tab.
+        try await withBrowser(["--slideshow", "0.3", "--mode", "ascii", "pics"], in: place) { session in
+            let lime = try await session.waitForScreen { $0.contains(String(repeating: "B", count: 30)) }
+            #expect(lime.contains("[ b.gif ]"))
+            let last = try await session.waitForScreen { $0.contains(blue) }
+            #expect(last.contains("[ b.gif ]"), "\(last)")
+            let end = try await session.waitForScreen { $0.contains("slideshow ended at the last image") }
+            #expect(end.contains("[ c.png ]") && !end.contains(blue))
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test func sortByModificationTimeAndDateTakenFallsBackToIt() async throws {
+        // a.png modified last, c.png first; b.jpg taken in 2022 but copied now.
+        let place = try makePlace(["a.png", "c.png"])
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try ExifFixture.jpeg(try Data(contentsOf: BrowseLocalTmuxTests.photo), tiff: ExifFixture.tiff(original: "2022:01:01 10:00:00"))
+            .write(to: place.picture("b.jpg"))
+        for (name, year) in [("a.png", 2024), ("c.png", 2021)] {
+            let date = try #require(DateComponents(calendar: Calendar(identifier: .gregorian), year: year, month: 6, day: 1).date)
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: place.picture(name).path)
+        }
+        try await withBrowser(["--sort", "mtime", "pics"], in: place) { session in
+            let screen = try await session.waitForScreen { $0.contains("3 images · by mtime") }
+            #expect(screen.contains("[ c.png ]  a.png    b.jpg "), "\(screen)")
+            // O after modification time: size (a.png the smallest, the photograph the largest); the selection stays.
+            try await session.send("O")
+            let sized = try await session.waitForScreen { $0.contains("3 images · by size") }
+            #expect(sized.contains("  a.png  [ c.png ]  b.jpg "), "\(sized)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["--sort", "date", "pics"], in: place) { session in
+            // The PNGs have no EXIF date: their modification times, 2021 and 2024, around 2022's photograph.
+            let screen = try await session.waitForScreen { $0.contains("3 images · by date") }
+            #expect(screen.contains("[ c.png ]  b.jpg    a.png "), "\(screen)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+    }
+
+    @Test func theConfigFileSetsTheOrderAndTheSlideshowAndTheCommandLineWins() async throws {
+        let place = try makePlace()
+        defer { try? FileManager.default.removeItem(at: place.root) }
+        try Data("sort = \"size\"\nreverse = true\nslideshow-interval = 0.2\nmode = \"ascii\"\n".utf8).write(
+            to: place.configHome.appendingPathComponent("imgview/config.toml"))
+        try await withBrowser(["pics"], in: place) { session in
+            // Sizes grow with the name; reversed, c first.
+            let screen = try await session.waitForScreen { $0.contains("3 images · by size, reversed") }
+            #expect(screen.contains("[ c.png ]  b.png    a.png ") && screen.contains("preview · ascii"), "\(screen)")
+            try await session.send("S")
+            _ = try await session.waitForScreen { $0.contains("slideshow ended at the last image") && $0.contains("[ a.png ]") }
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        // The command line over the file, the environment between them.
+        try await withBrowser(["--sort", "name", "--no-reverse", "pics"], in: place, environment: ["IMGVIEW_MODE": "blocks"]) { session in
+            let screen = try await session.waitForScreen { $0.contains("[ a.png ]  b.png    c.png ") && $0.contains("preview ·") }
+            #expect(!screen.contains("by size") && screen.contains("preview · blocks"), "\(screen)")
+            try await session.send("q")
+            _ = try await session.waitForScreen { $0.contains("EXIT=0") }
+        }
+        try await withBrowser(["--mode", "ascii", "pics"], in: place, environment: ["IMGVIEW_MODE": "blocks"]) { session in
+            _ = try await session.waitForScreen { $0.contains("preview · ascii") }
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }

@@ -103,9 +103,11 @@ struct CacheCommandTests {
             #expect(entries.count == 2)
             let keys: Set<String> = [
                 "name", "url", "final_url", "bytes", "format", "width", "height", "sha256", "content_type", "etag", "last_modified",
-                "fetched_at", "last_used_at", "fresh_until", "fresh", "revalidations",
+                "fetched_at", "last_used_at", "fresh_until", "fresh", "revalidations", "thumbnails",
             ]
             for entry in entries { #expect(Set(entry.keys) == keys) }
+            // `get` makes no thumbnails: the sizes the grid kept, none here.
+            for entry in entries { #expect((entry["thumbnails"] as? [Int]) == []) }
             let hopper = try #require(entries.first { $0["name"] as? String == "hopper" })
             #expect(hopper["bytes"] as? Int == Self.hopper.count)
             #expect(hopper["width"] as? Int == 512)

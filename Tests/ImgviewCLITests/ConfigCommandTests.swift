@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewServer
 import Testing
 
 /// The config file from outside: defaults it sets, the order in which the command line, the
@@ -72,6 +73,41 @@ struct ConfigCommandTests {
             let blocks = try await ImgviewProcess.run(
                 ["show", image, "--size", "20x6", "--mode", "blocks", "--colors", "256"], environment: environment)
             #expect(blocks.stdout.contains("\u{1B}[38;5;"))
+            // The environment between them: IMGVIEW_MODE over the file, --mode over IMGVIEW_MODE.
+            func hasBlocks(_ text: String) -> Bool { text.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) } }
+            var withVariable = environment
+            withVariable["IMGVIEW_MODE"] = "blocks"
+            let fromVariable = try await ImgviewProcess.run(["show", image, "--size", "20x6"], environment: withVariable)
+            #expect(fromVariable.status == 0 && hasBlocks(fromVariable.stdout) && !fromVariable.stdout.contains("\u{1B}["))
+            let fromCommandLine = try await ImgviewProcess.run(
+                ["show", image, "--size", "20x6", "--mode", "ascii"], environment: withVariable)
+            #expect(fromCommandLine.status == 0 && !hasBlocks(fromCommandLine.stdout) && !fromCommandLine.stdout.isEmpty)
+        }
+    }
+
+    @Test func theFileSetsTheUserAgentTheCommandLineOverrides() async throws {
+        try await withConfig("user-agent = \"gallery-bot/1\"\n") { environment, _ in
+            let server = try await LoopbackServer.start()
+            let folder = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await stopping(server) {
+                let jpeg = try Data(contentsOf: ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/01_grace_hopper.jpg"))
+                server.publish(.data(jpeg, contentType: "image/jpeg"), at: "/a.jpg")
+                server.publish(.data(jpeg, contentType: "image/jpeg"), at: "/b.jpg")
+                var env = environment
+                env["IMGVIEW_CACHE_DIR"] = folder.appendingPathComponent("cache").path
+                let fromFile = try await ImgviewProcess.run(
+                    ["get", server.url(for: "/a.jpg").absoluteString, "--quiet"], environment: env, directory: folder)
+                #expect(fromFile.status == 0, "\(fromFile.stderr)")
+                #expect(server.requests(for: "/a.jpg").first?.header("user-agent") == "gallery-bot/1")
+                let given = try await ImgviewProcess.run(
+                    ["get", server.url(for: "/b.jpg").absoluteString, "--quiet", "--user-agent", "me/2"], environment: env,
+                    directory: folder)
+                #expect(given.status == 0, "\(given.stderr)")
+                #expect(server.requests(for: "/b.jpg").first?.header("user-agent") == "me/2")
+                let rows = try await ImgviewProcess.run(["config"], environment: env)
+                #expect(rows.stdout.contains("user-agent\tgallery-bot/1\tconfig.toml:1\n"))
+            }
         }
     }
 

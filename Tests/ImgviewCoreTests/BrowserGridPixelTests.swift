@@ -212,4 +212,33 @@ struct BrowserGridPixelTests {
             kitty.update(to: [k1, moved], cleared: true, textOverwrites: { _ in false }, screen: size).steps
                 == [.delete(imageID: 7), .delete(imageID: 8), .draw(k1), .draw(moved)], "a cleared screen draws all again")
     }
+
+    /// When the text library moves lines (ncurses scrolls a region when a line's new text is
+    /// another line's old text), the pixels in them move too: every image goes first, even one
+    /// that stays the same or that a new image of its size would paint over, and all are drawn
+    /// after the text.
+    @Test func whenLinesMoveEveryImageIsTakenAwayAndDrawnAgain() {
+        func placed(_ column: Int, _ name: String, _ graphics: GraphicsProtocol, id: UInt32 = 1) -> PlacedGraphic {
+            PlacedGraphic(
+                column: column, row: 2,
+                preview: GraphicsPreview(
+                    layout: GraphicsLayout(pixelWidth: 40, pixelHeight: 40, columns: 4, rows: 2), bytes: Array(name.utf8),
+                    graphics: graphics, imageID: id))
+        }
+        for graphics in [GraphicsProtocol.iterm, .sixel] {
+            let (a, b, c) = (placed(1, "A", graphics), placed(10, "B", graphics), placed(10, "C", graphics))
+            var placement = GraphicsPlacement(terminal: GraphicsTerminal())
+            _ = placement.update(to: [a, b], cleared: false, textOverwrites: { _ in false }, screen: size)
+            // a stays where it was, the same picture; c has b's place and size.
+            #expect(
+                placement.update(to: [a, c], cleared: false, linesMove: true, textOverwrites: { _ in false }, screen: size).steps
+                    == [.erase(a.area), .erase(b.area), .draw(a), .draw(c)])
+        }
+        let (k1, k2) = (placed(1, "K1", .kitty, id: 7), placed(10, "K2", .kitty, id: 8))
+        var kitty = GraphicsPlacement(terminal: GraphicsTerminal())
+        _ = kitty.update(to: [k1, k2], cleared: false, textOverwrites: { _ in false }, screen: size)
+        #expect(
+            kitty.update(to: [k1, k2], cleared: false, linesMove: true, textOverwrites: { _ in false }, screen: size).steps
+                == [.delete(imageID: 7), .delete(imageID: 8), .draw(k1), .draw(k2)])
+    }
 }

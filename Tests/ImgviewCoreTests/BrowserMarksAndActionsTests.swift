@@ -193,6 +193,36 @@ struct BrowserMarksAndActionsTests {
         presenter.shutDown()
     }
 
+    /// The last tabs trashed while the selected one's preview is still on its way: the preview
+    /// that comes after has no tab to be shown in (it was drawn under an empty strip).
+    @Test func aPreviewThatComesAfterTheLastTabWentIsNotShown() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = (0..<2).map { AppImage(name: "e\($0).png", url: folder.appendingPathComponent("e\($0).png")) }
+        for image in images { try stubImage().write(to: image.url) }
+        let loader = HeldImageLoader()
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: StubDecoder(), scheduler: WorkerPool(width: 1)))
+        let presenter = BrowserPresenter(
+            catalog: Catalog(images: images, origin: .commandLine),
+            configuration: .init(
+                pipeline: pipeline, saveFolder: folder, neighbourhood: 0,
+                actions: BrowserActions(trashCan: TrashCan(environment: ["XDG_DATA_HOME": folder.appendingPathComponent("data").path]))),
+            terminalSize: TerminalSize(columns: 120, rows: 30), mode: .blocks, colors: .twoFiftySix)
+        presenter.view = view
+        presenter.start()
+        await loader.waitForRequest(images[0].url)
+        presenter.handle(.markAll)
+        presenter.handle(.trash)
+        try await eventually { view.last?.images.isEmpty == true }
+        #expect(notice == "moved 2 images to the trash · u undoes")
+        loader.release(images[0].url, with: .success(stubImage()))
+        // The presenter has taken the answer (shown or not, in the same turn).
+        try await eventually { presenter.tasks.isEmpty }
+        #expect(view.last?.phase == .idle)
+        #expect(!view.isShowingPreview)
+        presenter.shutDown()
+    }
+
     @Test func undoBringsBackMarksAndOrderAfterTheListChanged() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

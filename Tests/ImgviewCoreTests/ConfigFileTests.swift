@@ -70,6 +70,7 @@ struct ConfigFileTests {
             ("background = \"red\"\n", 1, "background: \"red\" is not a colour (#rrggbb)"),
             ("sort = \"colour\"\n", 1, "sort: \"colour\" is not one of name, date, mtime, size, shuffle"),
             ("cache-dir = \"\"\n", 1, "cache-dir: empty"),
+            ("user-agent = \"a\\nb\"\n", 1, "user-agent: a control character in one line of text"),
             ("mode = 1979-05-27\n", 1, "mode: a date, where one of \"auto\", \"kitty\", \"iterm\", \"sixel\", \"blocks\", \"ascii\" goes"),
             ("# ok\n[show]\nmode = \"blocks\"\n", 3, "unknown table [show] (only [keys] is known)"),
             ("[kyes]\nnext = \"n\"\n", 2, "unknown table [kyes] (did you mean [keys]?)"),

@@ -314,9 +314,9 @@ struct RetryByKindTests {
             self.inner = inner
         }
 
-        func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+        func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead {
             count.withLock { $0 += 1 }
-            return try await inner.load(request, into: sink)
+            return try await inner.load(request, adding: headers, into: sink)
         }
     }
 

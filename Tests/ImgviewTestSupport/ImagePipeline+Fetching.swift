@@ -34,7 +34,7 @@ public struct RefusingDecoder: ImageDecoding {
 public struct NoNetworkLoader: DataLoading {
     public init() {}
 
-    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+    public func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead {
         throw TransportError.local("no network in this test")
     }
 }

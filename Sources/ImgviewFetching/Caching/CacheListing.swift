@@ -23,9 +23,14 @@ public struct CacheListing: Sendable {
     /// Downloads cut short, kept to be continued (after the entries, as they are not images yet).
     public let partials: [(name: String?, partial: PartialSummary)]
     public let now: Date
+    /// The sizes of the thumbnails kept for each body, by its SHA-256.
+    public let thumbnails: [String: [Int]]
 
     /// `entries` and `partials` in the order given; `names` maps catalog URLs to their names.
-    public init(entries: [CacheEntry], partials: [PartialSummary] = [], names: [URL: String], now: Date) {
+    public init(
+        entries: [CacheEntry], partials: [PartialSummary] = [], names: [URL: String], now: Date, thumbnails: [String: [Int]] = [:]
+    ) {
+        self.thumbnails = thumbnails
         self.rows = entries.map { Row(name: names[$0.url], entry: $0) }
         self.partials = partials.map { (names[$0.url], $0) }
         self.now = now
@@ -122,7 +127,8 @@ public struct CacheListing: Sendable {
             text += ", \"last_used_at\": \"\(ISOTimestamp.string(from: entry.lastAccessedAt))\""
             text += ", \"fresh_until\": \"\(ISOTimestamp.string(from: entry.freshUntil))\""
             text += ", \"fresh\": \(entry.isFresh(at: now))"
-            text += ", \"revalidations\": \(entry.revalidations)}"
+            text += ", \"revalidations\": \(entry.revalidations)"
+            text += ", \"thumbnails\": [\((thumbnails[entry.sha256] ?? []).map(String.init).joined(separator: ", "))]}"
         }
         text += rows.isEmpty ? "]" : "\n]"
         text += ", \"partials\": ["

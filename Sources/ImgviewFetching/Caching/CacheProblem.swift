@@ -53,6 +53,10 @@ public struct VerifyReport: Sendable, Equatable {
     public var orphanedBlobs = 0
     /// Their bytes.
     public var orphanedBytes: Int64 = 0
+    /// Thumbnails of bodies whose blob is there.
+    public var thumbnails = 0
+    /// Thumbnails whose body has no blob or no entry (or files that are no thumbnail), removed as upkeep.
+    public var orphanedThumbnails = 0
 
     public init() {}
 }

@@ -19,8 +19,16 @@ public struct CacheStatistics: Sendable, Equatable {
     /// Downloads cut short, kept in `tmp/` to be continued, and their bytes so far.
     public var partials: Int
     public var partialBytes: Int64
+    /// Thumbnails of cached bodies (a grid's), and their bytes.
+    public var thumbnails: Int
+    public var thumbnailBytes: Int64
 
-    public init(entries: [CacheEntry], counters: CacheCounters, limit: Int64, partials: [PartialSummary] = []) {
+    public init(
+        entries: [CacheEntry], counters: CacheCounters, limit: Int64, partials: [PartialSummary] = [],
+        thumbnails: (count: Int, bytes: Int64) = (0, 0)
+    ) {
+        self.thumbnails = thumbnails.count
+        thumbnailBytes = thumbnails.bytes
         self.entries = entries.count
         self.partials = partials.count
         partialBytes = partials.reduce(0) { $0 + $1.received }
@@ -51,6 +59,7 @@ public struct CacheStatistics: Sendable, Equatable {
             ["oldest", described(oldest)],
             ["newest", described(newest)],
             ["partials", partials == 0 ? "none" : "\(partials) (\(ByteCount.formatBinary(partialBytes)) kept to be continued)"],
+            ["thumbnails", thumbnails == 0 ? "none" : "\(thumbnails) (\(ByteCount.formatBinary(thumbnailBytes)))"],
         ]
         return rows.map { $0[0].padded(toLength: 15) + $0[1] }.joined(separator: "\n") + "\n"
     }
@@ -66,7 +75,7 @@ public struct CacheStatistics: Sendable, Equatable {
             ("limit", String(limit)), ("hits", String(counters.hits)), ("misses", String(counters.misses)),
             ("revalidations", String(counters.revalidations)), ("evictions", String(counters.evictions)),
             ("oldest", fields(oldest)), ("newest", fields(newest)), ("partials", String(partials)),
-            ("partial_bytes", String(partialBytes)),
+            ("partial_bytes", String(partialBytes)), ("thumbnails", String(thumbnails)), ("thumbnail_bytes", String(thumbnailBytes)),
         ]
         return rows.map { "\($0.0)\t\($0.1)" }.joined(separator: "\n") + "\n"
     }
@@ -83,7 +92,7 @@ public struct CacheStatistics: Sendable, Equatable {
             "limit": \(limit), "hits": \(counters.hits), "misses": \(counters.misses), \
             "revalidations": \(counters.revalidations), "evictions": \(counters.evictions), \
             "oldest": \(described(oldest)), "newest": \(described(newest)), "partials": \(partials), \
-            "partial_bytes": \(partialBytes)}
+            "partial_bytes": \(partialBytes), "thumbnails": \(thumbnails), "thumbnail_bytes": \(thumbnailBytes)}
 
             """
         return Data(text.utf8)

@@ -16,7 +16,7 @@ import ImgviewSupport
 // is left alone. Everything is removed by name inside the cache's own folders: a link planted
 // in the cache is removed itself, never followed.
 extension DiskCache {
-    /// Removes every entry and blob, and abandoned temporary files. The counters stay.
+    /// Removes every entry, blob and thumbnail, and abandoned temporary files. The counters stay.
     public func removeAll() throws -> RemovalReport {
         try withLock {
             var report = RemovalReport()
@@ -34,6 +34,7 @@ extension DiskCache {
                     if shard.removeItem(name), status?.type == .regular, !name.hasPrefix(".") { report.freedBytes += status?.size ?? 0 }
                 }
             }
+            report.freedBytes += removeThumbnails(notIn: []).bytes
             removeAbandonedFiles(into: &report)
             return report
         }
@@ -83,6 +84,8 @@ extension DiskCache {
     /// `removedEntries` count as freed by them, the others as unreferenced.
     private func removeUnreferencedBlobs(into report: inout RemovalReport, removedEntries: [CacheEntry], referenced: Set<String>) {
         let removed = Set(removedEntries.map(\.sha256))
+        // Thumbnails first, so their bytes are counted (a blob's removal takes them silently).
+        report.freedBytes += removeThumbnails(notIn: referenced).bytes
         for (hash, size) in blobSizes() where !referenced.contains(hash) {
             guard removeBlob(hash) else { continue }
             report.freedBytes += size
@@ -125,6 +128,7 @@ extension DiskCache {
         for folder in [entriesFolder, root, temporaryFolder] {
             files += folder.names().filter(AtomicFile.isAbandoned).map { (folder: folder, name: $0) }
         }
+        files += abandonedThumbnailWrites()
         // Blobs are staged beside their final name, in the shard.
         for shardName in blobsFolder.names() {
             guard let shard = try? blobsFolder.subdirectory(shardName) else { continue }

@@ -47,6 +47,8 @@ extension DiskCache {
         case missingBlob(CacheEntry)
         case damagedBlob(sha256: String, entries: [CacheEntry], reason: String)
         case orphanedBlob(shard: String, name: String)
+        /// A thumbnail whose body has no blob or no entry, or a file in their folder that is none.
+        case orphanedThumbnail(shard: String, name: String)
         /// A link, FIFO, device, socket or folder where a file belongs (or a non-folder among the
         /// shards), or a hard link where a file the cache writes in place belongs.
         case notAFile(folder: Directory, relativePath: String, name: String, expectsFolder: Bool)
@@ -106,6 +108,28 @@ extension DiskCache {
                 }
             }
         }
+        if let thumbnails = thumbnailsFolder {
+            for shardName in thumbnails.names() where thumbnails.status(of: shardName)?.type != .directory {
+                suspects.append(
+                    .notAFile(folder: thumbnails, relativePath: "v1/thumbnails/" + shardName, name: shardName, expectsFolder: true))
+            }
+            for file in thumbnailFiles() {
+                guard file.status.type == .regular else {
+                    if let shard = try? thumbnails.subdirectory(file.shardName) {
+                        suspects.append(
+                            .notAFile(
+                                folder: shard, relativePath: "v1/thumbnails/\(file.shardName)/\(file.name)", name: file.name,
+                                expectsFolder: false))
+                    }
+                    continue
+                }
+                if let body = file.body, present.contains(body.sha256) {
+                    report.thumbnails += 1
+                } else {
+                    suspects.append(.orphanedThumbnail(shard: file.shardName, name: file.name))
+                }
+            }
+        }
         for (hash, entries) in byHash where !present.contains(hash) {
             suspects += entries.map(Suspect.missingBlob)
         }
@@ -160,6 +184,7 @@ extension DiskCache {
                     problems.append(
                         CacheProblem(kind: .missingBlob, path: "v1/entries/" + name, url: suspected.url, detail: "its blob is missing"))
                 }
+                removeThumbnails(of: suspected.sha256)
             case .damagedBlob(let sha256, let entries, let reason):
                 let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256))
                 if let shard, let (digest, _) = Self.hash(sha256, in: shard), digest == sha256 { continue }
@@ -176,6 +201,14 @@ extension DiskCache {
                     report.orphanedBlobs += 1
                     report.orphanedBytes += size
                 }
+            case .orphanedThumbnail(let shardName, let name):
+                if let body = Self.parseThumbnailName(name), Self.shard(of: body.sha256) == shardName, referenced.contains(body.sha256),
+                    hasBlob(sha256: body.sha256)
+                {
+                    continue
+                }
+                guard let shard = try? thumbnailsFolder?.subdirectory(shardName) else { continue }
+                if shard.removeItem(name) { report.orphanedThumbnails += 1 }
             case .notAFile:
                 if let problem = repair(suspect) { problems.append(problem) }
             case .unreadableCounters:

@@ -17,8 +17,9 @@ import SystemPackage
 /// The on-disk cache: content-addressed blobs plus one metadata file per URL.
 ///
 /// Layout under `directory/v1`: `entries/<sha256 of URL>.json`, `blobs/<ab>/<sha256 of body>`,
-/// `tmp/<pid>-<uuid>.part` for downloads in progress and blobs being read, `counters.json` and `hits`
-/// (see `CacheCounters`), and `lock`. Every change happens under an exclusive `flock`, each file
+/// `thumbnails/<ab>/<sha256 of body>-<pixels>.png` (a grid's thumbnails of a body, which go with
+/// its blob; see `DiskCache+Thumbnails`), `tmp/<pid>-<uuid>.part` for downloads in progress and
+/// blobs being read, `counters.json` and `hits` (see `CacheCounters`), and `lock`. Every change happens under an exclusive `flock`, each file
 /// appears by an atomic rename, and the size limit is enforced before the lock is released, so two
 /// processes, or a `kill -9` at any moment, leave it consistent: at worst an unreferenced blob or an
 /// abandoned temporary file, which the next writer removes.
@@ -39,6 +40,8 @@ public final class DiskCache: Sendable {
     let entriesFolder: Directory
     let blobsFolder: Directory
     let temporaryFolder: Directory
+    /// Absent only in a cache opened read only that has none yet.
+    let thumbnailsFolder: Directory?
     private let lock: FileLock
 
     static let countersName = "counters.json"
@@ -70,12 +73,14 @@ public final class DiskCache: Sendable {
                 entriesFolder = try root.subdirectory("entries")
                 blobsFolder = try root.subdirectory("blobs")
                 temporaryFolder = try root.subdirectory("tmp")
+                thumbnailsFolder = try? root.subdirectory("thumbnails")
             } else {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 root = try Directory.open(directory.path).makeSubdirectory("v1")
                 entriesFolder = try root.makeSubdirectory("entries")
                 blobsFolder = try root.makeSubdirectory("blobs")
                 temporaryFolder = try root.makeSubdirectory("tmp")
+                thumbnailsFolder = try root.makeSubdirectory("thumbnails")
             }
         } catch {
             throw .unusable(directory.path, Self.whyUnusable(directory, readOnly: readOnly))
@@ -231,7 +236,12 @@ public final class DiskCache: Sendable {
 
     /// Whether the blob of `entry` is there, as a regular file.
     func hasBlob(_ entry: CacheEntry) -> Bool {
-        (try? blobsFolder.subdirectory(Self.shard(of: entry.sha256)))?.status(of: entry.sha256)?.type == .regular
+        hasBlob(sha256: entry.sha256)
+    }
+
+    /// Whether the blob `sha256` is there, as a regular file.
+    func hasBlob(sha256: String) -> Bool {
+        (try? blobsFolder.subdirectory(Self.shard(of: sha256)))?.status(of: sha256)?.type == .regular
     }
 
     /// Every readable entry, most recently used first.
@@ -416,6 +426,12 @@ public final class DiskCache: Sendable {
         try lock.withExclusiveLock(body)
     }
 
+    /// Runs `body` holding the cache's shared lock: no change that needs the exclusive one (a
+    /// blob's removal) happens meanwhile.
+    func withSharedLock<T>(_ body: () throws -> T) throws -> T {
+        try lock.withSharedLock(body)
+    }
+
     func write(_ entry: CacheEntry) throws {
         try AtomicFile.write(
             Self.encoder.encode(entry), as: Self.entryName(for: entry.url), in: entriesFolder, modified: entry.lastAccessedAt)
@@ -436,9 +452,11 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes the blob `sha256` (a file, or whatever stands in its place); true when something went.
+    /// Removes the blob `sha256` (a file, or whatever stands in its place) and its thumbnails;
+    /// true when the blob went.
     @discardableResult
     func removeBlob(_ sha256: String) -> Bool {
+        removeThumbnails(of: sha256)
         guard let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256)) else { return false }
         return shard.removeItem(sha256)
     }
@@ -448,7 +466,9 @@ public final class DiskCache: Sendable {
     private func enforceLimit(keeping sha256: String) throws -> Int {
         for name in abandonedDownloads() { temporaryFolder.removeItem(name) }
         var sizes = blobSizes()
-        var total = sizes.values.reduce(0, +)
+        // A body's thumbnails count with it, and leave with it.
+        var thumbnailBytes = thumbnailBytesByBody()
+        var total = sizes.values.reduce(0, +) + thumbnailBytes.values.reduce(0, +)
         guard total > sizeLimit else { return 0 }
         var evicted = 0
 
@@ -457,7 +477,7 @@ public final class DiskCache: Sendable {
         let referenced = Set(entries.map(\.sha256))
         for (hash, size) in sizes where !referenced.contains(hash) {
             removeBlob(hash)
-            total -= size
+            total -= size + (thumbnailBytes.removeValue(forKey: hash) ?? 0)
             sizes[hash] = nil
         }
         while total > sizeLimit, let victim = entries.first(where: { $0.sha256 != sha256 }) {
@@ -466,7 +486,7 @@ public final class DiskCache: Sendable {
             evicted += sharing.count
             entries.removeAll { $0.sha256 == victim.sha256 }
             removeBlob(victim.sha256)
-            total -= sizes.removeValue(forKey: victim.sha256) ?? 0
+            total -= (sizes.removeValue(forKey: victim.sha256) ?? 0) + (thumbnailBytes.removeValue(forKey: victim.sha256) ?? 0)
         }
         return evicted
     }

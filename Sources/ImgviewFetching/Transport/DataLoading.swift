@@ -110,10 +110,20 @@ extension TransferSink {
 public protocol DataLoading: Sendable {
     /// Returns the final response's head once the whole body went into `sink`.
     ///
-    /// Only http and https are fetched, also after redirects. An HTTP error status is a head, not an
-    /// error. Throws a `TransportError`, the sink's own error unchanged, or `CancellationError` when
-    /// the calling task is cancelled (which also stops the transfer and closes its connection).
-    func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead
+    /// `headers`, the user's, are put on `request` (which holds imgview's own fields) as
+    /// `RequestHeaders.applied(to:)` puts them; redirects are followed as `RedirectPolicy` says,
+    /// which keeps the `-H` fields at `request`'s origin. Only http and https are fetched, also
+    /// after redirects. An HTTP error status is a head, not an error. Throws a `TransportError`,
+    /// the sink's own error unchanged, or `CancellationError` when the calling task is cancelled
+    /// (which also stops the transfer and closes its connection).
+    func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead
+}
+
+extension DataLoading {
+    /// `request` with no header of the user's.
+    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
+        try await load(request, adding: RequestHeaders(), into: sink)
+    }
 }
 
 extension HTTPRequest {

@@ -1,7 +1,8 @@
 import HTTPTypes
 
 /// A loader that puts the user's header fields (`RequestHeaders`) on every request, then lets
-/// `base` send it: images, catalogs and pages alike, through either HTTP client.
+/// `base` send it: images, catalogs and pages alike, through either HTTP client, which keeps the
+/// `-H` fields at each request's origin through redirects (`RedirectPolicy`).
 public struct HeaderAddingLoader: DataLoading {
     public let base: any DataLoading
     public let headers: RequestHeaders
@@ -11,7 +12,7 @@ public struct HeaderAddingLoader: DataLoading {
         self.headers = headers
     }
 
-    public func load(_ request: HTTPRequest, into sink: any TransferSink) async throws -> ResponseHead {
-        try await base.load(headers.applied(to: request), into: sink)
+    public func load(_ request: HTTPRequest, adding headers: RequestHeaders, into sink: any TransferSink) async throws -> ResponseHead {
+        try await base.load(request, adding: self.headers.adding(headers), into: sink)
     }
 }

@@ -14,13 +14,18 @@ import ImgviewSupport
 ///
 /// Fields imgview manages itself cannot be given: the range and conditions of resuming and
 /// revalidating, the body's coding (it decodes gzip, deflate and br itself) and the message's
-/// framing. Credentials (`Authorization`, `Cookie`) go only to the origin a request was sent to,
-/// not where it is redirected (`RedirectPolicy`).
+/// framing. The `-H` fields go only to the origin (scheme, host, port) of the request they were
+/// given for, never on to where a redirect leads elsewhere; `--user-agent` goes everywhere and
+/// `--referer` follows a redirect as a browser's referrer does (`RedirectPolicy`).
 public struct RequestHeaders: Sendable, Equatable {
-    /// Fields set on every request, in the order given.
+    /// The `-H` fields, in the order given.
     public private(set) var fields: HTTPFields = [:]
     /// imgview's own fields left off (`-H 'Accept:'`).
     public private(set) var removed: [HTTPField.Name] = []
+    /// `--referer`, if given.
+    public private(set) var referrer: String?
+    /// `--user-agent`, if given.
+    public private(set) var userAgent: String?
 
     /// Fields only imgview sets, with what it sets them for.
     package static let managed: [HTTPField.Name: String] = [
@@ -33,10 +38,7 @@ public struct RequestHeaders: Sendable, Equatable {
     public init() {}
 
     /// Whether nothing was given.
-    public var isEmpty: Bool { fields.isEmpty && removed.isEmpty }
-
-    /// The `Referer` given, if any.
-    public var referrer: String? { fields[.referer] }
+    public var isEmpty: Bool { fields.isEmpty && removed.isEmpty && referrer == nil && userAgent == nil }
 
     /// Adds one `-H` argument, `Name: value`; `Name:` alone removes imgview's own field.
     public mutating func add(_ line: String) throws(RequestHeaderError) {
@@ -50,33 +52,58 @@ public struct RequestHeaders: Sendable, Equatable {
             removed.append(name)
             return
         }
-        try set(name, to: value, option: "-H \(nameText)")
-    }
-
-    /// `--referer URL`: sent with every request, redirects included (as curl does).
-    public mutating func setReferrer(_ url: String) throws(RequestHeaderError) {
-        try set(.referer, to: url.trimmingSpaces(), option: "--referer")
-    }
-
-    /// `--user-agent TEXT`: instead of `imgview/<version>`.
-    public mutating func setUserAgent(_ text: String) throws(RequestHeaderError) {
-        try set(.userAgent, to: text.trimmingSpaces(), option: "--user-agent")
-    }
-
-    private mutating func set(_ name: HTTPField.Name, to value: String, option: String) throws(RequestHeaderError) {
-        // HTTPField would quietly replace a line break with a space: a value is one line, as typed.
-        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
-            throw .controlCharacter(option)
-        }
+        try Self.check(value, option: "-H \(nameText)")
         if removed.contains(name) { removed.removeAll { $0 == name } }
         // Repeated, a field is sent repeated (as curl sends two -H of one name), but one given here replaces imgview's own.
         fields.append(HTTPField(name: name, value: value))
     }
 
-    /// `request` with these fields in place of imgview's own of the same names.
+    /// `--referer URL`: sent with every request; where a redirect leads to another origin, what
+    /// a browser would send there (`RedirectPolicy.referrer(_:to:)`).
+    public mutating func setReferrer(_ url: String) throws(RequestHeaderError) {
+        let url = url.trimmingSpaces()
+        try Self.check(url, option: "--referer")
+        referrer = url
+    }
+
+    /// `--user-agent TEXT`: instead of `imgview/<version>`, on every request.
+    public mutating func setUserAgent(_ text: String) throws(RequestHeaderError) {
+        let text = text.trimmingSpaces()
+        try Self.check(text, option: "--user-agent")
+        userAgent = text
+    }
+
+    /// These headers with `other`'s added: its fields after these, its Referer and User-Agent in
+    /// place of these.
+    public func adding(_ other: RequestHeaders) -> RequestHeaders {
+        var sum = self
+        sum.fields.append(contentsOf: other.fields)
+        for name in other.removed where !sum.removed.contains(name) { sum.removed.append(name) }
+        sum.referrer = other.referrer ?? referrer
+        sum.userAgent = other.userAgent ?? userAgent
+        return sum
+    }
+
+    /// HTTPField would quietly replace a line break with a space: a value is one line, as typed.
+    private static func check(_ value: String, option: String) throws(RequestHeaderError) {
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+            throw .controlCharacter(option)
+        }
+    }
+
+    /// `request` as sent to its own URL: these fields in place of imgview's own of the same names.
     public func applied(to request: HTTPRequest) -> HTTPRequest {
+        applied(to: request, sendingFields: true, referrer: referrer)
+    }
+
+    /// `request` with the `-H` fields only when `sendingFields`, `referrer` as the Referer (nil:
+    /// none of the user's), and the `--user-agent`.
+    func applied(to request: HTTPRequest, sendingFields: Bool, referrer: String?) -> HTTPRequest {
         guard !isEmpty else { return request }
         var request = request
+        if let userAgent { request.headerFields[.userAgent] = userAgent }
+        if let referrer { request.headerFields[.referer] = referrer }
+        guard sendingFields else { return request }
         for name in removed { request.headerFields[name] = nil }
         var replaced: Set<HTTPField.Name> = []
         for field in fields where !replaced.contains(field.name) {

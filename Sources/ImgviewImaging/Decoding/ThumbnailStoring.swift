@@ -49,3 +49,15 @@ public protocol ThumbnailStoring: Sendable {
     /// Notes that the file at `path` could not be read as an image, so it is not tried again until it changes.
     func storeFailure(ofFile path: String)
 }
+
+/// Thumbnails of fetched bodies (a grid's cells of URLs), kept beside the bodies in imgview's
+/// own cache and gone with them; named by the body's SHA-256, so new bytes never show an old one.
+public protocol BodyThumbnailStoring: Sendable {
+    /// The pixels of a stored thumbnail of the body `sha256` (upright, RGBA) of at least `size`'s
+    /// square, the smallest there is; nil when there is none.
+    func thumbnail(ofBody sha256: String, size: ThumbnailSize) -> PixelBuffer?
+
+    /// Keeps `pixels` (upright, already fitted to `size`) as the thumbnail of the body `sha256`,
+    /// fetched from `url`. Errors are swallowed: a thumbnail is a convenience.
+    func store(_ pixels: PixelBuffer, ofBody sha256: String, size: ThumbnailSize, url: String)
+}

@@ -70,17 +70,26 @@ public struct GraphicsRenderer: Sendable {
         let size = imageSize ?? (pixels.width, pixels.height)
         let visible = shownViewport(width: size.width, height: size.height)
             .visibleRegion(of: size, in: pixels, boxAspect: options.boxAspect)
-        let layout =
+        let fitted =
             visible.map {
                 GraphicsLayout.fitting(
                     width: $0.image.width, height: $0.image.height, columns: options.columns, rows: options.rows, cell: options.cell)
             } ?? layout(width: size.width, height: size.height)
-        let image = LanczosScaler(background: options.background)
+        let layout = options.wholeCells ? Self.inSixelBands(fitted, cell: options.cell) : fitted
+        var image = LanczosScaler(background: options.background)
             .scale(pixels, region: visible?.pixels, toWidth: layout.pixelWidth, height: layout.pixelHeight)
+        if options.wholeCells {
+            image = Self.padded(
+                image, width: layout.columns * options.cell.width, height: Self.bandedHeight(rows: layout.rows, cell: options.cell),
+                with: options.background)
+        }
         let bytes: [UInt8]
         switch options.graphics {
         case .sixel:
-            bytes = SixelEncoder(colorRegisters: options.colorRegisters, passthrough: options.passthrough).encode(image)
+            bytes = SixelEncoder(
+                colorRegisters: options.colorRegisters, passthrough: options.passthrough,
+                registerZero: options.wholeCells ? options.background : nil
+            ).encode(image)
         case .kitty:
             // Raw pixels: compressing them took longer than sending them to a local terminal (DECISIONS.md).
             bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
@@ -133,6 +142,43 @@ extension GraphicsRenderer {
         }
     }
 
+    /// The height a sixel image `rows` cells high is padded to for tmux: the last whole band of six
+    /// pixel rows inside its cells. tmux stores a sixel in whole bands, and one that reaches past
+    /// its last cell takes one more row of cells in tmux's grid (filled, on the terminal, with
+    /// register 0).
+    static func bandedHeight(rows: Int, cell: CellPixelSize) -> Int {
+        max(6, rows * cell.height / 6 * 6)
+    }
+
+    /// `layout`, a little smaller where its pixels reach into the last few rows of its last cell,
+    /// past the last whole band of six (at most five pixel rows fewer).
+    static func inSixelBands(_ layout: GraphicsLayout, cell: CellPixelSize) -> GraphicsLayout {
+        let height = bandedHeight(rows: layout.rows, cell: cell)
+        guard layout.pixelHeight > height else { return layout }
+        let width = max(1, (layout.pixelWidth * height + layout.pixelHeight / 2) / layout.pixelHeight)
+        return GraphicsLayout(
+            pixelWidth: width, pixelHeight: height, columns: (width + cell.width - 1) / cell.width,
+            rows: (height + cell.height - 1) / cell.height)
+    }
+
+    /// `image` at the top left of `width × height`, the rest `padding`.
+    static func padded(_ image: RGBImage, width: Int, height: Int, with padding: RGBColor) -> RGBImage {
+        guard width > image.width || height > image.height else { return image }
+        let (width, height) = (max(width, image.width), max(height, image.height))
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        for index in stride(from: 0, to: bytes.count, by: 3) {
+            bytes[index] = padding.red
+            bytes[index + 1] = padding.green
+            bytes[index + 2] = padding.blue
+        }
+        let rowBytes = image.width * 3
+        for row in 0..<image.height {
+            bytes.replaceSubrange(
+                (row * width * 3)..<(row * width * 3 + rowBytes), with: image.bytes[(row * rowBytes)..<((row + 1) * rowBytes)])
+        }
+        return RGBImage(width: width, height: height, bytes: bytes)
+    }
+
     /// `count` rows of `image` from `top`, rows past its bottom in `padding`.
     static func rows(of image: RGBImage, from top: Int, count: Int, padding: RGBColor) -> RGBImage {
         let rowBytes = image.width * 3
@@ -183,11 +229,16 @@ public struct GraphicsOptions: Sendable, Hashable {
     public var imageID: UInt32
     /// Whether the cursor ends after the image (a command's output) or stays (a full-screen program).
     public var movesCursor: Bool
+    /// Sixel for tmux to draw itself (3.4 and later): padded with the background to whole cells
+    /// wide and to the last band of six pixel rows inside its last cell (`bandedHeight`), and
+    /// register 0 the background. tmux counts an image's cells from its bands and writes it on to
+    /// the terminal filling what no pixel covers (of its cells) with register 0.
+    public var wholeCells: Bool
 
     public init(
         graphics: GraphicsProtocol, columns: Int, rows: Int, cell: CellPixelSize = .fallback,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256, passthrough: Bool = false,
-        imageID: UInt32 = 1, movesCursor: Bool = true
+        imageID: UInt32 = 1, movesCursor: Bool = true, wholeCells: Bool = false
     ) {
         self.graphics = graphics
         self.columns = max(1, columns)
@@ -198,6 +249,7 @@ public struct GraphicsOptions: Sendable, Hashable {
         self.passthrough = passthrough
         self.imageID = imageID
         self.movesCursor = movesCursor
+        self.wholeCells = wholeCells
     }
 
     /// The box's width divided by its height in screen pixels.

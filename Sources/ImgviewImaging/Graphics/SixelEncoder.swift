@@ -13,19 +13,28 @@ public struct SixelEncoder: Sendable {
     public var dithering: PaletteMapper.Dithering
     /// Wrap the sequence for tmux (see `TerminalRoute`).
     public var passthrough: Bool
+    /// The colour of register 0, when given: what a terminal fills the part of the image's raster
+    /// no pixel is set in with when the sequence does not keep the background (P2 = 0), as tmux
+    /// writes its own copy of a sixel image to its terminal. The background there is invisible.
+    public var registerZero: RGBColor?
 
-    public init(colorRegisters: Int = 256, dithering: PaletteMapper.Dithering = .diffusion, passthrough: Bool = false) {
+    public init(
+        colorRegisters: Int = 256, dithering: PaletteMapper.Dithering = .diffusion, passthrough: Bool = false,
+        registerZero: RGBColor? = nil
+    ) {
         self.colorRegisters = min(256, max(2, colorRegisters))
         self.dithering = dithering
         self.passthrough = passthrough
+        self.registerZero = registerZero
     }
 
     /// The whole sixel sequence, from DCS to ST.
     public func encode(_ image: RGBImage) -> [UInt8] {
         // Registers are set in percent, so choose among the colours the terminal can show.
-        let palette = PaletteQuantizer(maximumColors: colorRegisters).palette(for: image).map(Self.percentRounded)
-        var unique = Set<RGBColor>()
-        let registers = palette.filter { unique.insert($0).inserted }
+        let zero = registerZero.map { [Self.percentRounded($0)] } ?? []
+        let palette = PaletteQuantizer(maximumColors: colorRegisters - zero.count).palette(for: image).map(Self.percentRounded)
+        var unique = Set(zero)
+        let registers = zero + palette.filter { unique.insert($0).inserted }
         let indices = PaletteMapper(palette: registers, dithering: dithering).indices(for: image)
         return TerminalRoute(passthrough: passthrough)
             .wrap(Self.sequence(width: image.width, height: image.height, palette: registers, indices: indices))
