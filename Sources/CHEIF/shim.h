@@ -20,6 +20,8 @@
     X(heif_image_handle_get_width) \
     X(heif_image_handle_get_height) \
     X(heif_image_handle_has_alpha_channel) \
+    X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_chroma_bits_per_pixel) \
     X(heif_image_handle_get_number_of_thumbnails) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_thumbnail) \

@@ -47,7 +47,8 @@ public struct HEIFDecoder: ImageDecoding {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         // libde265 allocates the picture the HEVC stream declares, whatever the container says.
-        if let meta = Self.metaBox(bytes),
+        let meta = Self.metaBox(bytes)
+        if let meta,
             let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
         {
             let (width, height) = (problem.codedWidth, problem.codedHeight)
@@ -57,7 +58,10 @@ public struct HEIFDecoder: ImageDecoding {
             }
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
-        var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(request: request) }
+        let planes = Self.planarChroma(meta)
+        var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in
+            try session.decode(request: request, planarChroma: planes)
+        }
         if request.page == 0 {
             // The probe's size is what the limits were checked against: data larger than it is a lie.
             guard image.pixels.width <= width, image.pixels.height <= height else {
@@ -82,6 +86,22 @@ public struct HEIFDecoder: ImageDecoding {
         else { return nil }
         let start = bytes.startIndex + meta.start
         return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
+    }
+
+    /// The chroma layout to ask libheif for when every HEVC stream in the file is 8-bit colour
+    /// of one layout (a phone's photo, its thumbnail and grid tiles), so its planes can be read
+    /// as decoded; nil otherwise (alpha and depth planes, deeper samples), and the image is
+    /// converted to RGB by libheif.
+    static func planarChroma(_ meta: [UInt8]?) -> heif_chroma? {
+        guard let meta else { return nil }
+        let formats = ISOMediaHeader.codedSampleFormats(meta: meta)
+        guard formats.count == 1, let format = formats.first, format.lumaBits == 8, format.chromaBits == 8 else { return nil }
+        switch format.chroma {
+        case 1: return heif_chroma_420
+        case 2: return heif_chroma_422
+        case 3: return heif_chroma_444
+        default: return nil
+        }
     }
 
     /// Whether a `moov` box (a track of frames) sits beside the still images.
@@ -156,7 +176,10 @@ final class HEIFSession {
         return ImageHeader(format: .heic, storedWidth: width, storedHeight: height, orientation: .up, pageCount: count)
     }
 
-    func decode(request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+    /// Decodes page `request.page` (or its thumbnail) and reduces it row by row. With
+    /// `planarChroma`, the planes libheif decodes are read as they are and converted a row at a
+    /// time (`YCbCrConversion`): libheif's own RGB copy would be a second image at full size.
+    func decode(request: DecodeRequest, planarChroma: heif_chroma?) throws(ImageDecodingError) -> DecodedImage {
         let (handle, index, count) = try handle(page: request.page)
         defer { heif.heif_image_handle_release(handle) }
         let (width, height) = (Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle)))
@@ -169,11 +192,22 @@ final class HEIFSession {
         defer { if let thumbnail { heif.heif_image_handle_release(thumbnail) } }
         let source = thumbnail ?? handle
         let hasAlpha = heif.heif_image_handle_has_alpha_channel(source) != 0
+        let conversion = hasAlpha || planarChroma == nil ? nil : ycbcrConversion(source)
 
         guard let options = heif.heif_decoding_options_alloc() else { throw .corrupt(.heic, detail: "libheif could not start") }
         defer { heif.heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
+        if let conversion, let planarChroma {
+            try check(heif.heif_decode_image(source, &decoded, heif_colorspace_YCbCr, planarChroma, options))
+            guard let decoded else { throw .corrupt(.heic, detail: "no pixels decoded") }
+            defer { heif.heif_image_release(decoded) }
+            if request.cancellation.isCancelled { throw .cancelled }
+            let pixels = try reduce(planes: decoded, conversion: conversion, request: request)
+            var image = DecodedImage(header: header, pixels: pixels, warning: warnings(decoded), colorProfile: profile(handle))
+            image.page = index
+            return image
+        }
         let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
         try check(heif.heif_decode_image(source, &decoded, heif_colorspace_RGB, chroma, options))
         guard let decoded else { throw .corrupt(.heic, detail: "no pixels decoded") }
@@ -208,6 +242,57 @@ final class HEIFSession {
         var image = DecodedImage(header: header, pixels: scaler.finish(), warning: warnings(decoded), colorProfile: profile(handle))
         image.page = index
         return image
+    }
+
+    /// The conversion libheif would make of `handle`'s planes, from its nclx code points (BT.601
+    /// in full range when it has none); nil for a matrix `YCbCrConversion` does not make.
+    private func ycbcrConversion(_ handle: OpaquePointer) -> YCbCrConversion? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
+            return YCbCrConversion(matrix: 2, fullRange: true)
+        }
+        defer { heif.heif_nclx_color_profile_free(nclx) }
+        return YCbCrConversion(matrix: Int(nclx.pointee.matrix_coefficients.rawValue), fullRange: nclx.pointee.full_range_flag != 0)
+    }
+
+    /// `decoded`'s 8-bit planes converted to RGBA a row at a time, straight into a `RowDownscaler`.
+    private func reduce(
+        planes decoded: OpaquePointer, conversion: YCbCrConversion, request: DecodeRequest
+    ) throws(ImageDecodingError)
+        -> PixelBuffer
+    {
+        let width = Int(heif.heif_image_get_width(decoded, heif_channel_Y))
+        let height = Int(heif.heif_image_get_height(decoded, heif_channel_Y))
+        let chromaWidth = Int(heif.heif_image_get_width(decoded, heif_channel_Cb))
+        let chromaHeight = Int(heif.heif_image_get_height(decoded, heif_channel_Cb))
+        var (lumaStride, blueStride, redStride): (Int32, Int32, Int32) = (0, 0, 0)
+        guard width > 0, height > 0, chromaWidth > 0, chromaHeight > 0,
+            Int(heif.heif_image_get_width(decoded, heif_channel_Cr)) == chromaWidth,
+            Int(heif.heif_image_get_height(decoded, heif_channel_Cr)) == chromaHeight,
+            let luma = heif.heif_image_get_plane_readonly(decoded, heif_channel_Y, &lumaStride),
+            let blue = heif.heif_image_get_plane_readonly(decoded, heif_channel_Cb, &blueStride),
+            let red = heif.heif_image_get_plane_readonly(decoded, heif_channel_Cr, &redStride)
+        else { throw .corrupt(.heic, detail: "no pixels decoded") }
+        // Half as many chroma samples across or down (4:2:0, 4:2:2), or as many (4:4:4).
+        let shiftAcross = chromaWidth < width ? 1 : 0
+        let shiftDown = chromaHeight < height ? 1 : 0
+        guard (width - 1) >> shiftAcross < chromaWidth, (height - 1) >> shiftDown < chromaHeight else {
+            throw .corrupt(.heic, detail: "chroma planes of \(chromaWidth)×\(chromaHeight) for an image of \(width)×\(height)")
+        }
+        // Twice the size asked for, as for the other formats that are reduced after decoding (`PixelReducer`).
+        let minimum = request.minimumSize.map { (width: 2 * $0.width, height: 2 * $0.height) }
+        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        var row = [UInt8](repeating: 255, count: width * 4)
+        row.withUnsafeMutableBufferPointer { row in
+            for y in 0..<height {
+                let chromaRow = y >> shiftDown
+                conversion.convert(
+                    luma: luma + y * Int(lumaStride), blue: blue + chromaRow * Int(blueStride), red: red + chromaRow * Int(redStride),
+                    width: width, chromaShift: shiftAcross, into: row)
+                scaler.add(row: y, pixels: UnsafeBufferPointer(row))
+            }
+        }
+        return scaler.finish()
     }
 
     /// The smallest embedded thumbnail that covers `minimum` and has the picture's shape.

@@ -180,7 +180,9 @@ private final class JXLSession {
                 var frameHeader = header
                 (frameHeader.storedWidth, frameHeader.storedHeight, frameHeader.orientation) = (width, height, Self.orientation(info))
                 assembler = AnimationAssembler(header: frameHeader, canvasWidth: width, canvasHeight: height, request: request)
-                canvas = [UInt8](repeating: 0, count: width * height * 4)
+                // Without alpha, RGB: a quarter less at full size, and rows are widened as they are reduced.
+                format.num_channels = info.alpha_bits == 0 ? 3 : 4
+                canvas = [UInt8](repeating: 0, count: width * height * Int(format.num_channels))
             case JXL_DEC_COLOR_ENCODING:
                 profile = colorProfile(info)
             case JXL_DEC_FRAME:
@@ -198,7 +200,9 @@ private final class JXLSession {
                 guard set == JXL_DEC_SUCCESS else { throw .corrupt(.jxl, detail: "libjxl refused the frame buffer") }
                 bufferSet = true
             case JXL_DEC_FULL_IMAGE:
-                canvas.withUnsafeBufferPointer { assembler?.append(canvas: $0, declaredDelay: delay) }
+                canvas.withUnsafeBufferPointer {
+                    assembler?.append(canvas: $0, channels: Int(format.num_channels), declaredDelay: delay)
+                }
                 bufferSet = false
                 if info.have_animation == 0 { break loop }
             case JXL_DEC_SUCCESS:
@@ -207,7 +211,9 @@ private final class JXLSession {
                 // All the bytes were given: the file is cut. What libjxl has of the frame under way
                 // (a blurry whole, or part of it refined) is worth showing when no frame came before.
                 if assembler?.frames.isEmpty == true, bufferSet, jxl.JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS {
-                    canvas.withUnsafeBufferPointer { assembler?.append(canvas: $0, declaredDelay: delay) }
+                    canvas.withUnsafeBufferPointer {
+                        assembler?.append(canvas: $0, channels: Int(format.num_channels), declaredDelay: delay)
+                    }
                     problem = "truncated JPEG XL; showing what could be decoded"
                 } else {
                     problem = "truncated JPEG XL; \(assembler?.framesShown ?? "")"

@@ -28,7 +28,7 @@ public enum HostileImages {
     /// `Generators/memory_images.py` makes (bench/bench_hardening.py measures the same files).
     public static let memoryImageNames = [
         "webp-animation-10000-square-5000-frames.webp", "bmp-rle8-10000-square.bmp", "avif-8000-square.avif", "gif-10000-square.gif",
-        "webp-lossless-16383x6000.webp", "gif-10000-frames.gif",
+        "webp-lossless-16383x6000.webp", "gif-10000-frames.gif", "heic-12mp-photo.heic",
     ]
 
     /// The generator of the memory files.

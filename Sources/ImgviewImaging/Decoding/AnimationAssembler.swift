@@ -99,9 +99,10 @@ public struct AnimationAssembler {
             AnimationFrame(pixels: header.orientation.apply(to: pixels), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
     }
 
-    /// Takes one composed canvas (RGBA, `canvasWidth × canvasHeight`, no padding) shown for `declaredDelay`.
-    public mutating func append(canvas: UnsafeBufferPointer<UInt8>, declaredDelay: Duration) {
-        let reduced = PixelReducer.reduce(canvas, width: canvasWidth, height: canvasHeight, factor: factor)
+    /// Takes one composed canvas (RGBA, `canvasWidth × canvasHeight`, no padding; RGB when
+    /// `channels` is 3) shown for `declaredDelay`.
+    public mutating func append(canvas: UnsafeBufferPointer<UInt8>, channels: Int = 4, declaredDelay: Duration) {
+        let reduced = PixelReducer.reduce(canvas, width: canvasWidth, height: canvasHeight, factor: factor, channels: channels)
         frames.append(
             AnimationFrame(pixels: header.orientation.apply(to: reduced), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
     }

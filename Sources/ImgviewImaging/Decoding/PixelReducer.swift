@@ -23,10 +23,13 @@ public enum PixelReducer {
         ((width + factor - 1) / factor, (height + factor - 1) / factor)
     }
 
-    /// `source` (RGBA rows of `width` pixels, no padding) reduced by `factor`.
-    public static func reduce(_ source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int) -> PixelBuffer {
-        precondition(source.count >= width * height * 4, "reducer source too short")
-        if factor <= 1 { return PixelBuffer(width: width, height: height, bytes: Array(source[0..<width * height * 4])) }
+    /// `source` (RGBA rows of `width` pixels, no padding; RGB, opaque, when `channels` is 3)
+    /// reduced by `factor`, as RGBA.
+    public static func reduce(_ source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int, channels: Int = 4) -> PixelBuffer
+    {
+        precondition(channels == 3 || channels == 4, "RGB or RGBA")
+        precondition(source.count >= width * height * channels, "reducer source too short")
+        if factor <= 1, channels == 4 { return PixelBuffer(width: width, height: height, bytes: Array(source[0..<width * height * 4])) }
         let (outWidth, outHeight) = reducedSize(width: width, height: height, factor: factor)
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         // Per output column of the current block row: alpha-weighted linear red, green, blue, and alpha.
@@ -40,17 +43,17 @@ public enum PixelReducer {
                         let firstRow = outY * factor
                         let rows = min(factor, height - firstRow)
                         for y in firstRow..<firstRow + rows {
-                            var pixel = y * width * 4
+                            var pixel = y * width * channels
                             for outX in 0..<outWidth {
                                 // One block's share of this row, summed locally: no division per pixel.
                                 var (red, green, blue, coverage): (Float, Float, Float, Float) = (0, 0, 0, 0)
                                 for _ in 0..<min(factor, width - outX * factor) {
-                                    let alpha = Float(source[pixel + 3]) * (1 / 255)
+                                    let alpha = channels == 4 ? Float(source[pixel + 3]) * (1 / 255) : 1
                                     red += toLinear[Int(source[pixel])] * alpha
                                     green += toLinear[Int(source[pixel + 1])] * alpha
                                     blue += toLinear[Int(source[pixel + 2])] * alpha
                                     coverage += alpha
-                                    pixel += 4
+                                    pixel += channels
                                 }
                                 let sum = outX * 4
                                 sums[sum] += red

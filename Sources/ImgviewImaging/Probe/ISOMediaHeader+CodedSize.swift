@@ -52,6 +52,26 @@ extension ISOMediaHeader {
         return nil
     }
 
+    /// The sample formats of every HEVC configuration (`hvcC`) in a HEIF `meta` box: chroma
+    /// (0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4) and the bit depths of luma and chroma. Empty
+    /// when there is none that reads.
+    public static func codedSampleFormats(meta: [UInt8]) -> Set<HEVCSampleFormat> {
+        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
+            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" }),
+            let container = boxes(in: meta, properties.payload).first(where: { $0.type == "ipco" })
+        else { return [] }
+        var found: Set<HEVCSampleFormat> = []
+        for property in boxes(in: meta, container.payload) where property.type == "hvcC" && property.payload.count >= 23 {
+            // Bytes 16–18 of the record (ISO/IEC 14496-15, 8.3.3.1): chroma_format_idc, then the
+            // luma and chroma depths less 8, each under reserved bits.
+            let at = property.payload.lowerBound
+            found.insert(
+                HEVCSampleFormat(
+                    chroma: Int(meta[at + 16] & 3), lumaBits: Int(meta[at + 17] & 7) + 8, chromaBits: Int(meta[at + 18] & 7) + 8))
+        }
+        return found
+    }
+
     /// Every item's 1-based property indices in one `ipma` box.
     private static func allAssociations(_ bytes: [UInt8], _ box: Box) -> [[Int]] {
         let payload = box.payload
@@ -83,6 +103,14 @@ extension ISOMediaHeader {
         guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
         return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
+}
+
+/// How an HEVC stream stores its samples, as its configuration record says.
+public struct HEVCSampleFormat: Sendable, Hashable {
+    /// chroma_format_idc: 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
+    public var chroma: Int
+    public var lumaBits: Int
+    public var chromaBits: Int
 }
 
 /// The picture size an HEVC sequence parameter set declares (ITU-T H.265, 7.3.2.2).

@@ -167,7 +167,35 @@ def avif(side=8000):
             return f.read()
 
 
-# Each file by the name the tests and the bench give it, with what it once cost (issue 26).
+def heic_photo(width=4000, height=3000):
+    """A 12 MP HEIC as a phone's is stored (8-bit 4:2:0, one HEVC stream): a smooth colour
+    gradient, encoded by heif-enc (libheif-examples) at x265's fastest preset."""
+    reds = bytes(x * 255 // width for x in range(width))
+    compressor = zlib.compressobj(1)
+    chunks = []
+    for y in range(height):
+        line = bytearray(3 * width)
+        line[0::3] = reds
+        line[1::3] = bytes([y * 255 // height]) * width
+        line[2::3] = bytes([(x + y) * 255 // (width + height) for x in range(0, width)]) if y % 500 == 0 else line[1::3]
+        chunks.append(compressor.compress(b"\0" + bytes(line)))
+    data = b"".join(chunks) + compressor.flush()
+
+    def png_chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    with tempfile.TemporaryDirectory(prefix="imgview-memory-images-") as folder:
+        source = os.path.join(folder, "gradient.png")
+        target = os.path.join(folder, "gradient.heic")
+        with open(source, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                    + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b""))
+        subprocess.run(["heif-enc", "-q", "80", "-p", "preset=ultrafast", source, "-o", target],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(target, "rb") as f:
+            return f.read()
+
+
+# Each file by the name the tests and the bench give it# Each file by the name the tests and the bench give it, with what it once cost (issue 26).
 IMAGES = {
     "webp-animation-10000-square-5000-frames.webp": webp_animation,
     "bmp-rle8-10000-square.bmp": bmp_rle8,
@@ -175,6 +203,7 @@ IMAGES = {
     "gif-10000-square.gif": gif_canvas,
     "webp-lossless-16383x6000.webp": webp_lossless,
     "gif-10000-frames.gif": gif_frames,
+    "heic-12mp-photo.heic": heic_photo,
 }
 
 
