@@ -172,16 +172,7 @@ final class CurlDriver: @unchecked Sendable {
         }
         running[handle] = transfer
         let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
-        guard added == CURLM_OK else {
-            running[handle] = nil
-            transfer.detach()
-            detach(handle)
-            transfer.finish(
-                .failure(
-                    TransportError.local(
-                        libcurl.pointee.curl_multi_strerror(added).map { String(cString: $0) } ?? "libcurl error \(added.rawValue)")))
-            return
-        }
+        guard added == CURLM_OK else { return abandon(transfer, handle, refused: added) }
     }
 
     /// Sends `transfer`'s easy handle, done with a redirect, on to `hop`: out of the multi handle
@@ -191,16 +182,16 @@ final class CurlDriver: @unchecked Sendable {
         libcurl.pointee.curl_multi_remove_handle(multi, handle)
         transfer.follow(hop)
         let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
-        guard added == CURLM_OK else {
-            running[handle] = nil
-            transfer.detach()
-            detach(handle)
-            transfer.finish(
-                .failure(
-                    TransportError.local(
-                        libcurl.pointee.curl_multi_strerror(added).map { String(cString: $0) } ?? "libcurl error \(added.rawValue)")))
-            return
-        }
+        guard added == CURLM_OK else { return abandon(transfer, handle, refused: added) }
+    }
+
+    /// Ends `transfer` whose handle the multi handle would not take, with libcurl's reason.
+    private func abandon(_ transfer: CurlTransfer, _ handle: UnsafeMutableRawPointer, refused code: CURLMcode) {
+        running[handle] = nil
+        transfer.detach()
+        detach(handle)
+        let reason = libcurl.pointee.curl_multi_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+        transfer.finish(.failure(TransportError.local(reason)))
     }
 
     /// Takes `transfer` out of the multi handle (closing its connection if it was mid-way) and
