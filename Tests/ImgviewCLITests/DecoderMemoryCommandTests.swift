@@ -26,7 +26,7 @@ struct DecoderMemoryCommandTests {
     static func measured(_ arguments: [String]) async throws -> (status: Int32, stdout: String, lines: [String], peakKB: Int) {
         let result = try await ImgviewProcess.run(
             ["-f", "peak %M", ImgviewProcess.binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/time"),
-            timeout: .seconds(120))
+            environment: peakMeasurementEnvironment, timeout: .seconds(120))
         var lines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Command exited with non-zero status") }
         let peak = lines.popLast().flatMap { Int($0.dropFirst("peak ".count)) } ?? .max
         return (result.status, result.stdout, lines, peak)
