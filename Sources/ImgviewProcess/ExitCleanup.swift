@@ -11,13 +11,20 @@ import SystemPackage
 enum ExitCleanup {
     private static let folders = Locked<[(id: Int, path: String)]>([])
     private static let counter = Locked(0)
+    /// Set by `runAll`: the process is ending, and no folder may be made after it.
+    private static let closed = Locked(false)
 
-    static func add(_ path: String) -> Int {
+    /// Makes a folder with `make` and registers it in one step under the lock `runAll` takes, so a
+    /// request to end that comes meanwhile removes it too, instead of finding the list without it.
+    static func add(_ make: () throws -> String) throws -> Int {
         let id = counter.withLock { value in
             defer { value += 1 }
             return value
         }
-        folders.withLock { $0.append((id, path)) }
+        try folders.withLock { folders in
+            guard !closed.withLock({ $0 }) else { throw Errno.interrupted }
+            folders.append((id, try make()))
+        }
         return id
     }
 
@@ -33,6 +40,7 @@ enum ExitCleanup {
     /// Removes every folder still registered.
     static func runAll() {
         let paths = folders.withLock { folders in
+            closed.withLock { $0 = true }
             defer { folders = [] }
             return folders.map(\.path)
         }
@@ -54,10 +62,20 @@ extension ProcessSignals {
     public static func makeTemporaryFolder(prefix: String) throws(Errno) -> TemporaryFolder {
         install()
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
-        guard mkdtemp(&template) != nil else { throw Errno(rawValue: errno) }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return TemporaryFolder(path: path, id: ExitCleanup.add(path))
+        var path = ""
+        do {
+            let id = try ExitCleanup.add {
+                var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
+                guard mkdtemp(&template) != nil else { throw Errno(rawValue: errno) }
+                path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return path
+            }
+            return TemporaryFolder(path: path, id: id)
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno.ioError
+        }
     }
 }
 
