@@ -43,6 +43,14 @@ struct BrowserDailyTmuxTests {
 
     /// imgview with `arguments` in a tmux pane in the place's folder; `prepare` runs on the tmux
     /// server before the browser starts (its options).
+    /// A 1 MB tmpfs mounted at `volume` in `place`: another volume than the home trash's.
+    func mountVolume(in place: Place) throws -> URL {
+        let volume = place.root.appendingPathComponent("volume")
+        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
+        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        return volume
+    }
+
     func withBrowser(
         _ arguments: [String], in place: Place, environment: [String: String] = [:], serverOptions: [[String]] = [],
         _ body: (TmuxSession) async throws -> Void
@@ -163,9 +171,7 @@ struct BrowserDailyTmuxTests {
     @Test(.enabled(if: SystemCommands.canMount() && BrowserDailyTmuxTests.hasTrashCLI, "needs to mount a tmpfs, and trash-cli"))
     func aFileOnAnotherVolumeGoesToThatVolumesTrashWhichTrashCLIReads() async throws {
         let place = try makePlace([])
-        let volume = place.root.appendingPathComponent("volume")
-        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
-        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        let volume = try mountVolume(in: place)
         defer {
             try? SystemCommands.run("/bin/umount", [volume.path])
             try? FileManager.default.removeItem(at: place.root)
@@ -217,9 +223,7 @@ struct BrowserDailyTmuxTests {
     @Test(.enabled(if: SystemCommands.canMount(), "needs to mount a tmpfs"))
     func aFileOnAnotherVolumeWithoutATrashIsReportedAndLeftInPlace() async throws {
         let place = try makePlace([])
-        let volume = place.root.appendingPathComponent("volume")
-        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
-        try SystemCommands.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
+        let volume = try mountVolume(in: place)
         defer {
             try? SystemCommands.run("/bin/umount", [volume.path])
             try? FileManager.default.removeItem(at: place.root)
