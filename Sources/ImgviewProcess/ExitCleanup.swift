@@ -9,10 +9,10 @@ import SystemPackage
 /// request to end, too slow a wind-down, and a broken pipe (`demo --report | head`). Only a
 /// crash, where nothing but async-signal-safe calls may run, leaves one behind.
 enum ExitCleanup {
-    private static let folders = Locked<[(id: Int, path: String)]>([])
+    /// The folders to remove; nil once `runAll` has run: the process is ending, and no folder
+    /// may be made after it.
+    private static let folders = Locked<[(id: Int, path: String)]?>([])
     private static let counter = Locked(0)
-    /// Set by `runAll`: the process is ending, and no folder may be made after it.
-    private static let closed = Locked(false)
 
     /// Makes a folder with `make` and registers it in one step under the lock `runAll` takes, so a
     /// request to end that comes meanwhile removes it too, instead of finding the list without it.
@@ -22,8 +22,8 @@ enum ExitCleanup {
             return value
         }
         try folders.withLock { folders in
-            guard !closed.withLock({ $0 }) else { throw Errno.interrupted }
-            folders.append((id, try make()))
+            guard folders != nil else { throw Errno.interrupted }
+            folders?.append((id, try make()))
         }
         return id
     }
@@ -31,8 +31,8 @@ enum ExitCleanup {
     /// Removes folder `id` now and forgets it.
     static func remove(_ id: Int) {
         let path = folders.withLock { folders -> String? in
-            defer { folders.removeAll { $0.id == id } }
-            return folders.first { $0.id == id }?.path
+            defer { folders?.removeAll { $0.id == id } }
+            return folders?.first { $0.id == id }?.path
         }
         if let path { removeFolder(path) }
     }
@@ -40,9 +40,8 @@ enum ExitCleanup {
     /// Removes every folder still registered.
     static func runAll() {
         let paths = folders.withLock { folders in
-            closed.withLock { $0 = true }
-            defer { folders = [] }
-            return folders.map(\.path)
+            defer { folders = nil }
+            return folders?.map(\.path) ?? []
         }
         for path in paths { removeFolder(path) }
     }
