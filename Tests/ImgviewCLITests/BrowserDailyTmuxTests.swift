@@ -494,8 +494,8 @@ struct BrowserDailyTmuxTests {
             #expect(screen.contains("[ c.png ]  a.png    b.jpg "), "\(screen)")
             // O after modification time: size (a.png the smallest, the photograph the largest); the selection stays.
             try await session.send("O")
-            let sized = try await session.waitForScreen { $0.contains("3 images · by size") }
-            #expect(sized.contains("  a.png  [ c.png ]  b.jpg "), "\(sized)")
+            // The status line and the strip may come in separate frames: wait for both.
+            try await session.waitForScreen { $0.contains("3 images · by size") && $0.contains("  a.png  [ c.png ]  b.jpg ") }
             try await session.send("q")
             _ = try await session.waitForScreen { $0.contains("EXIT=0") }
         }
