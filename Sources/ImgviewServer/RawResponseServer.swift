@@ -74,8 +74,10 @@ public final class RawResponseServer: Sendable {
                 defer { stopped = true }; return stopped
             })
         else { return }
+        // Wakes the accept loop, which closes the socket itself: closed here, its number could go
+        // to the next server's socket before the loop's last `accept`, and this server would then
+        // answer that one's requests.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit {
@@ -83,10 +85,15 @@ public final class RawResponseServer: Sendable {
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if stopped.withLock({ $0 }) {
+                close(connection)
                 return
             }
             answer(connection)
