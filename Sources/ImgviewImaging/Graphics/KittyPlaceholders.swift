@@ -70,7 +70,7 @@ public struct KittyPlaceholders: Sendable, Hashable {
     }
 
     /// The diacritic that numbers `number` (0 is U+0305).
-    static func diacritic(_ number: Int) -> Unicode.Scalar {
+    public static func diacritic(_ number: Int) -> Unicode.Scalar {
         Unicode.Scalar(diacritics[max(0, min(number, diacritics.count - 1))])!
     }
 
