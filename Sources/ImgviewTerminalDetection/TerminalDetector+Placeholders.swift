@@ -12,11 +12,11 @@ extension TerminalDetector {
         guard let (version, evidence) = named else {
             return (false, "placed through passthrough: the terminal outside tmux did not name itself")
         }
+        if let outer, outer.kittyPlaceholders != "OK" {
+            return (false, "placed through passthrough: \(version) did not take a virtual placement (U=1)")
+        }
         guard Self.drawsPlaceholders(version: version) else {
             return (false, "placed through passthrough: \(version) (\(evidence)) has no Unicode placeholders")
-        }
-        if let outer, outer.kittyPlaceholders != "OK" {
-            return (false, "placed through passthrough: \(version) did not take a virtual placement")
         }
         return (true, "Unicode placeholders: \(version) (\(evidence)) draws them, tmux keeps them as text")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewImaging
@@ -178,23 +179,27 @@ struct TmuxPlaceholderTests {
     @Test func theBrowsersPlaceholdersAreInThePaneKeptByTmuxAndGoneAfterATabSwitchAndQuit() async throws {
         let browse = TmuxSession.imgviewCommand(["browse", Self.cat, Self.hopper])
         try await withOuter("kitty(0.35.2)", command: browse) { outer in
-            let first = try await wait(outer) { !Self.placeholderLines($0).isEmpty && $0.contains("03_chelsea_cat.png") }
-            let placements = outer.virtualPlacements()
-            try #require(placements.count == 1, "kitty commands: \(outer.kittyCommands())")
+            // The cat's text for the last image sent (a resize as the client attaches may send it twice).
+            let shows = { (screen: String, placement: (id: UInt32, columns: Int, rows: Int)?) in
+                placement.map { Self.arePlaceholders(Self.placeholderLines(screen), id: $0.id, columns: $0.columns, rows: $0.rows) }
+                    ?? false
+            }
+            let first = try await wait(outer) { $0.contains("[ 03_chelsea_cat.png ]") && shows($0, outer.virtualPlacements().last) }
+            let cat = try #require(outer.virtualPlacements().last)
             let lines = Self.placeholderLines(first)
-            #expect(Self.arePlaceholders(lines, id: placements[0].id, columns: placements[0].columns, rows: placements[0].rows), "\(first)")
             // Inside the preview's box: below the tab strip and the box's top, right of its left side.
             let text = first.components(separatedBy: "\n")
             #expect(lines.allSatisfy { $0.line >= 2 && $0.column > 0 && text[$0.line].hasPrefix("│") }, "\(first)")
 
-            // A tab switch: the first image's data deleted by its id, its text replaced by the second's.
+            // A tab switch: the first image's data deleted by its id, its text replaced by the second's (another shape).
+            let deletesBefore = outer.kittyCommands().filter { $0 == "a=d,d=I,i=\(cat.id),q=2" }.count
             try await outer.session.send("Right")
-            try await wait(outer) { _ in outer.virtualPlacements().count == 2 }
-            let hopper = outer.virtualPlacements()[1]
-            let switched = try await wait(outer) {
-                Self.arePlaceholders(Self.placeholderLines($0), id: hopper.id, columns: hopper.columns, rows: hopper.rows)
+            let switched = try await wait(outer) { screen in
+                guard let last = outer.virtualPlacements().last, (last.columns, last.rows) != (cat.columns, cat.rows) else { return false }
+                return shows(screen, last)
             }
-            #expect(outer.kittyCommands().contains("a=d,d=I,i=\(placements[0].id),q=2"), "\(outer.kittyCommands())")
+            let hopper = try #require(outer.virtualPlacements().last)
+            #expect(outer.kittyCommands().filter { $0 == "a=d,d=I,i=\(cat.id),q=2" }.count > deletesBefore, "\(outer.kittyCommands())")
             #expect(Self.placeholderLines(switched).count == hopper.rows)
 
             // Another window and back: tmux keeps the text and draws it again itself; nothing is sent again.
@@ -224,10 +229,12 @@ struct TmuxPlaceholderTests {
         let browse = TmuxSession.imgviewCommand(["browse", Self.cat, Self.hopper])
         try await withOuter("kitty(0.35.2)", command: browse) { outer in
             try await wait(outer) { !Self.placeholderLines($0).isEmpty }
+            let pane = try #require(outer.virtualPlacements().first?.id)
             try await outer.session.send("g")
             // Two images, two ids, each its own rows of text side by side.
-            try await wait(outer) { _ in Set(outer.virtualPlacements().dropFirst().map(\.id)).count == 2 }
-            let ids = Array(outer.virtualPlacements().dropFirst())
+            let gridIDs = { Set(outer.virtualPlacements().map(\.id)).subtracting([pane]) }
+            try await wait(outer) { _ in gridIDs().count == 2 }
+            let ids = gridIDs().compactMap { id in outer.virtualPlacements().last { $0.id == id } }
             let colour = { (id: UInt32) in "\u{1B}[38;5;\(id & 0xFF)m\u{10EEEE}" }
             var colours = ""
             let deadline = ContinuousClock.now + .seconds(20)
@@ -241,6 +248,34 @@ struct TmuxPlaceholderTests {
             try await outer.session.send("q")
             let quit = try await wait(outer) { $0.contains("EXIT=") }
             #expect(Self.placeholderLines(quit).isEmpty)
+        }
+    }
+
+    @Test func anAnimationAndAContactSheetShowTheirImagesByPlaceholdersToo() async throws {
+        let animation = TmuxSession.imgviewCommand(["show", Fixtures.path("slideshow.gif"), "--loops", "1", "--size", "20x6"])
+        let sheet = TmuxSession.imgviewCommand(["show", "--grid", "2x1", Self.cat, Self.hopper, "--size", "60x10"])
+        try await withOuter("kitty(0.35.2)", command: "\(animation); echo AFTER; \(sheet); echo END") { outer in
+            let screen = try await wait(outer) { $0.contains("EXIT=") }
+            let placements = outer.virtualPlacements()
+            try #require(placements.count >= 4, "kitty commands: \(outer.kittyCommands())")
+            // Every frame under one id, its text written once in the reserved rows, the prompt after them.
+            let frames = placements.prefix { $0.id == placements[0].id }
+            #expect(frames.count >= 2 && frames.allSatisfy { $0.columns == frames[0].columns && $0.rows == frames[0].rows })
+            let lines = Self.placeholderLines(screen)
+            let text = screen.components(separatedBy: "\n")
+            #expect(text[frames[0].rows] == "AFTER", "\(screen)")
+            #expect(
+                Self.arePlaceholders(
+                    Array(lines.prefix(frames[0].rows)), id: frames[0].id, columns: frames[0].columns, rows: frames[0].rows))
+            // The sheet: two images side by side, each its own id, before the line after the sheet.
+            let cells = Array(placements.dropFirst(frames.count))
+            #expect(cells.count == 2 && cells[0].id != cells[1].id, "\(cells)")
+            let styled = try await outer.session.command("capture-pane", "-p", "-e", "-t", "browser")
+            let sideBySide = styled.components(separatedBy: "\n").contains { line in
+                cells.allSatisfy { Self.holds(line, "\u{1B}[38;5;\($0.id & 0xFF)m\u{10EEEE}") }
+            }
+            #expect(sideBySide, "\(styled)")
+            #expect(text.firstIndex(of: "END").map { $0 > frames[0].rows + max(cells[0].rows, cells[1].rows) } == true, "\(screen)")
         }
     }
 }

@@ -47,7 +47,11 @@ struct KittyPlaceholderTests {
         // kitty 0.26.5 does not answer the question with `U=1`, and its version says so too.
         let old = Self.profile(outer: Self.kittyAnswers("kitty(0.26.5)", placeholders: false))
         #expect(!old.kittyPlaceholders && old.autoMode == .kitty)
-        #expect(old.graphics[0].reason.contains("kitty(0.26.5) (XTVERSION through tmux) has no Unicode placeholders"))
+        #expect(old.graphics[0].reason.contains("kitty(0.26.5) did not take a virtual placement (U=1)"))
+        // Had it answered, its version would still say no.
+        #expect(
+            Self.profile(outer: Self.kittyAnswers("kitty(0.26.5)", placeholders: true)).graphics[0].reason.contains(
+                "kitty(0.26.5) (XTVERSION through tmux) has no Unicode placeholders"))
         // A kitty that names a new version but did not take the virtual placement: not trusted.
         #expect(!Self.profile(outer: Self.kittyAnswers("kitty(0.35.2)", placeholders: false)).kittyPlaceholders)
         // Ghostty names itself so; WezTerm answers any key but has no placeholders.
