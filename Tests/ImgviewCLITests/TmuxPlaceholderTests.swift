@@ -278,4 +278,27 @@ struct TmuxPlaceholderTests {
             #expect(text.firstIndex(of: "END").map { $0 > frames[0].rows + max(cells[0].rows, cells[1].rows) } == true, "\(screen)")
         }
     }
+
+    /// Every row, column and id diacritic stays on its cell in tmux's copy of the pane (tmux joins
+    /// a combining mark to the cell before only when its width table says zero).
+    @Test func tmuxKeepsEveryDiacriticOnItsCell() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cells.txt")
+        let lines = stride(from: 0, to: KittyPlaceholders.largestSpan, by: 60).map { start in
+            String(
+                String.UnicodeScalarView(
+                    (start..<min(start + 60, KittyPlaceholders.largestSpan)).flatMap { number -> [Unicode.Scalar] in
+                        let mark = KittyPlaceholders.diacritic(number)
+                        return [KittyPlaceholders.character, mark, mark, mark]
+                    }))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let session = try await TmuxSession(columns: 100, rows: 40, command: "cat \(TmuxSession.shellQuoted(file.path))")
+        defer { Task { await session.kill() } }
+        let screen = try await session.waitForScreen { $0.contains("EXIT=") }
+        let shown = screen.components(separatedBy: "\n").prefix(lines.count)
+        #expect(Array(shown) == lines)
+        #expect(shown.map { $0.unicodeScalars.filter { $0 == KittyPlaceholders.character }.count } == [60, 60, 60, 60, 57])
+    }
 }
