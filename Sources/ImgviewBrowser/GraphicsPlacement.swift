@@ -16,7 +16,9 @@ import ImgviewTerminalDetection
 /// were, so a text library's idea of the screen stays true. Written, not erased: xterm keeps a
 /// sixel's pixels under cells that are only erased (ECH, EL) and paints them again whenever it
 /// redraws that part of the window, as after a text library scrolls a region. For the same
-/// reason a sixel or iTerm2 image that text was written over must be drawn again.
+/// reason a sixel or iTerm2 image that text was written over must be drawn again. A kitty image
+/// shown by Unicode placeholders (inside tmux) is both: its data deleted by id, its text erased
+/// like a sixel's cells, since ncurses believes blanks are there.
 public struct GraphicsPlacement: Sendable {
     /// One thing done to the screen's image.
     public enum Step: Sendable, Equatable {
@@ -78,20 +80,26 @@ public struct GraphicsPlacement: Sendable {
     ///     with them, or drops it off the region's edge: every image goes before the text is drawn,
     ///     even one a new image of the same size would paint over where it was, and every image of
     ///     the frame is drawn after.
+    ///   - lost: images on the screen that are gone or must be drawn again whatever the frame does
+    ///     (those tmux passed through, after tmux drew the pane again).
     public mutating func update(
-        to next: [PlacedGraphic], cleared: Bool, linesMove: Bool = false, textOverwrites: (Rectangle) -> Bool, screen: TerminalSize
+        to next: [PlacedGraphic], cleared: Bool, linesMove: Bool = false, lost isLost: (PlacedGraphic) -> Bool = { _ in false },
+        textOverwrites: (Rectangle) -> Bool, screen: TerminalSize
     ) -> Update {
         let old = placed
         placed = next
         var removal: [Step] = []
         var stays = Set<Int>()
         for graphic in old {
-            let lost = cleared || linesMove || (graphic.preview.graphics != .kitty && textOverwrites(graphic.area))
+            let lost = cleared || linesMove || isLost(graphic) || (graphic.isPaintedInCells && textOverwrites(graphic.area))
             if !lost, let index = next.firstIndex(of: graphic) {
                 stays.insert(index)
                 continue
             }
             switch graphic.preview.graphics {
+            case .kitty where graphic.preview.placeholders != nil:
+                removal.append(.delete(imageID: graphic.preview.imageID))
+                if linesMove || !next.contains(where: graphic.isCovered(by:)) { removal.append(.erase(graphic.area)) }
             case .kitty:
                 removal.append(.delete(imageID: graphic.preview.imageID))
             case .sixel, .iterm:
@@ -116,6 +124,11 @@ public struct GraphicsPlacement: Sendable {
     /// The screen was redrawn by someone else (a suspend gave it away): whatever was there is gone.
     public mutating func forget() {
         placed = []
+    }
+
+    /// The images that `gone` says someone else took off the screen are forgotten; the others stay.
+    public mutating func forget(where gone: (PlacedGraphic) -> Bool) {
+        placed.removeAll(where: gone)
     }
 
     private func update(removal: [Step], drawing: [Step], screen: TerminalSize) -> Update {
@@ -149,6 +162,15 @@ public struct GraphicsPlacement: Sendable {
             }
             return bytes + EscapeSequence.restoreCursor
         case .draw(let placed):
+            if let placeholders = placed.preview.placeholders {
+                // Sent anywhere (a virtual placement), then its text written in its cells, in place.
+                var bytes = placed.preview.bytes + EscapeSequence.saveCursor
+                for row in 0..<placeholders.rows {
+                    EscapeSequence.appendCursorPosition(row: placed.row + row, column: placed.column, to: &bytes)
+                    bytes += placeholders.row(row)
+                }
+                return bytes + EscapeSequence.restoreCursor
+            }
             if let origin = paneOrigin, TmuxPlacement.isPassedThrough(placed.preview.bytes) {
                 let outer = origin.outer(row: placed.row + 1, column: placed.column + 1)
                 return TmuxPlacement.positioned(placed.preview.bytes, row: outer.row, column: outer.column)

@@ -186,10 +186,14 @@ public final class CursesTerminal {
             return
         }
         // tmux drops passthrough from a pane it does not show (or shows it over another window);
-        // an image tmux draws itself (its own sixel) it keeps, and shows with the pane.
+        // an image tmux draws itself (its own sixel) it keeps, and shows with the pane, as it keeps
+        // the text of one shown by placeholders whose data the terminal already has.
         let hidden = tmuxGeometry?.isVisible == false
         let tmuxKeepsSixel = placement.terminal.tmuxDrawsSixel
-        let graphics = hidden ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) } : frame.graphics
+        let graphics =
+            hidden
+            ? frame.graphics.filter { !TmuxPlacement.isPassedThrough($0.preview.bytes) || placement.placed.contains($0) }
+            : frame.graphics
         let linesMove = previous != nil && !(placement.placed.isEmpty && graphics.isEmpty) && refreshMayMoveLines()
         let pixels = placement.update(
             to: graphics, cleared: previous == nil, linesMove: linesMove,
@@ -249,7 +253,8 @@ public final class CursesTerminal {
     /// tmux moved the pane, hid it or drew it again from its own copy of the text (`TmuxWatcher`):
     /// an image passed through tmux is tmux's to neither keep nor move, so it is taken away
     /// while the pane is not shown and drawn again, where the pane now is, when it is.
-    /// An image tmux draws itself (its own sixel) is tmux's to keep, hide and draw again: left alone.
+    /// An image tmux draws itself (its own sixel) is tmux's to keep, hide and draw again: left alone;
+    /// so is one shown by placeholders, text tmux keeps, unless its data was not sent while hidden.
     public func tmuxPaneChanged(_ geometry: TmuxPaneGeometry, redrawn: Bool) {
         guard isActive, let tmuxPane else { return }
         let previous = tmuxGeometry
@@ -262,16 +267,16 @@ public final class CursesTerminal {
         guard geometry.isVisible else {
             // A kitty image stays over whatever tmux shows now, and passthrough from this pane is
             // dropped: deleted past tmux. sixel and iTerm2 images are gone under tmux's redraw.
-            let kitty = placement.placed.filter { $0.preview.graphics == .kitty }
+            let kitty = placement.placed.filter { $0.preview.graphics == .kitty && $0.isPositionedPastTmux }
             if !kitty.isEmpty {
                 TmuxPane.writeToClients(of: tmuxPane, kitty.flatMap { KittyGraphicsEncoder().delete(id: $0.preview.imageID) })
             }
-            placement.forget()
+            placement.forget(where: \.isPositionedPastTmux)
             return
         }
         guard redrawn || previous != geometry, let frame = lastFrame else { return }
         let pixels = placement.update(
-            to: frame.graphics, cleared: true, textOverwrites: { _ in false },
+            to: frame.graphics, cleared: false, lost: \.isPositionedPastTmux, textOverwrites: { _ in false },
             screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.isEmpty { writeToTerminal(pixels.before + pixels.after) }
     }

@@ -16,10 +16,12 @@ public struct GraphicsTerminal: Sendable, Equatable {
     public var synchronizedOutput: Bool
     /// tmux draws sixel itself (3.4 and later): sixel is written plain, in whole cells.
     public var tmuxDrawsSixel: Bool
+    /// Inside tmux, kitty images are shown by Unicode placeholders (`KittyPlaceholders`).
+    public var kittyPlaceholders: Bool
 
     public init(
         cell: CellPixelSize = .fallback, background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256,
-        passthrough: Bool = false, synchronizedOutput: Bool = false, tmuxDrawsSixel: Bool = false
+        passthrough: Bool = false, synchronizedOutput: Bool = false, tmuxDrawsSixel: Bool = false, kittyPlaceholders: Bool = false
     ) {
         self.cell = cell
         self.background = background
@@ -27,6 +29,7 @@ public struct GraphicsTerminal: Sendable, Equatable {
         self.passthrough = passthrough
         self.synchronizedOutput = synchronizedOutput
         self.tmuxDrawsSixel = tmuxDrawsSixel
+        self.kittyPlaceholders = kittyPlaceholders
     }
 
     /// What detection found (the background black where the terminal did not say).
@@ -34,7 +37,8 @@ public struct GraphicsTerminal: Sendable, Equatable {
         self.init(
             cell: profile.cellPixels, background: profile.background ?? RGBColor(red: 0, green: 0, blue: 0),
             colorRegisters: profile.colorRegisters ?? 256, passthrough: profile.passthrough,
-            synchronizedOutput: profile.synchronizedOutput, tmuxDrawsSixel: profile.tmuxDrawsSixel)
+            synchronizedOutput: profile.synchronizedOutput, tmuxDrawsSixel: profile.tmuxDrawsSixel,
+            kittyPlaceholders: profile.kittyPlaceholders)
     }
 
     /// The render options of a pixel preview in the pane's box: the pane's image id, and the
@@ -43,6 +47,7 @@ public struct GraphicsTerminal: Sendable, Equatable {
         let tmuxSixel = graphics == .sixel && tmuxDrawsSixel
         return GraphicsOptions(
             graphics: graphics, columns: columns, rows: rows, cell: cell, background: background, colorRegisters: colorRegisters,
-            passthrough: passthrough && !tmuxSixel, imageID: Self.paneImageID, movesCursor: false, wholeCells: tmuxSixel)
+            passthrough: passthrough && !tmuxSixel, imageID: Self.paneImageID, movesCursor: false, wholeCells: tmuxSixel,
+            kittyPlaceholders: graphics == .kitty && kittyPlaceholders)
     }
 }

@@ -81,6 +81,11 @@ public struct TerminalDetector: Sendable {
                 TerminalProfile.Support(graphics: $0.graphics, isAvailable: false, reason: "GNU screen passes no graphics")
             }
         }
+        let kitty = graphics.first { $0.graphics == .kitty }
+        let (placeholders, placeholdersReason) = kittyPlaceholders(kittyAvailable: kitty?.isAvailable == true, passthrough: passthrough)
+        if let placeholdersReason, let index = graphics.firstIndex(where: { $0.graphics == .kitty }) {
+            graphics[index].reason += "; " + placeholdersReason
+        }
         let colors = colorMode(terminal: terminal)
         let (cell, cellSource) = cellPixels(replies: replies)
         let (symbols, symbolsReason) = blockSymbols(replies: replies)
@@ -105,7 +110,7 @@ public struct TerminalDetector: Sendable {
             passthrough: passthrough, isRemote: environment.isRemote,
             synchronizedOutput: multiplexer == nil && replies.hasSynchronizedOutput, background: replies.background,
             colorRegisters: replies.colorRegisters, symbols: symbols, symbolsReason: symbolsReason, query: queryReport(),
-            autoMode: autoMode, autoReason: autoReason, advice: advice, tmuxDrawsSixel: tmuxSixel)
+            autoMode: autoMode, autoReason: autoReason, advice: advice, tmuxDrawsSixel: tmuxSixel, kittyPlaceholders: placeholders)
     }
 
     /// Whether tmux draws sixel itself (3.4 and later, built with it): its own DA1, asked of it

@@ -53,6 +53,7 @@ extension TerminalProfile {
             "\"synchronized_output\": \(synchronizedOutput)",
             "\"multiplexer\": \(string(multiplexer))",
             "\"passthrough\": \(passthrough)",
+            "\"kitty_placeholders\": \(kittyPlaceholders)",
             "\"ssh\": \(isRemote)",
             "\"query\": {\"status\": \(string(query.status)), \"milliseconds\": \(query.milliseconds.map { String($0) } ?? "null"), "
                 + "\"reason\": \(string(query.reason))}",

@@ -45,6 +45,9 @@ public struct TerminalProfile: Sendable, Equatable {
     /// Inside tmux 3.4 or later built with sixel: tmux draws sixel itself, so sixel is written plain
     /// (never passed through), in whole cells of tmux's size.
     public var tmuxDrawsSixel: Bool = false
+    /// Inside tmux, kitty images are shown by Unicode placeholders (text tmux keeps), not placed
+    /// through passthrough: the terminal outside answered that it has them.
+    public var kittyPlaceholders: Bool = false
 
     /// The protocols that can be used here, best first.
     public var availableGraphics: [GraphicsProtocol] { graphics.filter(\.isAvailable).map(\.graphics) }

@@ -26,17 +26,20 @@ public enum TerminalQuery {
 
     /// The questions for the terminal outside tmux, passed through it (only when it lets them
     /// through and this pane gets the answers: the active pane of the one client's current window):
-    /// XTVERSION, DA2 and the kitty graphics query, ended by DSR, whose answer `CSI 0 n` comes last.
-    /// Not DA1: tmux swallows the outer DA answers while it still waits for its own.
+    /// XTVERSION, DA2 and the kitty graphics query, the same with a virtual placement (whether the
+    /// terminal has Unicode placeholders, which tmux keeps as text), ended by DSR, whose answer
+    /// `CSI 0 n` comes last. Not DA1: tmux swallows the outer DA answers while it still waits for its own.
     public static let outerBytes: [UInt8] = TerminalRoute.tmuxPassthrough.wrap(
         EscapeSequence.requestVersion + requestSecondaryDeviceAttributes + KittyGraphicsEncoder().query(id: kittyQueryID)
-            + ControlCode.csi + Array("5n".utf8))
+            + KittyGraphicsEncoder().placeholderQuery(id: kittyPlaceholderQueryID) + ControlCode.csi + Array("5n".utf8))
 
     /// DA2, `CSI > c`.
     static let requestSecondaryDeviceAttributes: [UInt8] = ControlCode.csi + Array(">c".utf8)
 
     /// The id of the kitty query's image, which its answer names.
     static let kittyQueryID: UInt32 = 31
+    /// The id of the question with a virtual placement.
+    static let kittyPlaceholderQueryID: UInt32 = 32
 
     /// Long enough for a terminal over a slow ssh link, short enough not to be noticed.
     public static let defaultTimeout: Duration = .milliseconds(400)

@@ -6,6 +6,9 @@ public struct TerminalReplies: Sendable, Equatable {
     public var version: String?
     /// The kitty graphics query's answer: `OK`, or the error the terminal gave.
     public var kittyGraphics: String?
+    /// The answer to the same query with a virtual placement (`U=1`): `OK` from a terminal with
+    /// Unicode placeholders; kitty before 0.28 does not answer it.
+    public var kittyPlaceholders: String?
     /// `CSI 16 t`: one cell in pixels.
     public var cellPixels: CellPixelSize?
     /// `CSI 14 t`: the text area in pixels.
@@ -36,7 +39,8 @@ public struct TerminalReplies: Sendable, Equatable {
     public var hasSynchronizedOutput: Bool { synchronizedOutputState == 1 || synchronizedOutputState == 2 }
 
     public static func == (lhs: TerminalReplies, rhs: TerminalReplies) -> Bool {
-        lhs.version == rhs.version && lhs.kittyGraphics == rhs.kittyGraphics && lhs.cellPixels == rhs.cellPixels
+        lhs.version == rhs.version && lhs.kittyGraphics == rhs.kittyGraphics && lhs.kittyPlaceholders == rhs.kittyPlaceholders
+            && lhs.cellPixels == rhs.cellPixels
             && lhs.textAreaPixels?.width == rhs.textAreaPixels?.width && lhs.textAreaPixels?.height == rhs.textAreaPixels?.height
             && lhs.synchronizedOutputState == rhs.synchronizedOutputState && lhs.colorRegisters == rhs.colorRegisters
             && lhs.background == rhs.background && lhs.secondaryAttributes == rhs.secondaryAttributes

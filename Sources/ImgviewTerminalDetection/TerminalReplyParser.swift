@@ -226,9 +226,14 @@ public struct TerminalReplyParser: Sendable {
             return true
         case .apc:
             guard text.hasPrefix("G") else { return false }
-            // `Gi=31;OK`, or `Gi=31;ENOTSUPPORTED:…`
-            guard let separator = text.firstIndex(of: ";"), text[..<separator] == "Gi=\(TerminalQuery.kittyQueryID)" else { return false }
-            replies.kittyGraphics = String(text[text.index(after: separator)...])
+            // `Gi=31;OK`, or `Gi=31;ENOTSUPPORTED:…`; `Gi=32;…` for the question with a virtual placement.
+            guard let separator = text.firstIndex(of: ";") else { return false }
+            let answer = String(text[text.index(after: separator)...])
+            switch text[..<separator] {
+            case "Gi=\(TerminalQuery.kittyQueryID)": replies.kittyGraphics = answer
+            case "Gi=\(TerminalQuery.kittyPlaceholderQueryID)": replies.kittyPlaceholders = answer
+            default: return false
+            }
             return true
         case .osc:
             guard text.hasPrefix("11;"), let colour = Self.colour(String(text.dropFirst(3))) else { return false }

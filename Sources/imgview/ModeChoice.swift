@@ -84,7 +84,8 @@ struct PreviewSetup {
         if profile == nil, onTerminal, insideTmux {
             // Whether tmux draws sixel itself, in which cell size, or passes pixels on (and so whether
             // they must be wrapped) is tmux's to say: tmux is asked, not the terminal outside it.
-            profile = TerminalProbe.profile(environment: environment, asksOuterTerminal: false)
+            // kitty asks the terminal outside too: whether it has Unicode placeholders is its to say.
+            profile = TerminalProbe.profile(environment: environment, asksOuterTerminal: graphics == .kitty)
         } else if profile == nil, onTerminal, TerminalProbe.kernelCellPixels() == nil {
             profile = probe()
         }
@@ -95,7 +96,7 @@ struct PreviewSetup {
             graphics: graphics, columns: box.columns, rows: box.rows, cell: cell,
             background: background ?? profile?.background ?? RGBColor(red: 0, green: 0, blue: 0),
             colorRegisters: profile?.colorRegisters ?? 256, passthrough: (profile?.passthrough ?? false) && !tmuxSixel,
-            wholeCells: tmuxSixel)
+            wholeCells: tmuxSixel, kittyPlaceholders: graphics == .kitty && profile?.kittyPlaceholders == true)
         return PreviewSetup(mode: mode, graphics: options)
     }
 }

@@ -113,6 +113,7 @@ struct SheetPrinter {
             if line > 0 { output += EscapeSequence.cursorDown(line) }
             if column > 0 { output += EscapeSequence.cursorForward(column) }
             output += graphics.bytes
+            if let placeholders = graphics.placeholders { output += placeholders.block(column: column) }
             output += EscapeSequence.restoreCursor
         }
         output += EscapeSequence.cursorDown(height) + [UInt8(ascii: "\r")]

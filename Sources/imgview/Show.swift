@@ -195,8 +195,14 @@ extension Imgview {
         /// below them after, so the prompt comes under the image whatever the protocol did with the
         /// cursor; inside tmux an image passed through is put at the pane cursor's place in the outer
         /// terminal, which tmux does not do (tmux's own sixel is written plain, as to a terminal: tmux
-        /// places and keeps it). Into a pipe: the image and a new line.
+        /// places and keeps it); a kitty image shown by Unicode placeholders is sent, then its text
+        /// printed as a text preview's is. Into a pipe: the image and a new line.
         static func draw(_ graphics: GraphicsPreview, onTerminal: Bool, environment: [String: String]) {
+            if let placeholders = graphics.placeholders {
+                // Text: its rows scroll the terminal as any output does, and the cursor ends below them.
+                let rows = (0..<placeholders.rows).flatMap { (row: Int) -> [UInt8] in placeholders.row(row) + [0x0A] }
+                return StandardOutput.write(Data(graphics.bytes + rows))
+            }
             guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
             let reservation = RowReservation(rows: graphics.layout.rows)
             guard TmuxPlacement.isPassedThrough(graphics.bytes) else {

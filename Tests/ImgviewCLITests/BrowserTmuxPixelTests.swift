@@ -250,6 +250,28 @@ struct BrowserTmuxPixelTests {
         #expect(stderr.isEmpty, "\(stderr)")
     }
 
+    /// Real kitty 0.26.5 (Debian's), asked through tmux: it answers the kitty query but leaves the
+    /// one with a virtual placement (`U=1`) unanswered, as a kitty before 0.28 (no Unicode
+    /// placeholders) does, so its images are placed through passthrough.
+    @Test func kittyBefore028AnswersThroughTmuxThatItHasNoPlaceholders() async throws {
+        let report = try makeTemporaryDirectory().appendingPathComponent("terminal.json")
+        defer { try? FileManager.default.removeItem(at: report.deletingLastPathComponent()) }
+        let setup = try await start(
+            .kitty,
+            rightPane: TmuxSession.imgviewCommand(["terminal", "--json"])
+                + " > \(TmuxSession.shellQuoted(report.path)); touch \(TmuxSession.shellQuoted(report.path)).done")
+        defer { setup.stop() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: report.path + ".done"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any] ?? [:]
+        let kitty = (object["graphics"] as? [String: Any])?["kitty"] as? [String: Any]
+        #expect(object["terminal"] as? String == "kitty(0.26.5)", "\(object)")
+        #expect(kitty?["available"] as? Bool == true && object["kitty_placeholders"] as? Bool == false, "\(object)")
+        #expect((kitty?["reason"] as? String ?? "").contains("kitty(0.26.5) did not take a virtual placement (U=1)"), "\(object)")
+    }
+
     @Test func kittyDrawsInsideThePaneAndNeverOverAnotherWindow() async throws {
         try await walk(.kitty)
     }

@@ -272,8 +272,8 @@ struct TerminalDetectionTests {
         #expect((object?["auto"] as? [String: Any])?["mode"] as? String == "sixel")
         #expect(
             object?.keys.sorted() == [
-                "advice", "auto", "background", "cell_pixels", "color_registers", "colors", "evidence", "graphics", "modes", "multiplexer",
-                "passthrough", "query", "ssh", "symbols", "synchronized_output", "terminal",
+                "advice", "auto", "background", "cell_pixels", "color_registers", "colors", "evidence", "graphics", "kitty_placeholders",
+                "modes", "multiplexer", "passthrough", "query", "ssh", "symbols", "synchronized_output", "terminal",
             ])
         #expect(!profile.report.contains("\u{1B}"))
     }

@@ -17,7 +17,9 @@ struct TmuxQuestionTests {
         #expect(
             outer
                 == TerminalRoute.tmuxPassthrough.wrap(
-                    Array("\u{1B}[>q\u{1B}[>c\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[5n".utf8)))
+                    Array(
+                        ("\u{1B}[>q\u{1B}[>c\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+                            + "\u{1B}_Gi=32,s=1,v=1,a=q,t=d,f=24,U=1;AAAA\u{1B}\\\u{1B}[5n").utf8)))
         #expect(String(decoding: outer, as: UTF8.self).hasSuffix("\u{1B}\u{1B}[5n\u{1B}\\"))
     }
 

@@ -26,7 +26,7 @@ public struct GraphicsRenderer: Sendable {
 
     /// Where an upright image of `width × height` goes, fitted whole.
     public func layout(width: Int, height: Int) -> GraphicsLayout {
-        GraphicsLayout.fitting(width: width, height: height, columns: options.columns, rows: options.rows, cell: options.cell)
+        GraphicsLayout.fitting(width: width, height: height, columns: options.boxColumns, rows: options.boxRows, cell: options.cell)
     }
 
     /// The closest zoom for an upright image of `width × height`: one image pixel to one screen
@@ -52,7 +52,7 @@ public struct GraphicsRenderer: Sendable {
         }
         let visible = view.region(width: Double(width), height: Double(height), boxAspect: options.boxAspect)
         let layout = GraphicsLayout.fitting(
-            width: visible.width, height: visible.height, columns: options.columns, rows: options.rows, cell: options.cell)
+            width: visible.width, height: visible.height, columns: options.boxColumns, rows: options.boxRows, cell: options.cell)
         return Viewport.decodeSize(
             width: width, height: height, showing: visible,
             samples: (Self.withRoom(layout.pixelWidth), Self.withRoom(layout.pixelHeight)))
@@ -73,7 +73,7 @@ public struct GraphicsRenderer: Sendable {
         let fitted =
             visible.map {
                 GraphicsLayout.fitting(
-                    width: $0.image.width, height: $0.image.height, columns: options.columns, rows: options.rows, cell: options.cell)
+                    width: $0.image.width, height: $0.image.height, columns: options.boxColumns, rows: options.boxRows, cell: options.cell)
             } ?? layout(width: size.width, height: size.height)
         let layout = options.wholeCells ? Self.inSixelBands(fitted, cell: options.cell) : fitted
         var image = LanczosScaler(background: options.background)
@@ -84,12 +84,20 @@ public struct GraphicsRenderer: Sendable {
                 with: options.background)
         }
         let bytes: [UInt8]
+        var placeholders: KittyPlaceholders?
         switch options.graphics {
         case .sixel:
             bytes = SixelEncoder(
                 colorRegisters: options.colorRegisters, passthrough: options.passthrough,
                 registerZero: options.wholeCells ? options.background : nil
             ).encode(image)
+        case .kitty where options.usesPlaceholders:
+            // The terminal fits the image into the cells, keeping its aspect: these cells are the layout's.
+            let text = KittyPlaceholders(
+                imageID: KittyPlaceholders.imageID(for: options.imageID), columns: layout.columns, rows: layout.rows)
+            bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
+                .displayVirtually(.rgb(image), id: text.imageID, columns: text.columns, rows: text.rows)
+            placeholders = text
         case .kitty:
             // Raw pixels: compressing them took longer than sending them to a local terminal (DECISIONS.md).
             bytes = KittyGraphicsEncoder(passthrough: options.passthrough)
@@ -98,7 +106,9 @@ public struct GraphicsRenderer: Sendable {
             guard let pngEncoder else { throw .noPNGEncoder }
             bytes = try iTermImage(image, layout: layout, encoder: pngEncoder)
         }
-        return GraphicsPreview(layout: layout, bytes: bytes, graphics: options.graphics, imageID: options.imageID)
+        return GraphicsPreview(
+            layout: layout, bytes: bytes, graphics: options.graphics, imageID: placeholders?.imageID ?? options.imageID,
+            placeholders: placeholders)
     }
 }
 
@@ -234,11 +244,15 @@ public struct GraphicsOptions: Sendable, Hashable {
     /// register 0 the background. tmux counts an image's cells from its bands and writes it on to
     /// the terminal filling what no pixel covers (of its cells) with register 0.
     public var wholeCells: Bool
+    /// kitty through tmux to a terminal with Unicode placeholders: the image is sent with a virtual
+    /// placement under a placeholder id (`KittyPlaceholders.imageID(for:)` of `imageID`) and shown
+    /// by text (`GraphicsPreview.placeholders`), at most `KittyPlaceholders.largestSpan` cells each way.
+    public var kittyPlaceholders: Bool
 
     public init(
         graphics: GraphicsProtocol, columns: Int, rows: Int, cell: CellPixelSize = .fallback,
         background: RGBColor = RGBColor(red: 0, green: 0, blue: 0), colorRegisters: Int = 256, passthrough: Bool = false,
-        imageID: UInt32 = 1, movesCursor: Bool = true, wholeCells: Bool = false
+        imageID: UInt32 = 1, movesCursor: Bool = true, wholeCells: Bool = false, kittyPlaceholders: Bool = false
     ) {
         self.graphics = graphics
         self.columns = max(1, columns)
@@ -250,12 +264,18 @@ public struct GraphicsOptions: Sendable, Hashable {
         self.imageID = imageID
         self.movesCursor = movesCursor
         self.wholeCells = wholeCells
+        self.kittyPlaceholders = kittyPlaceholders
     }
 
     /// The box's width divided by its height in screen pixels.
     public var boxAspect: Double {
-        Double(columns * cell.width) / Double(rows * cell.height)
+        Double(boxColumns * cell.width) / Double(boxRows * cell.height)
     }
+
+    /// The box the image is fitted in: no larger than placeholders can number.
+    var boxColumns: Int { usesPlaceholders ? min(columns, KittyPlaceholders.largestSpan) : columns }
+    var boxRows: Int { usesPlaceholders ? min(rows, KittyPlaceholders.largestSpan) : rows }
+    var usesPlaceholders: Bool { kittyPlaceholders && graphics == .kitty }
 }
 
 /// A rendered pixel preview: the bytes to write at the top-left cell, the cells they cover, and
@@ -266,11 +286,17 @@ public struct GraphicsPreview: Sendable, Equatable {
     public var graphics: GraphicsProtocol
     /// The kitty image id the bytes carry (what deletes it); meaningless for the other protocols.
     public var imageID: UInt32
+    /// A kitty image sent with a virtual placement: `bytes` only send it (wrapped for tmux, drawn
+    /// nowhere), and this text, written in its cells, shows it.
+    public var placeholders: KittyPlaceholders?
 
-    public init(layout: GraphicsLayout, bytes: [UInt8], graphics: GraphicsProtocol, imageID: UInt32 = 1) {
+    public init(
+        layout: GraphicsLayout, bytes: [UInt8], graphics: GraphicsProtocol, imageID: UInt32 = 1, placeholders: KittyPlaceholders? = nil
+    ) {
         self.layout = layout
         self.bytes = bytes
         self.graphics = graphics
         self.imageID = imageID
+        self.placeholders = placeholders
     }
 }

@@ -34,8 +34,17 @@ public struct KittyGraphicsEncoder: Sendable {
     /// With `movesCursor` false the cursor stays where it was (for a full-screen program);
     /// otherwise it ends after the image, as text would.
     public func display(_ payload: Payload, id: UInt32, movesCursor: Bool = true) -> [UInt8] {
-        var keys = "a=T,i=\(id),q=2"
-        if !movesCursor { keys += ",C=1" }
+        transmit(payload, keys: "a=T,i=\(id),q=2" + (movesCursor ? "" : ",C=1"))
+    }
+
+    /// Transmits `payload` as image `id` with a virtual placement `columns × rows` cells large
+    /// (`U=1`): drawn nowhere until `KittyPlaceholders` text for it is written, wherever that is.
+    public func displayVirtually(_ payload: Payload, id: UInt32, columns: Int, rows: Int) -> [UInt8] {
+        transmit(payload, keys: "a=T,U=1,i=\(id),c=\(columns),r=\(rows),q=2")
+    }
+
+    private func transmit(_ payload: Payload, keys: String) -> [UInt8] {
+        var keys = keys
         let data: Data
         switch payload {
         case .png(let png):
@@ -74,6 +83,12 @@ public struct KittyGraphicsEncoder: Sendable {
     /// `APC G i=id ; OK ST`, or with the error, by a terminal that draws kitty graphics.
     public func query(id: UInt32) -> [UInt8] {
         command("i=\(id),s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
+    }
+
+    /// The same question with a virtual placement (`U=1`): kitty before 0.28, which has no Unicode
+    /// placeholders, takes the unknown key for a malformed command and does not answer at all.
+    public func placeholderQuery(id: UInt32) -> [UInt8] {
+        command("i=\(id),s=1,v=1,a=q,t=d,f=24,U=1", payload: Array("AAAA".utf8)[...])
     }
 
     /// One command: `APC G keys [; payload] ST`, each wrapped on its own for tmux (tmux drops a

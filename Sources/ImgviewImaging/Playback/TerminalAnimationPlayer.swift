@@ -74,7 +74,7 @@ public struct TerminalAnimationPlayer: Sendable {
 
     /// A frame as the terminal takes it: its pixels' escape sequence, or its cells as text.
     package static func bytes(of frame: RenderedFrame) -> Data {
-        if let graphics = frame.graphics { return Data(graphics.bytes) }
+        if let graphics = frame.graphics { return Data(graphics.bytes + (graphics.placeholders?.block(column: 0) ?? [])) }
         return Data(AnsiPrinter().bytes(for: frame.grid))
     }
 
