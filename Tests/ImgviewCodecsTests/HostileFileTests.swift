@@ -180,4 +180,14 @@ struct HostileFileTests {
         #expect(DecodeRequest().allowsDecodeBytes(heic) && DecodeRequest().allowsDecodeBytes(jxl))
         #expect(!DecodeRequest().allowsDecodeBytes(JXLDecoder.decodeBytes(width: 4500, height: 3500, channels: 3)))
     }
+
+    /// With alpha, libheif holds both streams' planes and converts to RGBA through a plane of its
+    /// own: 92 MB for a 12 MP file (112 MB for `show` in all), so one that size is refused.
+    @Test func aTwelveMegapixelHEICWithAlphaIsCountedWithItsAlphaAndItsConversion() throws {
+        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("q-alpha.heic")))
+        #expect(ISOMediaHeader.codedSampleFormats(meta: meta).contains { $0.chroma == 0 }, "an alpha stream")
+        let needed = HEIFDecoder.decodeBytes(width: 4000, height: 3000, meta: meta, planar: false)
+        #expect(needed == 4000 * 3000 * 31 / 4, "\(needed)")
+        #expect(!DecodeRequest().allowsDecodeBytes(needed))
+    }
 }
