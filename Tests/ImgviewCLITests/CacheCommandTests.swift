@@ -398,10 +398,13 @@ struct CacheCommandTests {
     @Test func everyCommandIsSafeWhileAnotherProcessDownloads() async throws {
         try await withSetup { setup in
             try await setup.get(["cat"])
-            // A slow download in a second imgview process: ~4 s for the whole body.
+            // A download in a second imgview process, held part way until the checks are done (a
+            // slow body instead was over before them on a loaded machine, under ThreadSanitizer).
+            let gate = BodyGate()
+            defer { gate.open() }
             setup.server.publish(
                 .data(Self.hopper, contentType: "image/jpeg"), at: "/slow.jpg",
-                faults: [.slowBody(chunkSize: 2048, delayPerChunk: .milliseconds(130))])
+                faults: [.held(after: 8192, until: gate, chunkSize: 2048, delayPerChunk: .zero)])
             let (downloader, stdout, stderr) = try ImgviewProcess.start(
                 ["get", setup.url("/slow.jpg").absoluteString, "-O", setup.folder.appendingPathComponent("out").path, "--quiet"],
                 environment: setup.environment)
@@ -425,6 +428,7 @@ struct CacheCommandTests {
             #expect(prune.stdout == "removed 0 entries, freed 0 B\n")
             #expect(downloader.isRunning, "the checks ran while the download was still going")
 
+            gate.open()
             while downloader.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             _ = await (downloaderOut, downloaderErr)
             #expect(downloader.terminationStatus == 0)
