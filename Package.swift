@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
         // Declared by hand (librsvg's headers need pkg-config's paths): nothing to install to build.
         .systemLibrary(name: "CRSVG"),
@@ -92,7 +93,7 @@ let package = Package(
             name: "ImgviewCodecs",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
-                "CLCMS", "CLibraryMessages",
+                "CLCMS", "CLibraryMessages", "CMalloc",
             ]),
         // What C libraries print on C's stderr while a decode runs, captured per thread
         // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.

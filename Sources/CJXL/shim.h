@@ -13,6 +13,7 @@
     X(JxlSignatureCheck) \
     X(JxlDecoderCreate) \
     X(JxlDecoderDestroy) \
+    X(JxlDecoderReset) \
     X(JxlDecoderSubscribeEvents) \
     X(JxlDecoderSetKeepOrientation) \
     X(JxlDecoderSetUnpremultiplyAlpha) \

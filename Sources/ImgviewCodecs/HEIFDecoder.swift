@@ -59,6 +59,10 @@ public struct HEIFDecoder: ImageDecoding {
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
         let planes = Self.planarChroma(meta)
+        let needed = Self.decodeBytes(width: width, height: height, meta: meta, planar: planes != nil)
+        guard request.allowsDecodeBytes(needed) else {
+            throw .tooLargeToDecode(what: "a HEIC", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
+        }
         var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in
             try session.decode(request: request, planarChroma: planes)
         }
@@ -86,6 +90,48 @@ public struct HEIFDecoder: ImageDecoding {
         else { return nil }
         let start = bytes.startIndex + meta.start
         return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
+    }
+
+    /// What libheif and libde265 hold at the peak of decoding a `width × height` image (measured,
+    /// DECISIONS.md, "HEIC and JPEG XL counted against maxDecodeBytes"): libde265's picture of
+    /// the largest stream (a whole image, or one grid tile) with its per-block data (1.25 bytes a
+    /// pixel), beside libheif's copy of the image's planes; on the RGB path (`planar` false), the
+    /// copies of every stream's planes (colour, and alpha or depth), the RGB or RGBA image and the
+    /// converter's own plane. In quarters of a byte per pixel: a plane of 8-bit samples is 4.
+    static func decodeBytes(width: Int, height: Int, meta: [UInt8]?, planar: Bool) -> Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= Int.max / 64 else { return .max }
+        let formats = meta.map { ISOMediaHeader.codedSampleFormats(meta: $0) } ?? []
+        let quarters = formats.map(Self.planeQuarters)
+        let largest = quarters.max() ?? 6  // 8-bit 4:2:0 when no configuration reads
+        let coded = meta.flatMap { ISOMediaHeader.largestCodedPicture(meta: $0) }.map { min(pixels, $0.width * $0.height) } ?? pixels
+        let stream = (largest + perBlockQuarters) * coded
+        if planar { return (largest * pixels + stream) / 4 }
+        // A monochrome stream beside a colour one is an alpha (or depth) plane: RGBA out.
+        let auxiliary = formats.count > 1 && formats.contains { $0.chroma == 0 }
+        let held = max(largest, quarters.reduce(0, +))
+        let conversion = 4 * (auxiliary ? 4 : 3) + conversionQuarters
+        return (held * pixels + max(stream, conversion * pixels)) / 4
+    }
+
+    /// The plane libheif's colour conversion holds beside its output, in quarters of a byte per
+    /// pixel: fitted to 12 MP decodes to RGB (5.5 bytes a pixel in all) and, with alpha, to RGBA (7.7).
+    static let conversionQuarters = 5
+
+    /// libde265's per-block data (prediction, transform and deblocking records), in quarters of a
+    /// byte per pixel: measured as what a 12 MP or 48 MP 4:2:0 decode holds past two copies of its planes.
+    static let perBlockQuarters = 5
+
+    /// A picture's planes in quarters of a byte per pixel: luma 4, chroma as subsampled, doubled past 8 bits.
+    private static func planeQuarters(_ format: HEVCSampleFormat) -> Int {
+        let chroma =
+            switch format.chroma {
+            case 0: 0
+            case 1: 2
+            case 2: 4
+            default: 8
+            }
+        return (4 + chroma) * (max(format.lumaBits, format.chromaBits) > 8 ? 2 : 1)
     }
 
     /// The chroma layout to ask libheif for when every HEVC stream in the file is 8-bit colour

@@ -35,6 +35,21 @@ public struct JXLDecoder: ImageDecoding {
     }
 }
 
+extension JXLDecoder {
+    /// What decoding a `width × height` frame holds at full size: the canvas libjxl writes
+    /// (`channels` bytes a pixel) and libjxl's own state beside it (measured: DECISIONS.md,
+    /// "HEIC and JPEG XL counted against maxDecodeBytes").
+    static func decodeBytes(width: Int, height: Int, channels: Int) -> Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= Int.max / 64 else { return .max }
+        return pixels * (4 * channels + libraryQuarters) / 4
+    }
+
+    /// libjxl 0.7's own state while it decodes a frame into a buffer, in quarters of a byte per
+    /// pixel: 2.5 to 2.8 bytes measured at 12 and 48 MP.
+    static let libraryQuarters = 11
+}
+
 /// One libjxl decoder over a buffer, alive only inside `with`.
 private final class JXLSession {
     private let jxl: imgview_jxl
@@ -161,6 +176,8 @@ private final class JXLSession {
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         var assembler: AnimationAssembler?
         var canvas: [UInt8] = []
+        var frameBytes = 0
+        var keptWhole = false
         var profile: EmbeddedColorProfile?
         var delay = Duration.zero
         var bufferSet = false
@@ -180,9 +197,18 @@ private final class JXLSession {
                 var frameHeader = header
                 (frameHeader.storedWidth, frameHeader.storedHeight, frameHeader.orientation) = (width, height, Self.orientation(info))
                 assembler = AnimationAssembler(header: frameHeader, canvasWidth: width, canvasHeight: height, request: request)
-                // Without alpha, RGB: a quarter less at full size, and rows are widened as they are reduced.
+                // Without alpha, RGB: a quarter less while libjxl's own state is alive, and rows are
+                // widened as they are reduced.
                 format.num_channels = info.alpha_bits == 0 ? 3 : 4
-                canvas = [UInt8](repeating: 0, count: width * height * Int(format.num_channels))
+                let needed = JXLDecoder.decodeBytes(width: width, height: height, channels: Int(format.num_channels))
+                guard request.allowsDecodeBytes(needed) else {
+                    throw .tooLargeToDecode(what: "a JPEG XL", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
+                }
+                // A still kept at full size becomes the image itself: its RGB is widened in place
+                // once libjxl is done, into room left untouched (so not resident) until then.
+                keptWhole = assembler?.factor == 1 && info.have_animation == 0
+                canvas = Self.canvas(pixels: width * height, channels: Int(format.num_channels), room: keptWhole ? 4 : nil)
+                frameBytes = width * height * Int(format.num_channels)
             case JXL_DEC_COLOR_ENCODING:
                 profile = colorProfile(info)
             case JXL_DEC_FRAME:
@@ -193,27 +219,36 @@ private final class JXLSession {
                 bufferSet = false
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
-                guard jxl.JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == canvas.count else {
+                guard jxl.JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == frameBytes else {
                     throw .corrupt(.jxl, detail: "an unexpected frame buffer size")
                 }
-                let set = canvas.withUnsafeMutableBytes { jxl.JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, $0.count) }
+                let set = canvas.withUnsafeMutableBytes { jxl.JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, frameBytes) }
                 guard set == JXL_DEC_SUCCESS else { throw .corrupt(.jxl, detail: "libjxl refused the frame buffer") }
                 bufferSet = true
             case JXL_DEC_FULL_IMAGE:
+                if info.have_animation == 0 {
+                    // A still is all there is: libjxl's own full-size state goes before the canvas is kept or reduced.
+                    jxl.JxlDecoderReset(decoder)
+                    if keptWhole, format.num_channels == 3 { Self.widenInPlace(&canvas, pixels: frameBytes / 3) }
+                    let channels = keptWhole ? 4 : Int(format.num_channels)
+                    assembler?.append(taking: canvas, channels: channels, declaredDelay: delay)
+                    canvas = []
+                    break loop
+                }
                 canvas.withUnsafeBufferPointer {
                     assembler?.append(canvas: $0, channels: Int(format.num_channels), declaredDelay: delay)
                 }
                 bufferSet = false
-                if info.have_animation == 0 { break loop }
             case JXL_DEC_SUCCESS:
                 break loop
             case JXL_DEC_NEED_MORE_INPUT:
                 // All the bytes were given: the file is cut. What libjxl has of the frame under way
                 // (a blurry whole, or part of it refined) is worth showing when no frame came before.
                 if assembler?.frames.isEmpty == true, bufferSet, jxl.JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS {
-                    canvas.withUnsafeBufferPointer {
-                        assembler?.append(canvas: $0, channels: Int(format.num_channels), declaredDelay: delay)
-                    }
+                    jxl.JxlDecoderReset(decoder)
+                    if keptWhole, format.num_channels == 3 { Self.widenInPlace(&canvas, pixels: frameBytes / 3) }
+                    assembler?.append(taking: canvas, channels: keptWhole ? 4 : Int(format.num_channels), declaredDelay: delay)
+                    canvas = []
                     problem = "truncated JPEG XL; showing what could be decoded"
                 } else {
                     problem = "truncated JPEG XL; \(assembler?.framesShown ?? "")"
@@ -263,6 +298,31 @@ private final class JXLSession {
             return nil
         }
         return .icc(bytes)
+    }
+
+    /// A zeroed canvas of `pixels × channels` bytes; with `room`, its capacity is `pixels × room`
+    /// bytes, the rest written by `widenInPlace` before anything reads it.
+    private static func canvas(pixels: Int, channels: Int, room: Int?) -> [UInt8] {
+        guard let room, room > channels else { return [UInt8](repeating: 0, count: pixels * channels) }
+        return [UInt8](unsafeUninitializedCapacity: pixels * room) { buffer, count in
+            buffer.baseAddress!.initialize(repeating: 0, count: pixels * channels)
+            count = pixels * room
+        }
+    }
+
+    /// RGB packed at the start of `canvas` spread to RGBA over all of it, from the last pixel
+    /// back: each pixel's four bytes lie at or past its three, so nothing is read once overwritten.
+    private static func widenInPlace(_ canvas: inout [UInt8], pixels: Int) {
+        precondition(canvas.count >= pixels * 4, "no room to widen")
+        canvas.withUnsafeMutableBufferPointer { bytes in
+            var pixel = pixels - 1
+            while pixel >= 0 {
+                let (source, target) = (pixel * 3, pixel * 4)
+                let (red, green, blue) = (bytes[source], bytes[source + 1], bytes[source + 2])
+                (bytes[target], bytes[target + 1], bytes[target + 2], bytes[target + 3]) = (red, green, blue, 255)
+                pixel -= 1
+            }
+        }
     }
 
     /// A frame's duration in ticks as time: `tps_denominator / tps_numerator` seconds a tick.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImgviewCodecs
 import ImgviewProcess
 import ImgviewSupport
 
@@ -40,6 +41,7 @@ struct Imgview: AsyncParsableCommand {
         // Every fatal signal handled, SIGPIPE ignored (a server that closes a connection must not
         // kill us while we write to it), before anything else runs.
         ProcessSignals.install()
+        AllocatorPolicy.returnLargeBlocksToTheSystem()
         // `imgview --version` alone is answered before the parser reflects over every command's
         // options, which is most of what start-up costs (DECISIONS.md, "Start-up").
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {

@@ -101,7 +101,7 @@ struct HostileFileTests {
         #expect(animated.animation != nil && !animated.isFirstFrameOnly)
     }
 
-    /// A screen or canvas too large to compose at full size within 48 MB: the first frame,
+    /// A screen or canvas too large to compose at full size within 72 MB: the first frame,
     /// reduced as it is decoded; an animating request is told why the rest is left out.
     @Test(arguments: ["gif-10000-square.gif", "webp-animation-10000-square-5000-frames.webp"])
     func aCanvasTooLargeToComposeShowsItsFirstFrame(name: String) throws {
@@ -133,9 +133,61 @@ struct HostileFileTests {
         let bytes = try HostileImages.memoryImageBytes("webp-lossless-16383x6000.webp")
         #expect(
             outcome(bytes).failure
-                == .tooLargeToDecode(what: "a lossless WebP", width: 16383, height: 6000, bytes: 16383 * 6000 * 4, limit: 48_000_000))
+                == .tooLargeToDecode(what: "a lossless WebP", width: 16383, height: 6000, bytes: 16383 * 6000 * 4, limit: 72_000_000))
         // Raising the pixel limit raises the memory allowed in proportion.
         let request = DecodeRequest(minimumSize: (160, 96), maxPixelCount: 700_000_000)
-        #expect(request.maxDecodeBytes == 336_000_000)
+        #expect(request.maxDecodeBytes == 504_000_000)
+    }
+
+    /// A HEIC or JPEG XL whose header declares 81 MP, within the pixel limit, is refused before
+    /// libheif or libjxl allocate anything: each decodes only whole, and holds several bytes a pixel.
+    @Test func aHEICDeclaringAHugeCanvasIsRefusedBeforeDecoding() throws {
+        let bytes = try HostileImages.heicDeclaring(width: 9_000, height: 9_000, in: "q.heic")
+        let failure = try #require(outcome(bytes).failure)
+        guard case .tooLargeToDecode(let what, let width, let height, let needed, let limit) = failure else {
+            Issue.record("\(failure)")
+            return
+        }
+        #expect(what == "a HEIC" && width == 9_000 && height == 9_000 && limit == DecodeRequest.defaultMaxDecodeBytes)
+        // libheif's copy of the 4:2:0 planes alone is 1.5 bytes a pixel.
+        #expect(needed >= 9_000 * 9_000 * 3 / 2, "\(needed)")
+        #expect(failure.message.hasPrefix("image too large to decode: a HEIC of 9000×9000 needs"))
+        #expect(failure.exitStatus == .badImage)
+        // Allowed more memory, the same file decodes: the stream inside is small.
+        let allowed = try outcome(bytes, request: DecodeRequest(minimumSize: (160, 96), maxDecodeBytes: needed)).get()
+        #expect(allowed.pixels.width > 0 && allowed.pixels.width < 9_000)
+    }
+
+    @Test func aJPEGXLDeclaringAHugeCanvasIsRefusedBeforeDecoding() throws {
+        let failure = try #require(outcome(HostileImages.jxlDeclaring(width: 9_000, height: 9_000)).failure)
+        // An RGB canvas and libjxl's own 2.75 bytes a pixel.
+        let needed = 9_000 * 9_000 * (12 + JXLDecoder.libraryQuarters) / 4
+        #expect(
+            failure
+                == .tooLargeToDecode(
+                    what: "a JPEG XL", width: 9_000, height: 9_000, bytes: needed, limit: DecodeRequest.defaultMaxDecodeBytes))
+        #expect(failure.exitStatus == .badImage && !failure.message.contains("\n"))
+    }
+
+    /// What each is counted at matches what was measured (DECISIONS.md): 4.25 bytes a pixel for a
+    /// 12 MP 8-bit 4:2:0 HEIC of one stream, 5.75 for a JPEG XL without alpha; both fit the default.
+    @Test func twelveMegapixelHEICAndJPEGXLFitTheDefaultBound() throws {
+        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("q.heic")))
+        #expect(ISOMediaHeader.largestCodedPicture(meta: meta) != nil, "the stream's size is read from its hvcC")
+        let heic = HEIFDecoder.decodeBytes(width: 4032, height: 3024, meta: nil, planar: true)
+        #expect(heic == 4032 * 3024 * 17 / 4)
+        let jxl = JXLDecoder.decodeBytes(width: 4032, height: 3024, channels: 3)
+        #expect(DecodeRequest().allowsDecodeBytes(heic) && DecodeRequest().allowsDecodeBytes(jxl))
+        #expect(!DecodeRequest().allowsDecodeBytes(JXLDecoder.decodeBytes(width: 4500, height: 3500, channels: 3)))
+    }
+
+    /// With alpha, libheif holds both streams' planes and converts to RGBA through a plane of its
+    /// own: 92 MB for a 12 MP file (112 MB for `show` in all), so one that size is refused.
+    @Test func aTwelveMegapixelHEICWithAlphaIsCountedWithItsAlphaAndItsConversion() throws {
+        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("q-alpha.heic")))
+        #expect(ISOMediaHeader.codedSampleFormats(meta: meta).contains { $0.chroma == 0 }, "an alpha stream")
+        let needed = HEIFDecoder.decodeBytes(width: 4000, height: 3000, meta: meta, planar: false)
+        #expect(needed == 4000 * 3000 * 31 / 4, "\(needed)")
+        #expect(!DecodeRequest().allowsDecodeBytes(needed))
     }
 }

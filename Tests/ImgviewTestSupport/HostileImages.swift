@@ -28,14 +28,15 @@ public enum HostileImages {
     /// `Generators/memory_images.py` makes (bench/bench_hardening.py measures the same files).
     public static let memoryImageNames = [
         "webp-animation-10000-square-5000-frames.webp", "bmp-rle8-10000-square.bmp", "avif-8000-square.avif", "gif-10000-square.gif",
-        "webp-lossless-16383x6000.webp", "gif-10000-frames.gif", "heic-12mp-photo.heic",
+        "webp-lossless-16383x6000.webp", "gif-10000-frames.gif", "heic-12mp-photo.heic", "jxl-12mp-photo.jxl",
     ]
 
     /// The generator of the memory files.
     public static let memoryImageGenerator = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Generators/memory_images.py")
 
-    /// Writes the memory file `name` into `folder` and returns where (python3; the AVIF needs avifenc).
+    /// Writes the memory file `name` into `folder` and returns where (python3; the AVIF needs
+    /// avifenc, the HEIC heif-enc, the JPEG XL cjxl).
     public static func memoryImage(_ name: String, in folder: URL) throws -> URL {
         try SystemCommands.run("/usr/bin/python3", [memoryImageGenerator.path, folder.path, name])
         return folder.appendingPathComponent(name)

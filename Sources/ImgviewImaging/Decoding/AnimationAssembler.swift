@@ -107,6 +107,19 @@ public struct AnimationAssembler {
             AnimationFrame(pixels: header.orientation.apply(to: reduced), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
     }
 
+    /// Takes one composed canvas, as `append(canvas:channels:declaredDelay:)` does, but owns it:
+    /// RGBA kept at full size becomes the frame as it is, without a copy of the canvas.
+    public mutating func append(taking canvas: [UInt8], channels: Int = 4, declaredDelay: Duration) {
+        guard factor == 1, channels == 4 else {
+            canvas.withUnsafeBufferPointer { append(canvas: $0, channels: channels, declaredDelay: declaredDelay) }
+            return
+        }
+        precondition(canvas.count == canvasWidth * canvasHeight * 4, "a canvas of another size")
+        let pixels = PixelBuffer(width: canvasWidth, height: canvasHeight, bytes: canvas)
+        frames.append(
+            AnimationFrame(pixels: header.orientation.apply(to: pixels), delay: AnimationFrame.displayDelay(declared: declaredDelay)))
+    }
+
     /// "showing the frame that could be decoded", or "the 3 frames": for warnings about a file that broke off.
     public var framesShown: String {
         "showing the \(frames.count == 1 ? "frame" : "\(frames.count) frames") that could be decoded"

@@ -72,6 +72,24 @@ extension ISOMediaHeader {
         return found
     }
 
+    /// The largest picture (by pixels) any HEVC configuration (`hvcC`) in a HEIF `meta` box
+    /// declares, which is what libde265 allocates for one stream at a time; nil when none reads.
+    public static func largestCodedPicture(meta: [UInt8]) -> ImageDimensions? {
+        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
+            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" }),
+            let container = boxes(in: meta, properties.payload).first(where: { $0.type == "ipco" })
+        else { return nil }
+        var largest: ImageDimensions?
+        for property in boxes(in: meta, container.payload) where property.type == "hvcC" {
+            guard let coded = HEVCSequence.pictureSize(inConfiguration: Array(meta[property.payload])) else { continue }
+            let (pixels, overflow) = coded.width.multipliedReportingOverflow(by: coded.height)
+            if !overflow, pixels > (largest.map { $0.width * $0.height } ?? 0) {
+                largest = ImageDimensions(width: coded.width, height: coded.height)
+            }
+        }
+        return largest
+    }
+
     /// Every item's 1-based property indices in one `ipma` box.
     private static func allAssociations(_ bytes: [UInt8], _ box: Box) -> [[Int]] {
         let payload = box.payload

@@ -167,9 +167,8 @@ def avif(side=8000):
             return f.read()
 
 
-def heic_photo(width=4000, height=3000):
-    """A 12 MP HEIC as a phone's is stored (8-bit 4:2:0, one HEVC stream): a smooth colour
-    gradient, encoded by heif-enc (libheif-examples) at x265's fastest preset."""
+def gradient_png(width=4000, height=3000):
+    """A 12 MP photo-sized PNG: a smooth colour gradient, with a few rows of another one."""
     reds = bytes(x * 255 // width for x in range(width))
     compressor = zlib.compressobj(1)
     chunks = []
@@ -183,16 +182,32 @@ def heic_photo(width=4000, height=3000):
 
     def png_chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b""))
+
+
+def encoded_gradient(command, suffix):
+    """The 12 MP gradient encoded by `command` (its arguments, then the source and target paths)."""
     with tempfile.TemporaryDirectory(prefix="imgview-memory-images-") as folder:
         source = os.path.join(folder, "gradient.png")
-        target = os.path.join(folder, "gradient.heic")
+        target = os.path.join(folder, "gradient" + suffix)
         with open(source, "wb") as f:
-            f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-                    + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b""))
-        subprocess.run(["heif-enc", "-q", "80", "-p", "preset=ultrafast", source, "-o", target],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            f.write(gradient_png())
+        subprocess.run(command(source, target), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(target, "rb") as f:
             return f.read()
+
+
+def heic_photo():
+    """A 12 MP HEIC as a phone's is stored (8-bit 4:2:0, one HEVC stream): the gradient,
+    encoded by heif-enc (libheif-examples) at x265's fastest preset."""
+    return encoded_gradient(lambda source, target: ["heif-enc", "-q", "80", "-p", "preset=ultrafast", source, "-o", target],
+                            ".heic")
+
+
+def jxl_photo():
+    """A 12 MP JPEG XL (lossy, VarDCT, as cjxl makes by default): the gradient, at a low effort."""
+    return encoded_gradient(lambda source, target: ["cjxl", "-d", "1", "-e", "3", source, target], ".jxl")
 
 
 # Each file by the name the tests and the bench give it# Each file by the name the tests and the bench give it, with what it once cost (issue 26).
@@ -204,6 +219,7 @@ IMAGES = {
     "webp-lossless-16383x6000.webp": webp_lossless,
     "gif-10000-frames.gif": gif_frames,
     "heic-12mp-photo.heic": heic_photo,
+    "jxl-12mp-photo.jxl": jxl_photo,
 }
 
 
