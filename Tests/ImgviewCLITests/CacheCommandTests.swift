@@ -492,4 +492,35 @@ struct CacheCommandTests {
             #expect(stats.stdout.contains("misses\t4\n"))
         }
     }
+
+    @Test func concurrentProcessesKeepTheSizeLedgerRightAndTheLimit() async throws {
+        try await withSetup { setup in
+            let size = Self.cat.count + 20_000
+            for index in 0..<24 {
+                setup.server.publish(
+                    .data(Self.cat + Data(repeating: UInt8(index), count: 20_000), contentType: "image/png"), at: "/l\(index).png")
+            }
+            let urls = (0..<24).map { setup.url("/l\($0).png").absoluteString }
+            // Four processes at once, three downloads each at a time, into a cache that holds ten of the 24.
+            let limit = 10 * size
+            try await withThrowingTaskGroup(of: ImgviewProcess.Result.self) { group in
+                for part in 0..<4 {
+                    group.addTask {
+                        try await setup.run(
+                            ["get"] + urls[(part * 6)..<(part * 6 + 6)]
+                                + [
+                                    "-O", setup.folder.appendingPathComponent("out").path, "--jobs", "3", "--quiet", "--cache-size",
+                                    "\(limit)",
+                                ])
+                    }
+                }
+                for try await result in group { #expect(result.status == 0, "\(result.stderr)") }
+            }
+            let disk = try setup.disk()
+            #expect(disk.ledgerSize() == disk.measuredSize())
+            #expect(disk.measuredSize() <= Int64(limit))
+            #expect(disk.entries().count == 10)
+            #expect(try await setup.run(["cache", "verify"]).status == 0)
+        }
+    }
 }
