@@ -398,10 +398,13 @@ struct CacheCommandTests {
     @Test func everyCommandIsSafeWhileAnotherProcessDownloads() async throws {
         try await withSetup { setup in
             try await setup.get(["cat"])
-            // A slow download in a second imgview process: ~4 s for the whole body.
+            // A download in a second imgview process, held after its first 1.2 MB until the checks
+            // are done: past its first whole block (1 MiB), so its bytes are on disk, with the
+            // validators a later fetch would continue them with.
+            let gate = BodyGate()
             setup.server.publish(
-                .data(Self.hopper, contentType: "image/jpeg"), at: "/slow.jpg",
-                faults: [.slowBody(chunkSize: 2048, delayPerChunk: .milliseconds(130))])
+                .data(Self.hopper + Data(count: 1_500_000), contentType: "image/jpeg"), at: "/slow.jpg",
+                faults: [.held(after: 1_200_000, until: gate, chunkSize: 64 << 10, delayPerChunk: .zero)])
             let (downloader, stdout, stderr) = try ImgviewProcess.start(
                 ["get", setup.url("/slow.jpg").absoluteString, "-O", setup.folder.appendingPathComponent("out").path, "--quiet"],
                 environment: setup.environment)
@@ -425,6 +428,7 @@ struct CacheCommandTests {
             #expect(prune.stdout == "removed 0 entries, freed 0 B\n")
             #expect(downloader.isRunning, "the checks ran while the download was still going")
 
+            gate.open()
             while downloader.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             _ = await (downloaderOut, downloaderErr)
             #expect(downloader.terminationStatus == 0)
