@@ -32,6 +32,8 @@ final class WaitingProgress: @unchecked Sendable {
     private var received: Int64 = 0
     private var expected: Int64?
     private var isDrawn = false
+    /// Set when the wait ends: a tick already past its cancellation check then draws nothing.
+    private var isFinished = false
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -54,6 +56,7 @@ final class WaitingProgress: @unchecked Sendable {
             lastByte = .now
             received = 0
             expected = nil
+            isFinished = false
         }
         let ticker = Task { [self] in
             while !Task.isCancelled {
@@ -64,7 +67,10 @@ final class WaitingProgress: @unchecked Sendable {
         }
         defer {
             ticker.cancel()
-            lock.withLock { erase() }
+            lock.withLock {
+                isFinished = true
+                erase()
+            }
         }
         return try await body { [self] received, expected in
             lock.withLock {
@@ -96,7 +102,7 @@ final class WaitingProgress: @unchecked Sendable {
     }
 
     private func draw(now: ContinuousClock.Instant) {
-        guard
+        guard !isFinished,
             let line = Self.line(
                 label: label, waited: now - started, sinceLastByte: now - lastByte, received: received, expected: expected)
         else { return }

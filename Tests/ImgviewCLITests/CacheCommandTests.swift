@@ -398,10 +398,12 @@ struct CacheCommandTests {
     @Test func everyCommandIsSafeWhileAnotherProcessDownloads() async throws {
         try await withSetup { setup in
             try await setup.get(["cat"])
-            // A download in a second imgview process, held after its first 1.2 MB until the checks
-            // are done: past its first whole block (1 MiB), so its bytes are on disk, with the
-            // validators a later fetch would continue them with.
+            // A download in a second imgview process, held until the checks are done (a slow body
+            // instead was over before them on a loaded machine, under ThreadSanitizer), and held
+            // past its first whole block (1 MiB), so that its bytes are on disk, with the validators
+            // a later fetch would continue them with.
             let gate = BodyGate()
+            defer { gate.open() }
             setup.server.publish(
                 .data(Self.hopper + Data(count: 1_500_000), contentType: "image/jpeg"), at: "/slow.jpg",
                 faults: [.held(after: 1_200_000, until: gate, chunkSize: 64 << 10, delayPerChunk: .zero)])
