@@ -69,8 +69,6 @@ package final class PartialDownload: @unchecked Sendable {
     package private(set) var resumable: (count: Int64, validators: Validators)?
     /// Holds the `flock` until the name is released, after the file itself was closed.
     private let lockDescriptor: Int32
-    /// The metadata `restart` was given, until `recordValidators` writes it.
-    private var pendingMetadata: Data?
 
     /// Partials not written for this long are removed by `prune`.
     package static let maximumAge: TimeInterval = 7 * 86_400
@@ -146,27 +144,19 @@ package final class PartialDownload: @unchecked Sendable {
         return .some(range.complete)
     }
 
-    /// A new body begins: the bytes before go, and `validators` (nil: not resumable) are to be
-    /// recorded once its first bytes are written (`recordValidators`).
+    /// A new body begins: the bytes before go, and `validators` (nil: not resumable) are recorded.
     func restart(with validators: Validators?, encoder: JSONEncoder) throws {
         resumable = nil
         // Only a file with bytes is truncated: ext4 flushes a file truncated to nothing when it is
         // closed (auto_da_alloc), 30-60 ms for a 100 MB body (DECISIONS.md, "The 100 MB download").
         if (try? Stat(FileDescriptor(rawValue: file.descriptor)))?.size ?? 1 > 0 { _ = ftruncate(file.descriptor, 0) }
         _ = lseek(file.descriptor, 0, SEEK_SET)
-        folder.removeItem(metadataName)
-        pendingMetadata = validators.flatMap { try? encoder.encode($0) }
-    }
-
-    /// Records the validators `restart` was given, if not done yet; called just before the body's
-    /// first bytes reach the file. A body that arrives whole before any is written (one within a
-    /// single block, `BlobWriter`) never needs them: no metadata file is made, renamed and removed
-    /// for it. Best effort: without them the bytes are not continued, only fetched again.
-    func recordValidators() {
-        guard let data = pendingMetadata else { return }
-        pendingMetadata = nil
+        guard let validators, let data = try? encoder.encode(validators) else {
+            folder.removeItem(metadataName)
+            return
+        }
         // Not fsynced: after a power cut the body file's size, checked against the 206, decides.
-        try? AtomicFile.write(data, as: metadataName, in: folder, sync: false)
+        try AtomicFile.write(data, as: metadataName, in: folder, sync: false)
     }
 
     /// Whether the bytes stay for a later fetch when this one fails.

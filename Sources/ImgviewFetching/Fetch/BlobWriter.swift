@@ -151,7 +151,7 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
         lock.withLock {
             guard !isClosed else { return }
             isClosed = true
-            if isKeeping { try? gatherer.handOn { try writeBlock($0, count: $1) } }
+            if isKeeping { try? flush() }
             try? file.finish()
         }
     }
@@ -199,17 +199,10 @@ final class BlobWriter: TransferSink, @unchecked Sendable {
 
     /// Copies `bytes` into blocks, handing each to the writer as it fills. Runs under the lock.
     private func append(_ bytes: UnsafeRawBufferPointer) throws {
-        try gatherer.append(bytes, take: blocks.takeBlock) { try writeBlock($0, count: $1) }
+        try gatherer.append(bytes, take: blocks.takeBlock) { try blocks.write($0, count: $1) }
     }
 
-    /// Writes a block of a body that may not be whole yet: a partial's validators go beside it
-    /// first, so that its bytes can be continued. Runs under the lock.
-    private func writeBlock(_ block: UnsafeMutableRawBufferPointer, count: Int) throws {
-        partial?.recordValidators()
-        try blocks.write(block, count: count)
-    }
-
-    /// Writes the last gathered bytes of a whole body and has them hashed. Runs under the lock.
+    /// Writes the gathered bytes and has them hashed. Runs under the lock.
     private func flush() throws {
         try gatherer.handOn { try blocks.write($0, count: $1) }
     }
