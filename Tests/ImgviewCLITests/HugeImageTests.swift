@@ -39,12 +39,13 @@ struct HugeImageTests {
     }
 
     /// It used to ask for 40 GB at once and abort; under a 3 GB address-space limit it must not need it.
-    /// AddressSanitizer reserves terabytes of shadow address space, so under it (scripts/sanitize.sh
-    /// sets ASAN_OPTIONS) the same 3 GB bound is given to its allocator instead of the address space.
+    /// The sanitizers reserve terabytes of shadow address space, so under one (scripts/sanitize.sh
+    /// sets ASAN_OPTIONS or TSAN_OPTIONS) the same 3 GB bound is given to its allocator instead.
     @Test func a100000SquarePNGAtTenThousandMegapixelsDecodesInBoundedMemory() async throws {
-        let sanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"]
+        let variables = ProcessInfo.processInfo.environment
+        let sanitizer = ["ASAN_OPTIONS", "TSAN_OPTIONS"].first { variables[$0] != nil }
         let addressLimit = sanitizer == nil ? "ulimit -v 3000000 && " : ""
-        let environment = sanitizer.map { ["ASAN_OPTIONS": $0 + ":max_allocation_size_mb=3000"] } ?? [:]
+        let environment = sanitizer.map { [$0: variables[$0]! + ":max_allocation_size_mb=3000"] } ?? [:]
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("huge.png")
