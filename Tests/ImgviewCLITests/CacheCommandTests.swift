@@ -398,13 +398,15 @@ struct CacheCommandTests {
     @Test func everyCommandIsSafeWhileAnotherProcessDownloads() async throws {
         try await withSetup { setup in
             try await setup.get(["cat"])
-            // A download in a second imgview process, held part way until the checks are done (a
-            // slow body instead was over before them on a loaded machine, under ThreadSanitizer).
+            // A download in a second imgview process, held until the checks are done (a slow body
+            // instead was over before them on a loaded machine, under ThreadSanitizer), and held
+            // past its first whole block (1 MiB), so that its bytes are on disk, with the validators
+            // a later fetch would continue them with.
             let gate = BodyGate()
             defer { gate.open() }
             setup.server.publish(
-                .data(Self.hopper, contentType: "image/jpeg"), at: "/slow.jpg",
-                faults: [.held(after: 8192, until: gate, chunkSize: 2048, delayPerChunk: .zero)])
+                .data(Self.hopper + Data(count: 1_500_000), contentType: "image/jpeg"), at: "/slow.jpg",
+                faults: [.held(after: 1_200_000, until: gate, chunkSize: 64 << 10, delayPerChunk: .zero)])
             let (downloader, stdout, stderr) = try ImgviewProcess.start(
                 ["get", setup.url("/slow.jpg").absoluteString, "-O", setup.folder.appendingPathComponent("out").path, "--quiet"],
                 environment: setup.environment)
@@ -494,6 +496,37 @@ struct CacheCommandTests {
             #expect(stats.stdout.contains("entries\t4\n"))
             #expect(stats.stdout.contains("hits\t4\n"))
             #expect(stats.stdout.contains("misses\t4\n"))
+        }
+    }
+
+    @Test func concurrentProcessesKeepTheSizeLedgerRightAndTheLimit() async throws {
+        try await withSetup { setup in
+            let size = Self.cat.count + 20_000
+            for index in 0..<24 {
+                setup.server.publish(
+                    .data(Self.cat + Data(repeating: UInt8(index), count: 20_000), contentType: "image/png"), at: "/l\(index).png")
+            }
+            let urls = (0..<24).map { setup.url("/l\($0).png").absoluteString }
+            // Four processes at once, three downloads each at a time, into a cache that holds ten of the 24.
+            let limit = 10 * size
+            try await withThrowingTaskGroup(of: ImgviewProcess.Result.self) { group in
+                for part in 0..<4 {
+                    group.addTask {
+                        try await setup.run(
+                            ["get"] + urls[(part * 6)..<(part * 6 + 6)]
+                                + [
+                                    "-O", setup.folder.appendingPathComponent("out").path, "--jobs", "3", "--quiet", "--cache-size",
+                                    "\(limit)",
+                                ])
+                    }
+                }
+                for try await result in group { #expect(result.status == 0, "\(result.stderr)") }
+            }
+            let disk = try setup.disk()
+            #expect(disk.ledgerSize() == disk.measuredSize())
+            #expect(disk.measuredSize() <= Int64(limit))
+            #expect(disk.entries().count == 10)
+            #expect(try await setup.run(["cache", "verify"]).status == 0)
         }
     }
 }

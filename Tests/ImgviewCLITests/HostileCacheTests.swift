@@ -84,18 +84,23 @@ struct HostileCacheTests {
                 ("v1/blobs/ee", bait.folder.appendingPathComponent("shard")),
                 ("v1/tmp/4194305-\(UUID().uuidString).part", try bait.file("download.part")),
                 ("v1/counters.json", try bait.file("counters.json")),
+                ("v1/misses", try bait.file("misses")),
+                ("v1/size", try bait.file("size")),
             ]
             _ = try bait.file("shard/\(fake)")
-            try FileManager.default.removeItem(at: setup.path("v1/counters.json"))
+            for name in ["v1/counters.json", "v1/misses", "v1/size"] { try? FileManager.default.removeItem(at: setup.path(name)) }
             for (name, target) in links {
                 try FileManager.default.createSymbolicLink(at: setup.path(name), withDestinationURL: target)
             }
             let result = try await setup.run(command)
             #expect(result.status != 134 && result.status < 128, "\(result.stderr)")
             bait.expectUntouched(after: command.joined(separator: " "))
-            // verify removes every link; clear those among entries, blobs and downloads; prune the abandoned download.
+            // verify removes every link; clear those among entries, blobs and downloads; prune the
+            // abandoned download; each of them the size ledger's, which it writes again.
             let removed = links.map(\.0).filter {
-                command == ["cache", "verify"] || (command == ["cache", "clear"] && !$0.hasSuffix("counters.json")) || $0.contains("/tmp/")
+                command == ["cache", "verify"]
+                    || (command == ["cache", "clear"] && !$0.hasSuffix("counters.json") && !$0.hasSuffix("misses"))
+                    || $0.contains("/tmp/") || $0 == "v1/size"
             }
             for name in removed {
                 #expect(FileManager.default.destinationOfSymbolicLinkSafely(setup.path(name)) == nil, "\(name) after \(command)")

@@ -63,20 +63,24 @@ extension DiskCache {
     /// false when it was not kept (a cache opened read only, a blob no longer there, a write that
     /// failed: a thumbnail is a convenience, made again next time).
     ///
-    /// Written whole under a temporary name, then renamed into place under the shared lock, and
-    /// only while the blob is there: a blob is removed under the exclusive lock, and its
-    /// thumbnails with it, so none outlives its blob.
+    /// Written whole under a temporary name, then renamed into place under the exclusive lock, and
+    /// only while the blob is there: a blob is removed under that lock, and its thumbnails with
+    /// it, so none outlives its blob. Its bytes go into the size ledger, and the limit holds after
+    /// it as after a store.
     @discardableResult
     public func storeThumbnail(_ png: Data, ofBody sha256: String, pixels: Int) -> Bool {
-        guard !isReadOnly, let folder = thumbnailsFolder,
-            Self.parseThumbnailName(Self.thumbnailName(sha256: sha256, pixels: pixels)) != nil,
+        let name = Self.thumbnailName(sha256: sha256, pixels: pixels)
+        guard !isReadOnly, let folder = thumbnailsFolder, Self.parseThumbnailName(name) != nil,
             let shard = try? folder.makeSubdirectory(Self.shard(of: sha256)),
-            let staged = try? AtomicFile.stage(png, as: Self.thumbnailName(sha256: sha256, pixels: pixels), in: shard, sync: false)
+            let staged = try? AtomicFile.stage(png, as: name, in: shard, sync: false)
         else { return false }
         let kept =
-            (try? withSharedLock { () throws -> Bool in
+            (try? withSizeLedger { total throws -> Bool in
                 guard hasBlob(sha256: sha256) else { return false }
+                let before = shard.status(of: name).flatMap { $0.type == .regular ? $0.size : nil } ?? 0
                 try staged.commit()
+                total += (shard.status(of: name)?.size ?? Int64(png.count)) - before
+                try enforceLimitAfterThumbnail(of: sha256, total: &total)
                 return true
             }) ?? false
         if !kept { staged.discard() }

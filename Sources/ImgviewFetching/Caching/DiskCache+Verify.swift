@@ -22,12 +22,17 @@ import SystemPackage
 // references (a process stopped between renaming a blob into place and writing its entry), are
 // upkeep, not damage: they are removed and counted, but a cache that had only those is sound.
 extension DiskCache {
-    /// Checks every entry, blob and temporary file; removes what is damaged or orphaned.
+    /// Checks every entry, blob and temporary file; removes what is damaged or orphaned, and
+    /// measures the size ledger again.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport()
         var suspects = scan(into: &report)
         let abandoned = abandonedFiles()
-        guard !suspects.isEmpty || !abandoned.isEmpty else { return report }
+        guard !suspects.isEmpty || !abandoned.isEmpty else {
+            // A sound cache still gets its size ledger measured again, whatever wrote to it.
+            if !isReadOnly { try? withLock {} }
+            return report
+        }
         // What stands in the lock's place must go before the lock can be taken at all.
         if let index = suspects.firstIndex(where: \.isAtLock), let problem = repair(suspects.remove(at: index)) {
             report.problems.append(problem)
@@ -137,7 +142,7 @@ extension DiskCache {
             if TemporaryFile.isAbandoned(name) { continue }  // upkeep removes it as abandoned
             suspects.append(.notAFile(folder: temporaryFolder, relativePath: "v1/tmp/" + name, name: name, expectsFolder: false))
         }
-        for name in [Self.countersName, Self.hitsName, "lock"] {
+        for name in [Self.countersName, Self.hitsName, Self.missesName, CacheSizeLedger.name, "lock"] {
             if let status = root.status(of: name), !Self.isOwnFile(status) {
                 suspects.append(.notAFile(folder: root, relativePath: "v1/" + name, name: name, expectsFolder: false))
             }

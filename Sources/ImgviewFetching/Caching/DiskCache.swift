@@ -19,7 +19,8 @@ import SystemPackage
 /// Layout under `directory/v1`: `entries/<sha256 of URL>.json`, `blobs/<ab>/<sha256 of body>`,
 /// `thumbnails/<ab>/<sha256 of body>-<pixels>.png` (a grid's thumbnails of a body, which go with
 /// its blob; see `DiskCache+Thumbnails`), `tmp/<pid>-<uuid>.part` for downloads in progress and
-/// blobs being read, `counters.json` and `hits` (see `CacheCounters`), and `lock`. Every change happens under an exclusive `flock`, each file
+/// blobs being read, `counters.json`, `hits` and `misses` (see `CacheCounters`), `size` (the bytes held,
+/// see `CacheSizeLedger`), and `lock`. Every change happens under an exclusive `flock`, each file
 /// appears by an atomic rename, and the size limit is enforced before the lock is released, so two
 /// processes, or a `kill -9` at any moment, leave it consistent: at worst an unreferenced blob or an
 /// abandoned temporary file, which the next writer removes.
@@ -46,6 +47,9 @@ public final class DiskCache: Sendable {
 
     static let countersName = "counters.json"
     static let hitsName = "hits"
+    static let missesName = "misses"
+    /// Hits and misses appended (one byte each) before a writer folds them into the counters file.
+    static let pendingFoldThreshold: Int64 = 4096
 
     /// The size limit unless one is given: 1 GiB.
     public static let defaultSizeLimit: Int64 = 1 << 30
@@ -283,7 +287,8 @@ public final class DiskCache: Sendable {
     /// folded into it are the bytes of the `hits` file.
     public func counters() -> CacheCounters {
         var counters = (storedCounters() ?? nil) ?? .zero
-        counters.hits &+= pendingHits()
+        counters.hits &+= pendingCount(Self.hitsName)
+        counters.misses &+= pendingCount(Self.missesName)
         return counters
     }
 
@@ -296,11 +301,18 @@ public final class DiskCache: Sendable {
         return .some(counters)
     }
 
-    /// Hits recorded since the counters file was last written: one byte each (a hard link planted
-    /// there is not the cache's file, and counts nothing).
-    private func pendingHits() -> Int64 {
-        guard let status = root.status(of: Self.hitsName), status.type == .regular, status.linkCount == 1 else { return 0 }
+    /// Hits (`hits`) or misses (`misses`) recorded since the counters file was last written: one
+    /// byte each (a hard link planted there is not the cache's file, and counts nothing).
+    private func pendingCount(_ name: String) -> Int64 {
+        guard let status = root.status(of: name), status.type == .regular, status.linkCount == 1 else { return 0 }
         return status.size
+    }
+
+    /// Appends one byte to the pending file `name`; false when it could not.
+    private func appendPending(_ name: String) -> Bool {
+        guard let file = try? root.openOwnFile(name, flags: O_WRONLY | O_APPEND | O_CREAT) else { return false }
+        defer { try? file.close() }
+        return (try? file.writeAll([UInt8(ascii: name == Self.hitsName ? "h" : "m")])) != nil
     }
 
     // MARK: Writing
@@ -326,10 +338,12 @@ public final class DiskCache: Sendable {
         let metadata = try AtomicFile.stage(
             Self.encoder.encode(entry), as: Self.entryName(for: entry.url), in: entriesFolder, modified: entry.lastAccessedAt)
         do {
-            return try lock.withExclusiveLock {
+            return try withSizeLedger { total in
                 let blob = blobURL(for: entry).path
                 do {
                     let shard = try blobsFolder.makeSubdirectory(Self.shard(of: entry.sha256))
+                    // Another URL's entry may hold these bytes already: only what the name newly holds counts.
+                    let before = shard.status(of: entry.sha256).flatMap { $0.type == .regular ? $0.size : nil } ?? 0
                     let staging = ".\(entry.sha256).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
                     try file.folder.link(file.name, as: staging, in: shard)
                     // Same bytes, same name: an existing blob already holds them, so a rename over it is harmless.
@@ -339,6 +353,7 @@ public final class DiskCache: Sendable {
                         shard.removeItem(staging)
                         throw error
                     }
+                    total += (shard.status(of: entry.sha256)?.size ?? entry.byteCount) - before
                 } catch {
                     throw FileSystemError(operation: "store", path: blob, errno: Errno.code(of: error))
                 }
@@ -346,9 +361,9 @@ public final class DiskCache: Sendable {
                 try metadata.commit()
                 // The image changed: its old bytes go, unless another URL's entry shares them.
                 if let replaced, replaced.sha256 != entry.sha256, !entries().contains(where: { $0.sha256 == replaced.sha256 }) {
-                    removeBlob(replaced.sha256)
+                    total -= removeBlobFreeing(replaced.sha256).freed
                 }
-                let evicted = try enforceLimit(keeping: entry.sha256)
+                let evicted = try enforceLimit(keeping: entry.sha256, total: &total)
                 addToCounters(CacheCounters(misses: countingMiss ? 1 : 0, evictions: Int64(evicted)))
                 return entry
             }
@@ -385,11 +400,7 @@ public final class DiskCache: Sendable {
     public func recordHit(_ entry: CacheEntry, probe: ImageProbe? = nil) {
         guard !isReadOnly else { return }
         touch(entry)
-        try? lock.withSharedLock {
-            let file = try root.openOwnFile(Self.hitsName, flags: O_WRONLY | O_APPEND | O_CREAT)
-            defer { try? file.close() }
-            _ = try file.writeAll([UInt8(ascii: "h")])
-        }
+        try? lock.withSharedLock { _ = appendPending(Self.hitsName) }
         // Entries from before the probe was kept get theirs on first use. An image whose size
         // cannot be read keeps what it has, so its hits stay free of the exclusive lock.
         guard entry.probe == nil, let probe, probe.storedSize != nil, !isReadOnly else { return }
@@ -410,7 +421,7 @@ public final class DiskCache: Sendable {
 
     /// Removes the entry for `url` and its blob (unless another entry shares the blob).
     public func remove(_ url: URL) throws {
-        try lock.withExclusiveLock {
+        try withLock {
             let gone = entry(for: url)
             entriesFolder.removeItem(Self.entryName(for: url))
             if let gone, !entries().contains(where: { $0.sha256 == gone.sha256 }) {
@@ -421,9 +432,42 @@ public final class DiskCache: Sendable {
 
     // MARK: Internals
 
-    /// Runs `body` holding the cache's exclusive lock, as every change must.
+    /// Runs `body` holding the cache's exclusive lock, as every change must; the size ledger is
+    /// measured again after it (`clear`, `rm`, `prune` and `verify` remove whatever they find).
     func withLock<T>(_ body: () throws -> T) throws -> T {
-        try lock.withExclusiveLock(body)
+        try lock.withExclusiveLock {
+            let ledger = CacheSizeLedger(in: root)
+            ledger?.markChanging()
+            let result = try body()
+            ledger?.record(measuredSize())
+            return result
+        }
+    }
+
+    /// Runs `change` holding the exclusive lock, with the bytes the cache holds against its limit
+    /// as its size ledger has them (measured when the ledger cannot be trusted); `change` keeps the
+    /// figure up to date as it adds and removes files, and it is recorded after. When `change`
+    /// throws, the ledger stays marked as being changed, and the next writer measures.
+    func withSizeLedger<T>(_ change: (inout Int64) throws -> T) throws -> T {
+        try lock.withExclusiveLock {
+            let ledger = CacheSizeLedger(in: root)
+            var total = ledger?.total ?? measuredSize()
+            ledger?.markChanging()
+            let result = try change(&total)
+            ledger?.record(total)
+            return result
+        }
+    }
+
+    /// The bytes held against the limit, measured: every blob, and every thumbnail of a body.
+    func measuredSize() -> Int64 {
+        blobSizes().values.reduce(0, +) + thumbnailBytesByBody().values.reduce(0, +)
+    }
+
+    /// What the size ledger says the cache holds; nil when it is missing or not to be trusted.
+    func ledgerSize() -> Int64? {
+        guard !isReadOnly else { return nil }
+        return (try? lock.withSharedLock { CacheSizeLedger(in: root, readOnly: true)?.total }) ?? nil
     }
 
     /// Runs `body` holding the cache's shared lock: no change that needs the exclusive one (a
@@ -441,14 +485,23 @@ public final class DiskCache: Sendable {
     /// increment of another process is lost.
     ///
     /// Best effort and not fsynced: a statistic is not worth failing a download for, nor a disk flush.
+    /// A miss alone is one byte appended to `misses`, as a hit is to `hits`: the counters file,
+    /// a new file and a rename, is rewritten only when there is more to add, or much pending.
     func addToCounters(_ delta: CacheCounters) {
-        let pending = pendingHits()
-        guard delta != .zero || pending > 0, let data = try? Self.encoder.encode(counters() + delta) else { return }
+        let pendingHits = pendingCount(Self.hitsName)
+        let pendingMisses = pendingCount(Self.missesName)
+        if delta == CacheCounters(misses: 1), pendingHits + pendingMisses < Self.pendingFoldThreshold, appendPending(Self.missesName) {
+            return
+        }
+        guard delta != .zero || pendingHits > 0 || pendingMisses > 0, let data = try? Self.encoder.encode(counters() + delta) else {
+            return
+        }
         guard (try? AtomicFile.write(data, as: Self.countersName, in: root, sync: false)) != nil else { return }
-        if pending > 0, let hits = try? root.openRegular(Self.hitsName, flags: O_WRONLY, soleName: true) {
-            // Under the exclusive lock no hit is being appended: what was counted goes.
-            _ = try? hits.resize(to: 0)
-            try? hits.close()
+        for (name, pending) in [(Self.hitsName, pendingHits), (Self.missesName, pendingMisses)] where pending > 0 {
+            // Under the exclusive lock no hit or miss is being appended: what was counted goes.
+            guard let file = try? root.openRegular(name, flags: O_WRONLY, soleName: true) else { continue }
+            _ = try? file.resize(to: 0)
+            try? file.close()
         }
     }
 
@@ -456,19 +509,32 @@ public final class DiskCache: Sendable {
     /// true when the blob went.
     @discardableResult
     func removeBlob(_ sha256: String) -> Bool {
-        removeThumbnails(of: sha256)
-        guard let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256)) else { return false }
-        return shard.removeItem(sha256)
+        removeBlobFreeing(sha256).removed
     }
 
-    /// Removes abandoned downloads and unreferenced blobs, then least recently used entries while over the limit.
-    /// Runs under the lock; returns how many entries it evicted.
-    private func enforceLimit(keeping sha256: String) throws -> Int {
+    /// Removes the blob `sha256` and its thumbnails, as `removeBlob`; with the bytes that freed.
+    func removeBlobFreeing(_ sha256: String) -> (removed: Bool, freed: Int64) {
+        var freed = removeThumbnails(of: sha256)
+        guard let shard = try? blobsFolder.subdirectory(Self.shard(of: sha256)) else { return (false, freed) }
+        let status = shard.status(of: sha256)
+        guard shard.removeItem(sha256) else { return (false, freed) }
+        if let status, status.type == .regular { freed += status.size }
+        return (true, freed)
+    }
+
+    /// Removes abandoned downloads; then, when `total` (the ledger's figure) is over the limit,
+    /// unreferenced blobs and least recently used entries until what is there is within it.
+    /// Runs under the lock; updates `total` and returns how many entries it evicted.
+    ///
+    /// Only over the limit is every blob measured, and eviction goes by what is there: a ledger
+    /// that counted more than there is (something removed files behind its back) is set right.
+    private func enforceLimit(keeping sha256: String, total: inout Int64) throws -> Int {
         for name in abandonedDownloads() { temporaryFolder.removeItem(name) }
+        guard total > sizeLimit else { return 0 }
         var sizes = blobSizes()
         // A body's thumbnails count with it, and leave with it.
         var thumbnailBytes = thumbnailBytesByBody()
-        var total = sizes.values.reduce(0, +) + thumbnailBytes.values.reduce(0, +)
+        total = sizes.values.reduce(0, +) + thumbnailBytes.values.reduce(0, +)
         guard total > sizeLimit else { return 0 }
         var evicted = 0
 
@@ -491,11 +557,18 @@ public final class DiskCache: Sendable {
         return evicted
     }
 
+    /// Evicts, as a store does, until `total` is within the limit; for a thumbnail just kept.
+    func enforceLimitAfterThumbnail(of sha256: String, total: inout Int64) throws {
+        let evicted = try enforceLimit(keeping: sha256, total: &total)
+        if evicted > 0 { addToCounters(CacheCounters(evictions: Int64(evicted))) }
+    }
+
     /// Size of every blob that is a regular file in a real shard folder, by hash.
     ///
-    /// Runs under the lock after every store, so it stats names relative to each shard folder
-    /// (`fstatat`, never following a link): a `URL` per blob (`appendingPathComponent` stats the
-    /// path itself) made it a sixth of the CPU time of `get --all` for 200 images.
+    /// Runs under the lock when the size ledger cannot be trusted or says the cache is over its
+    /// limit, so it stats names relative to each shard folder (`fstatat`, never following a link):
+    /// a `URL` per blob (`appendingPathComponent` stats the path itself) made it a sixth of the CPU
+    /// time of `get --all` for 200 images.
     func blobSizes() -> [String: Int64] {
         var sizes: [String: Int64] = [:]
         for shardName in blobsFolder.names() {
