@@ -5,7 +5,8 @@ A transfer that waits costs CPU in whatever wakes up for it: FoundationNetworkin
 kept most of a core busy (7.8 s of CPU for a 7.7 s slow transfer), curl costs a wake-up per
 packet. A small server in this script sends an 8 MB body in 8 KB pieces every 10 ms (about 800
 kB/s, a slow link) to each of: imgview with its default client (libcurl), imgview with
-IMGVIEW_HTTP=urlsession (for information, no goal), and curl. They take turns; CPU (user+sys),
+IMGVIEW_HTTP=urlsession (for information, no goal; only when the binary has the URLSession trait,
+which `make release` leaves out on Linux), and curl. They take turns; CPU (user+sys),
 wall time from wait4's rusage, peak RSS from /usr/bin/time; each figure is the median over the runs.
 imgview starts each run with an empty cache. The goal: imgview's CPU within 2x curl's.
 
@@ -69,6 +70,13 @@ def timed(argv, cwd, env):
     return wall, usage.ru_utime + usage.ru_stime, int(open(report).read().split()[-1])
 
 
+def has_urlsession(imgview):
+    """Whether the binary was built with the URLSession trait: without it, choosing that client is a usage error."""
+    probe = subprocess.run([imgview, "get", "http://127.0.0.1:9/probe.jpg", "-o", os.devnull, "--quiet", "--retry", "0"],
+                           capture_output=True, text=True, env=dict(os.environ, IMGVIEW_HTTP="urlsession", IMGVIEW_OFFLINE="1"))
+    return "built without URLSession" not in probe.stderr
+
+
 def main():
     parser = benchlib.parser(runs=3)
     parser.add_argument("--seconds", type=float, default=10, help="how long one transfer lasts")
@@ -89,6 +97,8 @@ def main():
          f"IMGVIEW_HTTP=urlsession imgview get URL -o FILE --quiet"),
         ("curl", lambda cwd: ["curl", "-s", "-f", "-o", "out.jpg", url], {}, "curl -s -f -o FILE URL"),
     ]
+    if not has_urlsession(args.imgview):
+        tools = [tool for tool in tools if tool[0] != "imgview (URLSession)"]
     results = {name: [] for name, _, _, _ in tools}
     try:
         for run in range(args.runs):

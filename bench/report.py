@@ -752,8 +752,8 @@ def write(results, output):
         f"{slow_data['pause_s'] * 1000:.0f} ms from a small Python server, so one transfer lasts about "
         f"{slow_data['bytes'] * slow_data['pause_s'] / slow_data['chunk']:.0f} s, and measures the CPU time (user+sys, "
         f"from `wait4`) of each client over it, median of {slow_data['runs']} runs taking turns. imgview's figure includes "
-        "its start-up and the SHA-256 of the body; the URLSession row (`IMGVIEW_HTTP=urlsession`) is for comparison and "
-        "has no goal.")
+        "its start-up and the SHA-256 of the body; a URLSession row (`IMGVIEW_HTTP=urlsession`) is for comparison and "
+        "has no goal, and is there only when the binary has the URLSession trait, which `make release` leaves out on Linux.")
     add("")
     add(slow_table)
     add("")
