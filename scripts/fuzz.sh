@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    default: 600 seconds each, every target
 #
-# Targets: image, catalog, http-metadata, cache-entry, terminal-replies, browser-keys, config, gif, webp, avif, bmp, qoi, ico, apng, tiff, heic, jxl, svg, color-profile, content-coding, user-text, web-page (Sources/ImgviewFuzzing). Seeds come from
+# Targets: image, catalog, http-metadata, cache-entry, cache-ledger, terminal-replies, browser-keys, config, gif, webp, avif, bmp, qoi, ico, apng, tiff, heic, jxl, svg, color-profile, content-coding, user-text, web-page (Sources/ImgviewFuzzing). Seeds come from
 # Tests/ImgviewFuzzingTests/Corpus/<target>/; what libFuzzer learns stays in fuzz-results/<target>/
 # (not committed). A crash is saved as fuzz-results/<target>/crash-*: fix it, then copy the input
 # into the Corpus folder so the test suite replays it. Exit 1 if any target found something.
@@ -14,7 +14,7 @@ source scripts/build-flags.sh
 seconds=${1:-600}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(image catalog http-metadata cache-entry terminal-replies browser-keys config gif webp avif bmp qoi ico apng tiff heic jxl svg color-profile content-coding user-text web-page); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(image catalog http-metadata cache-entry cache-ledger terminal-replies browser-keys config gif webp avif bmp qoi ico apng tiff heic jxl svg color-profile content-coding user-text web-page); fi
 
 scratch=.build-fuzz
 swift build -c release --product imgview-fuzz --scratch-path "$scratch" \

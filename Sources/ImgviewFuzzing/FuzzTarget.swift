@@ -14,6 +14,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case httpMetadata = "http-metadata"
     /// A cache entry's metadata file, as found on disk (possibly damaged or written by someone else).
     case cacheEntry = "cache-entry"
+    /// The cache's size ledger (`v1/size`), as found on disk: torn, marked, another boot's, or written by hand.
+    case cacheLedger = "cache-ledger"
     /// GIF bytes straight to the GIF decoder: composition, interlace, disposal, loops, frame limits.
     case gif
     /// WebP bytes straight to the WebP decoder: stills (incremental), animations, truncation.
@@ -60,6 +62,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .catalog: CatalogFuzzing.run(bytes)
         case .httpMetadata: HTTPMetadataFuzzing.run(bytes)
         case .cacheEntry: CacheEntryFuzzing.run(bytes)
+        case .cacheLedger: CacheLedgerFuzzing.run(bytes)
         case .gif: FormatFuzzing.run(bytes, with: GIFDecoder(), format: .gif)
         case .webp: FormatFuzzing.run(bytes, with: WebPDecoder(), format: .webp)
         case .avif: FormatFuzzing.run(bytes, with: AVIFDecoder(), format: .avif)

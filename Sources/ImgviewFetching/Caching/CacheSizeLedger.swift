@@ -14,7 +14,7 @@ import SystemPackage
 /// reboot of the machine, whose last writes may never have reached the disk. A ledger that is
 /// missing, unreadable, marked or from another boot is not trusted: the writer that finds it so
 /// measures the files, as every store once did, and records what it found.
-final class CacheSizeLedger {
+package final class CacheSizeLedger {
     static let name = "size"
     /// `v1 = ` + 20 digits + space + 36-character boot id + newline.
     static let recordLength = 63
@@ -53,7 +53,7 @@ final class CacheSizeLedger {
 
     /// The line recording `total` on this boot; nil when the machine's boot id cannot be read (then
     /// no ledger is ever trusted, and every writer measures).
-    static func record(_ total: Int64) -> [UInt8]? {
+    package static func record(_ total: Int64) -> [UInt8]? {
         guard let bootID, total >= 0 else { return nil }
         let digits = String(total)
         let line = "v1 = " + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + " " + bootID + "\n"
@@ -71,7 +71,7 @@ final class CacheSizeLedger {
     }
 
     /// The total a record says, when it is one of this boot, not marked as being changed.
-    static func parse(_ bytes: [UInt8]) -> Int64? {
+    package static func parse(_ bytes: [UInt8]) -> Int64? {
         guard bytes.count == recordLength, bytes.starts(with: Array("v1 = ".utf8)), bytes[25] == UInt8(ascii: " "),
             bytes[recordLength - 1] == UInt8(ascii: "\n"), let bootID,
             Array(bytes[26..<(recordLength - 1)]) == Array(bootID.utf8)
