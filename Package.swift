@@ -93,7 +93,7 @@ let package = Package(
             name: "ImgviewCodecs",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
-                "CLCMS", "CLibraryMessages", "CMalloc",
+                "CLCMS", "CLibraryMessages",
             ]),
         // What C libraries print on C's stderr while a decode runs, captured per thread
         // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.
@@ -117,7 +117,7 @@ let package = Package(
         // The process's life: the one signal handler, requests to end, job control, the terminal
         // put back and temporary folders removed on every exit path.
         .target(
-            name: "ImgviewProcess", dependencies: ["ImgviewSupport", .product(name: "SystemPackage", package: "swift-system")]),
+            name: "ImgviewProcess", dependencies: ["ImgviewSupport", "CMalloc", .product(name: "SystemPackage", package: "swift-system")]),
         // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
         .target(
             name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),

@@ -1,6 +1,7 @@
 import CMalloc
 
-/// How the process's allocator treats large blocks, set once at start-up by the executable.
+/// How the process's allocator treats large blocks, set once at start-up by the executable,
+/// beside the signal handlers: a setting of the whole process, whatever library allocates.
 ///
 /// glibc serves a block of 128 KB or more with a mapping of its own, returned to the system when
 /// it is freed, but each such block freed raises that threshold to the block's size (up to 32 MB).
