@@ -4,9 +4,10 @@ photographs of 3840×2400 in the same 180×50 box, cold (no thumbnails) and warm
 
 The photographs are made once per run from the shared testdata's large JPEGs (ImageMagick, cropped to
 16:10 and scaled to 3840×2400, quality 92): four pictures, six copies each, every copy a file of its own.
-Both tools write quarter blocks (timg `-pq`; Debian's timg 1.4.5 has no sixel, and its `-ps` is byte for
-byte the same output, which the script checks and reports) into a pipe, in the same box (timg `-g 180x50`,
-imgview `--size 180x50 --mode blocks`). Runs take turns. Cold: each imgview run gets an empty
+Both tools write quarter blocks in 24-bit colour (timg `-pq`, which always writes 24-bit colour; Debian's
+timg 1.4.5 has no sixel, and its `-ps` is byte for byte the same output, which the script checks and
+reports) into a pipe, in the same box (timg `-g 180x50`, imgview `--size 180x50 --mode blocks --colors full`:
+without `--colors` imgview would take 256 colours from TERM=xterm-256color, more work than timg does). Runs take turns. Cold: each imgview run gets an empty
 $XDG_CACHE_HOME and imgview cache, so every photograph is decoded and its thumbnail written (imgview waits
 for the writes before it exits); warm: the thumbnails one cold run made. Figures per run: the wall time to
 the sheet's last byte (the screen is whole; for timg this is its exit), to the exit, CPU (user+sys) and peak
@@ -96,7 +97,7 @@ def main():
         os.makedirs(os.path.join(folder, "photos"))
         photos = make_photos(os.path.join(folder, "photos"), args.testdata)
         timg = ["timg", f"--grid={GRID}", "-g", BOX, "-pq", *photos]
-        mine = [args.imgview, "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", *photos]
+        mine = [args.imgview, "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", "--colors", "full", *photos]
 
         def fresh(name):
             path = os.path.join(folder, name)
@@ -121,7 +122,7 @@ def main():
         results[name]["wall_ratio"] = results[name]["wall_s"] / results["timg"]["wall_s"]
     data = {"photos": len(photos), "size": f"{WIDTH}x{HEIGHT}", "grid": GRID, "box": BOX, "runs": args.runs,
             "timg_command": " ".join(["timg", f"--grid={GRID}", "-g", BOX, "-pq", "PHOTOS…"]),
-            "imgview_command": " ".join(["imgview", "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", "PHOTOS…"]),
+            "imgview_command": " ".join(["imgview", "show", "--grid", GRID, "--size", BOX, "--mode", "blocks", "--colors", "full", "PHOTOS…"]),
             "timg_version": timg_version(),
             "timg_ps_is_pq": ps_is_pq, "thumbnails_written": thumbnails, "cores": os.cpu_count(),
             "load": open("/proc/loadavg").read().split()[0], **results}

@@ -5,8 +5,9 @@ Reads, in the results folder (bench-results/):
   quality/results/<SIZE>.jsonl, speed/results/<SIZE>.jsonl   ../shared/bench/bench.py's records
   get.json, slow.json, catalog.json, cache.json, tui.json,  bench/bench_get.py, bench_slow.py, bench_catalog.py,
   browse.json, formats.json, pixels.json, partial.json,     bench_cache.py, bench_tui.py, bench_browse.py,
-  hardening.json, startup.json, grid.json                   bench_formats.py, bench_pixels.py, bench_partial.py,
-                                                            bench_hardening.py, bench_startup.py, bench_grid.py --json
+  hardening.json, startup.json, grid.json,                  bench_formats.py, bench_pixels.py, bench_partial.py,
+  grid-browser.json                                         bench_hardening.py, bench_startup.py, bench_grid.py,
+                                                            bench_grid_browser.py --json
   commands.txt, steps.tsv, started, finished, load-before, load-after, quick   written by scripts/bench.sh
 and describes the machine it runs on (the one that ran the benchmarks). Every figure in the
 output comes from those files; the text around them only says what is measured and what the
@@ -564,6 +565,26 @@ def grid(results):
     return data, table(header, rows), goals
 
 
+def grid_browser(results):
+    data = load_json(os.path.join(results, "grid-browser.json"))
+    goals = [
+        [f"a folder of {data['many']:,} photos opens its grid in the same time as {data['few']} "
+         f"(cold, first screen whole, ≤ {data['same_time_goal']}×)",
+         f"{ratio(data['ratio'])} ({data['many_median_ms']:.0f} ms · {data['few_median_ms']:.0f} ms)",
+         verdict(data["ratio"] <= data["same_time_goal"])],
+        [f"grid of {data['many']:,} photos: End shows the last screen in ≤ {data['end_goal_ms'] / 1000:g} s",
+         f"{data['end_median_ms']:.0f} ms", verdict(data["end_median_ms"] <= data["end_goal_ms"])],
+    ]
+    rows = [[f"{data['few']} photos", "the grid's first screen (g)", ms_list(data["few_ms"]), f"{data['few_median_ms']:.0f} ms"],
+            [f"{data['many']:,} photos", "the grid's first screen (g)", ms_list(data["many_ms"]), f"{data['many_median_ms']:.0f} ms"],
+            [f"{data['many']:,} photos", "End: the last screen", ms_list(data["end_ms"]), f"{data['end_median_ms']:.0f} ms"]]
+    return data, table(["folder", "key to every visible cell drawn", "runs", "median"], rows), goals
+
+
+def ms_list(values):
+    return ", ".join(f"{value:.0f}" for value in values) + " ms"
+
+
 def write(results, output):
     quick = os.path.exists(os.path.join(results, "quick"))
     previews = Previews(results)
@@ -579,6 +600,7 @@ def write(results, output):
     hardening_data, hardening_table, hardening_goals = hardening(results)
     startup_data, startup_table, startup_goals, startup_commands = startup(results)
     grid_data, grid_table, grid_goals = grid(results)
+    grid_browser_data, grid_browser_table, grid_browser_goals = grid_browser(results)
     info = machine()
     started, finished = read(os.path.join(results, "started")).strip(), read(os.path.join(results, "finished")).strip()
     start_time = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
@@ -644,7 +666,7 @@ def write(results, output):
     add("")
     add(table(["goal", "this run", "verdict"], startup_goals + previews.goals() + previews.progressive_goals() + formats_goals + get_goals
                 + slow_goals + catalog_goals + cache_goals + tui_goals + browse_goals + pixel_goals + hardening_goals
-                + grid_goals))
+                + grid_goals + grid_browser_goals))
     add("")
     add("## Start-up: the installed binary against curl, chafa, jp2a and identify")
     add("")
@@ -857,7 +879,7 @@ def write(results, output):
     add(f"`bench/bench_grid.py` makes {grid_data['photos']} photographs of {grid_data['size'].replace('x', '×')} (four pictures "
         "from the shared testdata, six copies each, JPEG quality 92) and runs `"
         + grid_data["imgview_command"] + "` and `" + grid_data["timg_command"] + "` into a pipe, taking turns, "
-        f"{grid_data['runs']} runs each; medians. Both write quarter blocks ({grid_data['timg_version']} has no sixel: its "
+        f"{grid_data['runs']} runs each; medians. Both write quarter blocks in 24-bit colour ({grid_data['timg_version']} has no sixel: its "
         f"`-ps` output {'is' if grid_data['timg_ps_is_pq'] else 'is not'} byte for byte its `-pq` output here). "
         "\"Screen whole\" is the time to the sheet's last byte, \"exit\" to the end of the process: imgview writes the "
         "thumbnails it made after the sheet and waits for them before it exits. Cold runs start with an empty "
@@ -867,6 +889,21 @@ def write(results, output):
         f"{grid_data['load']} at the end of the step, {grid_data['cores']} cores.")
     add("")
     add(grid_table)
+    add("")
+    add("## The browser's grid: 2,000 photographs against 24")
+    add("")
+    add(f"`bench/bench_grid_browser.py` opens a folder of the same {grid_browser_data['few']} photographs, and one of "
+        f"{grid_browser_data['many']:,} hard links to them under as many names (each a file of its own to imgview, its own "
+        "thumbnail; the page cache serves the bytes), in the browser in a detached tmux pane of "
+        f"{grid_browser_data['box'].replace('x', '×')} (a screen of the grid holds 20 cells there, which the 24 fill), "
+        "`--mode blocks`, cold (empty `$XDG_CACHE_HOME` and cache: every cell a "
+        "decode at the smallest DCT scale that covers it). Once the folder is listed and the single view has settled, "
+        "it sends `g`; imgview logs the milliseconds from the key to the first frame in which every visible cell shows "
+        f"its thumbnail. In the {grid_browser_data['many']:,}, End then goes to the last image: the time to its screen, "
+        f"whole. Runs take turns between the folders, {grid_browser_data['runs']} each. Load average "
+        f"{grid_browser_data['load']} at the end of the step, {grid_browser_data['cores']} cores.")
+    add("")
+    add(grid_browser_table)
     add("")
     add("## What the figures depend on")
     add("")

@@ -107,6 +107,7 @@ if [ $quick -eq 1 ]; then
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 1 --images 10 --json $results/pixels.json"
   step grid "python3 bench/bench_grid.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/grid.json"
+  step grid-browser "python3 bench/bench_grid_browser.py --imgview \$PWD/.build-static/release/imgview --runs 1 --json $results/grid-browser.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
   step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 5 --json $results/startup.json"
 else
@@ -120,6 +121,7 @@ else
   step hardening "python3 bench/bench_hardening.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/hardening.json --markdown $results/hardening.md"
   step pixels "python3 bench/bench_pixels.py --imgview \$PWD/.build-static/release/imgview --runs 9 --json $results/pixels.json"
   step grid "python3 bench/bench_grid.py --imgview \$PWD/.build-static/release/imgview --runs 7 --json $results/grid.json"
+  step grid-browser "python3 bench/bench_grid_browser.py --imgview \$PWD/.build-static/release/imgview --runs 3 --json $results/grid-browser.json"
   step partial "python3 bench/bench_partial.py --imgview \$PWD/.build-static/release/imgview --json $results/partial.json"
   step startup "python3 bench/bench_startup.py --imgview \$PWD/$results/prefix/bin/imgview --runs 30 --json $results/startup.json"
 fi

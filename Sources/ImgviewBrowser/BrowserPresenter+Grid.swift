@@ -153,9 +153,13 @@ extension BrowserPresenter {
         let ahead = visible.upperBound..<min(count, visible.upperBound + layout.cellsPerScreen)
         var cells: [String: GridCell] = [:]
         var wanted: Set<URL> = []
+        var isScreenUnderWay = false
         for index in Array(visible) + Array(ahead) {
             let image = state.images[index]
             let isVisible = visible.contains(index)
+            // The next screen is asked for once this one is whole: its reads and decodes would take
+            // the cores from the cells on screen. What is under way for it already goes on.
+            if !isVisible, isScreenUnderWay, gridTasks[image.url] == nil { continue }
             if let failure = gridFailures[image.urlString] {
                 if isVisible { cells[image.urlString] = .failed(failure) }
                 continue
@@ -180,6 +184,7 @@ extension BrowserPresenter {
                 }
             }
             let priority: WorkPriority = isVisible ? .high : .low
+            if isVisible { isScreenUnderWay = true }
             if let kept = gridTasks[url], kept.request == request {
                 kept.priority = priority
                 continue
@@ -224,5 +229,7 @@ extension BrowserPresenter {
         // Shown if it is still on screen; else the pipeline keeps the preview for when it is again.
         guard state.grid?.cells[key] != nil else { return }
         update { $0.grid?.cells[key] = cell }
+        // The screen is whole: now the next one.
+        if !gridTasks.values.contains(where: { $0.priority == .high }) { requestGridCells() }
     }
 }

@@ -31,6 +31,8 @@ public final class ImagePipeline: Sendable {
     private let headers = StageTable<ContentKey, ImageHeader>()
     private let decodes = StageTable<DecodeKey, DecodedEntry>()
     private let renders = StageTable<RenderKey, CachedPreview>()
+    /// Lasting thumbnails of local files being looked up (`ImagePipeline+LastingThumbnails`).
+    let lookups = StageTable<LastingKey, LastingThumbnail?>()
     /// Thumbnails queued to be written, and their work (raised when a command waits for them).
     let thumbnailWrites = PendingCount()
     let thumbnailTickets = Locked<[WorkTicket]>([])
@@ -117,11 +119,11 @@ public final class ImagePipeline: Sendable {
     ///
     /// Synchronous, so that the browser draws a tab it has seen in the same turn as the key press.
     public func cachedPreview(for request: PreviewRequest) -> PreviewResponse? {
-        guard request.cachePolicy == .useCache, let known = memory.usable(request.url) else { return nil }
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url) else { return cachedLastingPreview(for: request) }
         let content = ContentKey(url: request.url, sha256: known.entry.sha256)
         guard let header = memory.headers.value(for: content),
             let cached = memory.previews.value(for: RenderKey(content: content, options: request.options))
-        else { return nil }
+        else { return cachedLastingPreview(for: request) }
         let facts = ImageFacts(
             url: request.url, header: header, entry: known.entry, source: .memory, fetchTime: .zero, decodeTime: cached.decodeTime,
             cacheState: cacheStatus(isCached: known.isCached, entry: known.entry))
@@ -163,8 +165,9 @@ public final class ImagePipeline: Sendable {
     /// to make the preview; called as the task is made.
     func reserveFetch(for task: PreviewTask, progress: @escaping TransferProgress) -> SharedWork<ImageResponse>? {
         let request = task.request
+        // A thumbnail of a local file looks for its lasting thumbnail first, and fetches only without one.
         guard cachedPreview(for: request) == nil, inMemory(request) == nil, remembered(request.imageRequest) == nil,
-            let (work, isNew) = join(request.imageRequest, waiter: task.waiter, progress: progress)
+            lastingKey(for: request) == nil, let (work, isNew) = join(request.imageRequest, waiter: task.waiter, progress: progress)
         else { return nil }
         if isNew { startFetch(work, for: request.imageRequest) }
         if let partial = task.partial, let partials = work.partials {
@@ -188,6 +191,7 @@ public final class ImagePipeline: Sendable {
             shown.decodeTime = rendered.decodeTime
             return PreviewResponse(facts: shown, preview: rendered.preview, warning: rendered.warning)
         }
+        if let lasting = try await lastingPreview(for: request, waiter: waiter) { return lasting }
         let started = ContinuousClock.now
         let response: ImageResponse
         if let reserved {
@@ -349,7 +353,7 @@ public final class ImagePipeline: Sendable {
         await thumbnailWrites.wait()
     }
 
-    private func render(_ key: RenderKey, from decoded: DecodedEntry, waiter: WorkWaiter) async throws -> CachedPreview {
+    func render(_ key: RenderKey, from decoded: DecodedEntry, waiter: WorkWaiter) async throws -> CachedPreview {
         let configuration = configuration
         return try await run(renders, key, waiter: waiter) { cancellation in
             if cancellation.isCancelled { throw CancellationError() }
@@ -363,7 +367,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Joins (or starts on the scheduler) the work for `key` in `table` as `waiter`, and waits for it.
-    private func run<Key: Hashable & Sendable, Value: Sendable>(
+    func run<Key: Hashable & Sendable, Value: Sendable>(
         _ table: StageTable<Key, Value>, _ key: Key, waiter: WorkWaiter,
         _ body: @escaping @Sendable (CancellationFlag) throws -> Value, stored: @escaping @Sendable (Value) -> Void
     ) async throws -> Value {

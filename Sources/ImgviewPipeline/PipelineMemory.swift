@@ -18,6 +18,8 @@ final class PipelineMemory: Sendable {
     let headers: MemoryCache<ContentKey, ImageHeader>
     let decoded: MemoryCache<ContentKey, DecodedEntry>
     let previews: MemoryCache<RenderKey, CachedPreview>
+    /// Local files' lasting thumbnails found without reading the files (a grid's cells).
+    let lasting: MemoryCache<LastingKey, LastingThumbnail>
     private let isOffline: Bool
     private let now: @Sendable () -> Date
 
@@ -26,6 +28,8 @@ final class PipelineMemory: Sendable {
         headers = MemoryCache(costLimit: Int.max, countLimit: 4096)
         decoded = MemoryCache(costLimit: configuration.decodedCostLimit, countLimit: 64)
         previews = MemoryCache(costLimit: configuration.previewCostLimit, countLimit: 256)
+        // A few screens of cells (256×160 RGBA is 160 KB): scrolling back re-renders, +/- too.
+        lasting = MemoryCache(costLimit: min(configuration.decodedCostLimit, 32 << 20), countLimit: 1024)
         isOffline = configuration.isOffline
         now = configuration.now
     }
@@ -82,10 +86,12 @@ struct CachedPreview: Sendable {
     let decodeTime: Duration
 }
 
-/// Which bytes: an image's URL and the hash of what it delivered.
+/// Which bytes: an image's URL and the hash of what it delivered; or, for a local file's lasting
+/// thumbnail taken without reading the file, the file's state and the thumbnail's size.
 struct ContentKey: Hashable, Sendable {
     let url: URL
     let sha256: String
+    var lasting: LastingState? = nil
 }
 
 /// Which decode: the bytes, the upright pixel size the decode must cover, and whether an

@@ -189,8 +189,10 @@ public final class TerminalBrowser: BrowserView {
 /// selected image's preview (`12.345 memory`), before it `selected 0.456` when the switch drew a
 /// frame with the new tab selected but no preview yet; once, when the first preview is on screen,
 /// `first-preview <seconds since 1970>`; and, as `partial MS BYTES`, the wall-clock time of the
-/// first picture of a download and the bytes it showed: what `bench/bench_tui.py`,
-/// `bench/bench_browse.py` and `bench/bench_partial.py` read (env `IMGVIEW_FRAME_LOG`).
+/// first picture of a download and the bytes it showed. In the grid, a key's time runs to the
+/// first frame in which every visible cell is drawn (a thumbnail or a failure): `grid 12.345`.
+/// What `bench/bench_tui.py`, `bench/bench_browse.py`, `bench/bench_partial.py` and
+/// `bench/bench_grid_browser.py` read (env `IMGVIEW_FRAME_LOG`).
 @MainActor
 final class FrameLog {
     private let handle: LogFile
@@ -206,7 +208,8 @@ final class FrameLog {
     /// A key that may switch tabs, pressed while tab `index` was selected.
     func keyPressed(_ command: BrowserCommand, from index: Int) {
         switch command {
-        case .next, .previous, .jump, .first, .last, .pageForward, .pageBack: pending = (command, .now, index, false)
+        case .next, .previous, .jump, .first, .last, .pageForward, .pageBack, .toggleGrid:
+            pending = (command, .now, index, false)
         default: pending = nil
         }
     }
@@ -216,6 +219,13 @@ final class FrameLog {
             // The first picture of a download: when, by the wall clock, and how much had come.
             partialLogged = url
             handle.writeLine(String(printf: "partial %.3f %lld", Date().timeIntervalSince1970 * 1000, received))
+        }
+        if let grid = state.grid {
+            // The screen is whole when no visible cell is still loading.
+            guard let pending, !grid.cells.isEmpty, !grid.cells.values.contains(.loading) else { return }
+            self.pending = nil
+            handle.writeLine(String(printf: "grid %.3f", pending.at.duration(to: .now).seconds * 1000))
+            return
         }
         guard case .loaded(let shown) = state.phase, shown.preview != nil else {
             if let switching = pending, !switching.selectionDrawn, state.selectedIndex != switching.from {

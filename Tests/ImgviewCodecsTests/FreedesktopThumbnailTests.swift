@@ -41,12 +41,14 @@ struct FreedesktopThumbnailTests {
             root + "/large/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: image.path))
         }
 
-        /// A pipeline over local files that keeps thumbnails here, decoding with `decoder`.
-        func pipeline(decoder: any ImageDecoding = ImageDecoder()) -> ImagePipeline {
-            ImagePipeline(
+        /// A pipeline over local files that keeps thumbnails here, decoding with `decoder`; `reads`
+        /// counts the files it fetches.
+        func pipeline(decoder: any ImageDecoding = ImageDecoder(), reads: CountingFetcher? = nil) -> ImagePipeline {
+            let fetcher = ImageFetcher(configuration: .init(dataLoader: NoNetworkLoader()))
+            return ImagePipeline(
                 configuration: .init(
-                    fetcher: ImageFetcher(configuration: .init(dataLoader: NoNetworkLoader())), decoder: decoder,
-                    scheduler: WorkerPool(width: 1), thumbnails: store))
+                    fetcher: reads.map { $0.wrapping(fetcher) } ?? fetcher, decoder: decoder, scheduler: WorkerPool(width: 1),
+                    thumbnails: store))
         }
 
         func cell(_ pipeline: ImagePipeline) async throws -> PreviewResponse {
@@ -203,6 +205,47 @@ struct FreedesktopThumbnailTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath)) == gnome)
     }
 
+    @Test func aThumbnailMadeBeforeStandsInForReadingTheFile() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let first = CountingFetcher()
+        _ = try await place.cell(place.pipeline(reads: first))
+        #expect(first.count == 1, "no thumbnail yet: the file is read")
+        // Another run: the thumbnail's keys say what the image is, so the file is not opened.
+        let second = CountingFetcher()
+        let response = try await place.cell(place.pipeline(decoder: HeaderOnlyDecoder(), reads: second))
+        #expect(second.count == 0, "the original is not read")
+        #expect(response.preview.grid.columns > 0)
+        #expect(response.facts.width == 640 && response.facts.height == 400 && response.facts.format == .png, "the facts are the image's")
+        #expect(
+            response.facts.byteCount == (try FileManager.default.attributesOfItem(atPath: place.image.path)[.size] as! NSNumber).int64Value)
+        // The file changed since: its thumbnail is stale, the file is read and the thumbnail made again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: place.image.path)
+        let third = CountingFetcher()
+        _ = try await place.cell(place.pipeline(reads: third))
+        #expect(third.count == 1, "a stale thumbnail does not stand in")
+        let mtime = Int(
+            (try FileManager.default.attributesOfItem(atPath: place.image.path)[.modificationDate] as! Date).timeIntervalSince1970)
+        #expect(Self.textBeforeImage(try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath)))["Thumb::MTime"] == String(mtime))
+    }
+
+    @Test func aThumbnailThatDoesNotSayWhatTheImageIsLeavesTheFileToBeRead() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let status = try FileManager.default.attributesOfItem(atPath: place.image.path)
+        let mtime = Int((status[.modificationDate] as! Date).timeIntervalSince1970)
+        // Valid for the file, as GNOME's are, but without the image's size and format.
+        let green = PixelBuffer(width: 256, height: 160, bytes: Array(repeating: [UInt8(0), 255, 0, 255], count: 256 * 160).flatMap { $0 })
+        try FileManager.default.createDirectory(atPath: place.root + "/large", withIntermediateDirectories: true)
+        let keys = [("Thumb::URI", ThumbnailName.uri(ofPath: place.image.path)), ("Thumb::MTime", String(mtime))]
+        try FreedesktopThumbnails.encode(green, texts: keys)!.write(to: URL(fileURLWithPath: place.thumbnailPath))
+        let reads = CountingFetcher()
+        let response = try await place.cell(place.pipeline(decoder: HeaderOnlyDecoder(), reads: reads))
+        #expect(reads.count == 1, "the header comes from the file")
+        #expect(response.facts.width == 640 && response.facts.height == 400)
+        #expect(response.preview.grid.columns > 0, "the thumbnail still stands in for decoding")
+    }
+
     @Test func aFileThatCannotBeReadLeavesAFailMarkerUntilItChanges() async throws {
         let place = try Place()
         defer { try? FileManager.default.removeItem(at: place.folder) }
@@ -246,6 +289,29 @@ struct FreedesktopThumbnailTests {
             factory.save_thumbnail(pixbuf, file.get_uri(), mtime, None)
             print('saved', factory.lookup(file.get_uri(), mtime))
         """
+}
+
+/// Counts the fetches of the fetcher it wraps: how many times a pipeline read a file.
+final class CountingFetcher: Sendable {
+    private let fetches = Locked(0)
+
+    var count: Int { fetches.withLock { $0 } }
+
+    func wrapping(_ fetcher: any ImageFetching) -> any ImageFetching {
+        Counted(inner: fetcher, counter: self)
+    }
+
+    private struct Counted: ImageFetching {
+        let inner: any ImageFetching
+        let counter: CountingFetcher
+
+        func fetch(_ request: ImageRequest, progress: @escaping TransferProgress, body: BodyTap?) async throws -> ImageResponse {
+            counter.fetches.withLock { $0 += 1 }
+            return try await inner.fetch(request, progress: progress, body: body)
+        }
+
+        func discard(_ url: URL) { inner.discard(url) }
+    }
 }
 
 /// Reads headers as the codecs do, but decodes no pixels.

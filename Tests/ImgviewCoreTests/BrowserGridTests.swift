@@ -64,12 +64,10 @@ struct BrowserGridTests {
         #expect(view.last?.grid != nil)
         #expect(selected == 1)
         #expect(!presenter.isWorking(on: url(1)) || presenter.gridTasks[url(1)] != nil, "the single view's task is given up")
-        // Every visible cell is asked for at high priority, the next screen at low.
+        // Every visible cell is asked for at high priority; the next screen once this one is whole.
         for index in 0..<8 { await loader.waitForRequest(url(index)) }
-        for index in 8..<16 { await loader.waitForRequest(url(index)) }
         #expect(presenter.gridTasks[url(3)]?.priority == .high)
-        #expect(presenter.gridTasks[url(12)]?.priority == .low)
-        #expect(presenter.gridTasks[url(16)] == nil, "nothing past the next screen")
+        #expect(presenter.gridTasks[url(12)] == nil, "the next screen waits for this one")
         loader.release(url(1), with: .success(stubImage(width: 64, height: 48)))
         try await eventually {
             if case .loaded? = cell(1) { true } else { false }
@@ -77,12 +75,16 @@ struct BrowserGridTests {
         guard case .loaded(let preview)? = cell(1) else { return }
         #expect(preview.grid.columns <= 26 && preview.grid.rows <= 13)
         #expect(cell(0) == .loading)
+        #expect(presenter.gridTasks[url(12)] == nil)
+        for index in [0, 2, 3, 4, 5, 6, 7] { loader.release(url(index), with: .success(stubImage(width: 64, height: 48))) }
+        for index in 8..<16 { await loader.waitForRequest(url(index)) }
+        #expect(presenter.gridTasks[url(12)]?.priority == .low, "the screen is whole: the next one at low priority")
+        #expect(presenter.gridTasks[url(16)] == nil, "nothing past the next screen")
         presenter.handle(key: .down)
         #expect(selected == 5)
         presenter.handle(key: .enter)
         #expect(view.last?.grid == nil)
         #expect(selected == 5, "Enter opens the selected image")
-        await loader.waitForRequest(url(5))
         #expect(presenter.gridTasks.isEmpty, "the grid's work stops with it")
         presenter.handle(key: .character("g"))
         #expect(view.last?.grid != nil && selected == 5, "g comes back with it selected")
@@ -125,11 +127,13 @@ struct BrowserGridTests {
     @Test func cellsScrolledAwayAreCancelledAndTheNewScreenComesFirst() async throws {
         let presenter = makePresenter()
         presenter.handle(key: .character("g"))
-        await loader.waitForRequest(url(0))
+        for index in 0..<8 { await loader.waitForRequest(url(index)) }
+        for index in 0..<8 { loader.release(url(index), with: .success(stubImage(width: 64, height: 48))) }
+        await loader.waitForRequest(url(8))
         await loader.waitForRequest(url(15))
         presenter.handle(key: .end)
         for index in 32..<40 { await loader.waitForRequest(url(index)) }
-        try await eventually { loader.cancelledURLs.contains(url(0)) && loader.cancelledURLs.contains(url(15)) }
+        try await eventually { loader.cancelledURLs.contains(url(8)) && loader.cancelledURLs.contains(url(15)) }
         #expect(Set(presenter.gridTasks.keys) == Set((32..<40).map(url)), "only the last screen is wanted")
         #expect(presenter.gridTasks.values.allSatisfy { $0.priority == .high })
     }

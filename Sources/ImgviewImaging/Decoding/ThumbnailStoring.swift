@@ -32,12 +32,50 @@ public enum ThumbnailSize: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// A lasting thumbnail as found in a store: its pixels, and what its keys say of the image it shows.
+public struct StoredThumbnail: Sendable {
+    /// Upright, RGBA.
+    public var pixels: PixelBuffer
+    /// The image's format, from `Thumb::Mimetype`; nil when the thumbnail does not say.
+    public var format: ImageFormat?
+    /// The image's upright size, from `Thumb::Image::Width` and `Thumb::Image::Height`.
+    public var imageSize: ImageDimensions?
+    /// The file's size in bytes and modification time (seconds) the thumbnail was made of.
+    public var fileSize: Int?
+    public var modified: Int?
+    /// Made by imgview, which makes lasting thumbnails of still images only.
+    public var isOwn: Bool
+
+    public init(
+        pixels: PixelBuffer, format: ImageFormat? = nil, imageSize: ImageDimensions? = nil, fileSize: Int? = nil, modified: Int? = nil,
+        isOwn: Bool = false
+    ) {
+        self.pixels = pixels
+        self.format = format
+        self.imageSize = imageSize
+        self.fileSize = fileSize
+        self.modified = modified
+        self.isOwn = isOwn
+    }
+
+    /// The image's header as far as the keys tell it (upright, one page), when they name its format
+    /// and size and it is a still: what stands in for reading the file. An animation's thumbnail
+    /// is its first frame, so only imgview's own (stills only) or a format that never moves qualify.
+    public var header: ImageHeader? {
+        guard let format, let imageSize, imageSize.width > 0, imageSize.height > 0,
+            isOwn || [.jpeg, .bmp, .tiff, .svg, .ico, .qoi].contains(format)
+        else { return nil }
+        return ImageHeader(format: format, storedWidth: imageSize.width, storedHeight: imageSize.height, orientation: .up)
+    }
+}
+
 /// Thumbnails of local files that last between runs and are shared with other programs (the
 /// freedesktop.org store in the app, a dictionary in tests).
 public protocol ThumbnailStoring: Sendable {
-    /// The pixels of a thumbnail of the file at `path` that is valid for the file as it is now
-    /// (upright, RGBA), at least `size`'s or the whole image; nil when there is none.
-    func thumbnail(ofFile path: String, size: ThumbnailSize) -> PixelBuffer?
+    /// A thumbnail of the file at `path` that is valid for the file as it is now, at least
+    /// `size`'s or the whole image; nil when there is none. Looks at the file's status, never
+    /// at its bytes.
+    func storedThumbnail(ofFile path: String, size: ThumbnailSize) -> StoredThumbnail?
 
     /// Whether an earlier attempt found the file (as it is now) unreadable as an image.
     func hasFailed(file path: String) -> Bool
@@ -48,6 +86,14 @@ public protocol ThumbnailStoring: Sendable {
 
     /// Notes that the file at `path` could not be read as an image, so it is not tried again until it changes.
     func storeFailure(ofFile path: String)
+}
+
+extension ThumbnailStoring {
+    /// The pixels of a thumbnail of the file at `path` that is valid for the file as it is now
+    /// (upright, RGBA), at least `size`'s or the whole image; nil when there is none.
+    public func thumbnail(ofFile path: String, size: ThumbnailSize) -> PixelBuffer? {
+        storedThumbnail(ofFile: path, size: size)?.pixels
+    }
 }
 
 /// Thumbnails of fetched bodies (a grid's cells of URLs), kept beside the bodies in imgview's

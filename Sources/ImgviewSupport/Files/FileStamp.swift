@@ -10,7 +10,7 @@
 
 /// Who a file is and what state it is in: device, inode, size and modification time. When any of
 /// them changes, whatever was made from the file's bytes is out of date.
-public struct FileStamp: Sendable, Equatable {
+public struct FileStamp: Sendable, Hashable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
