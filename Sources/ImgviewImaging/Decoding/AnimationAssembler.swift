@@ -27,8 +27,8 @@ public struct AnimationAssembler {
     private(set) public var isFirstFrameOnly = false
 
     /// `canvasWidth × canvasHeight` is the stored canvas; `request.minimumSize` is upright.
-    /// `heldBytes` is what the library holds at full size while a frame is reduced (an AVIF's
-    /// planes): the kept size is then chosen for both to fit in `maxDecodeBytes` where they can.
+    /// The kept size is twice the box where it fits in `maxDecodeBytes` beside `heldBytes`, what
+    /// the library holds at full size while a frame is reduced (an AVIF's planes).
     public init(header: ImageHeader, canvasWidth: Int, canvasHeight: Int, request: DecodeRequest, beside heldBytes: Int = 0) {
         self.header = header
         self.canvasWidth = canvasWidth
@@ -38,11 +38,8 @@ public struct AnimationAssembler {
         maxDecodeBytes = request.maxDecodeBytes
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         self.minimum = minimum
-        factor =
-            heldBytes > 0
-            ? PixelReducer.factor(
-                width: canvasWidth, height: canvasHeight, covering: minimum, beside: heldBytes, within: request.maxDecodeBytes)
-            : PixelReducer.factor(width: canvasWidth, height: canvasHeight, covering: minimum)
+        factor = PixelReducer.factor(
+            width: canvasWidth, height: canvasHeight, covering: minimum, beside: heldBytes, within: request.maxDecodeBytes)
         let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
         keptPixelsPerFrame = reduced.width * reduced.height
     }
