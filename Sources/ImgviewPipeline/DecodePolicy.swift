@@ -3,15 +3,17 @@ import ImgviewImaging
 /// How many pixels the pipeline decodes for a preview: the one place that decides it.
 ///
 /// Decoders scale down while decoding where the format allows (JPEG's DCT scaling), so asking
-/// for fewer pixels makes decoding faster and smaller. The pixels are decoded for the blocks
-/// mode, which samples more of each cell (2×6) than ASCII (2×4), so switching modes renders
-/// again from the same pixels instead of decoding again.
+/// for fewer pixels makes decoding faster and smaller. Where the mode can change (the browser's
+/// `m`), the pixels are decoded for the blocks mode, which samples more of each cell than
+/// ASCII (2×4), so switching modes renders again from the same pixels instead of decoding again;
+/// a preview made once (`show`) is decoded for its own mode only.
 public enum DecodePolicy {
-    /// The upright pixel size a preview in `options`' box needs from an image with `header`.
+    /// The upright pixel size a preview in `options`' box needs from an image with `header`;
+    /// `forEveryMode` when the same pixels must serve the other text mode too.
     public static func minimumSize(
-        of header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil
+        of header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil, forEveryMode: Bool = true
     ) -> (width: Int, height: Int) {
-        let box = minimumSize(of: header, for: options)
+        let box = minimumSize(of: header, for: options, forEveryMode: forEveryMode)
         guard let thumbnail else { return box }
         // A thumbnail's writer may round its size a pixel or two otherwise: it still serves.
         let upright = header.uprightSize
@@ -19,9 +21,11 @@ public enum DecodePolicy {
         return (max(box.width, min(fitted.width, fitted.width - 2)), max(box.height, min(fitted.height, fitted.height - 2)))
     }
 
-    private static func minimumSize(of header: ImageHeader, for options: RenderOptions) -> (width: Int, height: Int) {
+    private static func minimumSize(
+        of header: ImageHeader, for options: RenderOptions, forEveryMode: Bool
+    ) -> (width: Int, height: Int) {
         var widest = options
-        widest.mode = .blocks
+        if forEveryMode { widest.mode = .blocks }
         let upright = header.uprightSize
         let text = PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
         guard let graphics = options.graphics else { return text }

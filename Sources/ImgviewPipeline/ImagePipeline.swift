@@ -210,7 +210,8 @@ public final class ImagePipeline: Sendable {
                 rendered = cached
             } else {
                 let decoded = try await decode(
-                    content, header: header, for: request.options, thumbnail: request.thumbnail, in: response, waiter: waiter)
+                    content, header: header, for: request.options, thumbnail: request.thumbnail,
+                    forEveryMode: request.modeCanChange, in: response, waiter: waiter)
                 rendered = try await render(key, from: decoded, waiter: waiter)
             }
         } catch let error as ImageDecodingError where thumbnails != nil && error.condemnsTheBytes {
@@ -233,7 +234,8 @@ public final class ImagePipeline: Sendable {
         guard let facts = cachedFacts(for: request.imageRequest),
             let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
         else { return nil }
-        let minimum = DecodePolicy.minimumSize(of: decoded.image.header, for: request.options, thumbnail: request.thumbnail)
+        let minimum = DecodePolicy.minimumSize(
+            of: decoded.image.header, for: request.options, thumbnail: request.thumbnail, forEveryMode: request.modeCanChange)
         return DecodePolicy.covers(decoded.image, minimum, page: request.options.page, animates: request.options.animates)
             ? (facts, decoded) : nil
     }
@@ -258,9 +260,9 @@ public final class ImagePipeline: Sendable {
 
     private func decode(
         _ content: ContentKey, header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil,
-        in response: ImageResponse, waiter: WorkWaiter
+        forEveryMode: Bool = true, in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
-        let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail)
+        let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
         if let cached = memory.decoded.value(for: content),
             DecodePolicy.covers(cached.image, minimum, page: options.page, animates: options.animates)
         {

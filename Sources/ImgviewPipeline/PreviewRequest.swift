@@ -15,12 +15,20 @@ public struct PreviewRequest: Sendable, Hashable {
     /// Set for a thumbnail (a grid's cell, a contact sheet): the image is decoded to at least
     /// this size, and a local file's lasting thumbnail is used, or made, when there is a store.
     public var thumbnail: ThumbnailSize?
+    /// Whether the decoded pixels must also serve the other text mode, for a consumer that can
+    /// switch modes (the browser); a preview made once is decoded for its own mode only, which
+    /// for ASCII is fewer pixels than blocks need.
+    public var modeCanChange: Bool
 
-    public init(url: URL, cachePolicy: ImageRequest.CachePolicy = .useCache, options: RenderOptions, thumbnail: ThumbnailSize? = nil) {
+    public init(
+        url: URL, cachePolicy: ImageRequest.CachePolicy = .useCache, options: RenderOptions, thumbnail: ThumbnailSize? = nil,
+        modeCanChange: Bool = true
+    ) {
         self.url = url
         self.cachePolicy = cachePolicy
         self.options = options
         self.thumbnail = thumbnail
+        self.modeCanChange = modeCanChange
     }
 
     /// The request for the bytes this preview is made from.

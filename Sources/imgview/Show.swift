@@ -166,7 +166,7 @@ extension Imgview {
                 // Each image of its own kitty id: sending an id again would take the earlier image off the screen.
                 shown += 1
                 imageOptions.graphics?.imageID = shown
-                let request = PreviewRequest(url: url, options: imageOptions)
+                let request = PreviewRequest(url: url, options: imageOptions, modeCanChange: false)
                 let response = try await waiting.track(argument == "-" ? "standard input" : argument) { progress in
                     try await pipeline.preview(for: request, progress: progress)
                 }

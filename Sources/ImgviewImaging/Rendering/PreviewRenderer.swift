@@ -18,10 +18,24 @@ public struct PreviewRenderer: Sendable {
         }
     }
 
+    /// How many pixels per cell a decode must deliver for the current mode. ASCII: twice its
+    /// samples each way, since what a decoder reduces it averages in gamma-encoded values and the
+    /// area scaler in linear light, which a glyph's tone shows. Block symbols: seven of their
+    /// eight, which only place a boundary within a cell that the scaler's blend of seven places
+    /// nearly as well; seven let a JPEG's cheapest scale (1/8, the DC coefficients alone in a
+    /// progressive file) serve boxes that eight would send to 1/4 and its whole coefficient arrays.
+    public var decodeSamplesPerCell: (columns: Int, rows: Int) {
+        let samples = samplesPerCell
+        switch options.mode {
+        case .ascii: return (2 * samples.columns, 2 * samples.rows)
+        case .blocks: return (samples.columns == 8 ? 7 : samples.columns, samples.rows == 8 ? 7 : samples.rows)
+        }
+    }
+
     /// The pixel size a decoder must at least deliver for an upright image of `width × height`,
     /// so the area averaging has whole pixels to work with: zoomed in, enough for the visible part.
     public func minimumDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        let samples = samplesPerCell
+        let samples = decodeSamplesPerCell
         guard !options.viewport.isFit else {
             let grid = options.fittedGrid(width: width, height: height)
             return (min(width, grid.columns * samples.columns), min(height, grid.rows * samples.rows))
