@@ -80,7 +80,9 @@ let package = Package(
             ]
         ),
         // The one road from a URL to a preview: fetch, probe, decode and render stages, shared and kept.
-        .target(name: "ImgviewPipeline", dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewFetching"]),
+        .target(
+            name: "ImgviewPipeline",
+            dependencies: ["ImgviewSupport", "ImgviewImaging", "ImgviewFetching", .product(name: "SystemPackage", package: "swift-system")]),
         // The browser's logic and screen, testable without a terminal: presenter, state, frames, input.
         .target(
             name: "ImgviewBrowser",
@@ -120,19 +122,23 @@ let package = Package(
             name: "ImgviewProcess", dependencies: ["ImgviewSupport", "CMalloc", .product(name: "SystemPackage", package: "swift-system")]),
         // The config file: the only importer of TOMLKit (toml++ underneath); plain values leave it.
         .target(
-            name: "ImgviewConfig", dependencies: ["ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
+            name: "ImgviewConfig",
+            dependencies: [
+                "ImgviewSupport", .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // The browser on a real terminal: the only importer of CNCurses.
         .target(
             name: "ImgviewTerminal",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewTerminalDetection", "ImgviewBrowser", "ImgviewProcess", "CNCurses",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // The loopback HTTP server behind `serve`, `demo` and the tests, with fault injection.
         .target(
             name: "ImgviewServer",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewCompression",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Argument parsing and wiring, nothing else.

@@ -1,4 +1,5 @@
 import ImgviewSupport
+import SystemPackage
 import TOMLKit
 
 #if canImport(Glibc)
@@ -69,24 +70,30 @@ public struct ConfigFile: Sendable, Equatable {
         // hides whether there is a file: there is none of this user's.
         var found = stat()
         if stat(path, &found) != 0, [ENOENT, ENOTDIR, EACCES].contains(errno) { return nil }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw ConfigError(path: path, line: nil, problem: "cannot read it: " + String(cString: strerror(errno)).lowercased())
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(
+                path, .readOnly, options: [.closeOnExec, .nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            let code = Errno.code(of: error)
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw ConfigError(path: path, line: nil, problem: "cannot read it: " + String(cString: strerror(code)).lowercased())
         }
-        defer { close(descriptor) }
+        defer { try? file.close() }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(file.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw ConfigError(path: path, line: nil, problem: "not a regular file")
         }
         guard status.st_size <= maxBytes else { throw ConfigError(path: path, line: nil, problem: "larger than 1 MiB") }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var count = 0
         while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else {
-                throw ConfigError(path: path, line: nil, problem: "cannot read it: " + String(cString: strerror(errno)).lowercased())
+            let read: Int
+            do {
+                read = try bytes.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            } catch {
+                let reason = String(cString: strerror(Errno.code(of: error))).lowercased()
+                throw ConfigError(path: path, line: nil, problem: "cannot read it: " + reason)
             }
             if read == 0 { break }
             count += read

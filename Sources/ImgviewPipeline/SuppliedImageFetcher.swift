@@ -2,6 +2,7 @@ import Crypto
 import ImgviewFetching
 import ImgviewImaging
 import ImgviewSupport
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -48,9 +49,12 @@ public struct SuppliedImageFetcher: ImageFetching {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw .fileUnreadable(URL(fileURLWithPath: "/dev/stdin"), reason: String(cString: strerror(errno))) }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) }
+            } catch {
+                throw .fileUnreadable(URL(fileURLWithPath: "/dev/stdin"), reason: String(cString: strerror(Errno.code(of: error))))
+            }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
             if data.count > limit { throw .tooLarge(.standardInput, limit: limit) }

@@ -117,6 +117,7 @@ enum FatalSignalHandler {
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>?, _ count: Int) {
+        // Not swift-system's writeAll (an untyped throw boxes its error on the heap) nor a generic helper: a handler must not allocate.
         guard let bytes else { return }
         var offset = 0
         while offset < count {

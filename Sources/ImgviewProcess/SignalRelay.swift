@@ -1,4 +1,5 @@
 import ImgviewSupport
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -105,14 +106,17 @@ final class SignalRelay: Sendable {
         var windingDown: (signal: Int32, deadline: ContinuousClock.Instant)?
         while true {
             var poller = pollfd(fd: Self.readEnd, events: Int16(POLLIN), revents: 0)
-            var timeout: Int32 = -1
-            if let windingDown {
-                let left = ContinuousClock.now.duration(to: windingDown.deadline)
-                let (seconds, attoseconds) = left.components
-                timeout = max(0, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            // The wait is worked out on every try, so an interrupted one goes on to the same deadline.
+            let polled = try? Errno.retryingOnInterrupt { () -> Int32 in
+                var timeout: Int32 = -1
+                if let windingDown {
+                    let left = ContinuousClock.now.duration(to: windingDown.deadline)
+                    let (seconds, attoseconds) = left.components
+                    timeout = max(0, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+                }
+                return poll(&poller, 1, timeout)
             }
-            let ready = poll(&poller, 1, timeout)
-            if ready < 0 { continue }
+            guard let ready = polled else { continue }
             if ready == 0, let windingDown, ContinuousClock.now >= windingDown.deadline {
                 // Too slow to wind down: ended as a command that observes nothing is.
                 endNow(windingDown.signal)

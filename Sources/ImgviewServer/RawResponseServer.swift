@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewSupport
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -87,11 +88,7 @@ public final class RawResponseServer: Sendable {
     private func acceptLoop() {
         defer { close(listener) }
         while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            guard let connection = try? Errno.retryingOnInterrupt({ accept(listener, nil, nil) }) else { return }
             if stopped.withLock({ $0 }) {
                 close(connection)
                 return

@@ -1,5 +1,7 @@
 import ImgviewProcess
+import ImgviewSupport
 import ImgviewTerminalDetection
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -17,7 +19,7 @@ import ImgviewTerminalDetection
 /// screen; `close` puts the modes back without discarding input (`TCSANOW`, not `TCSAFLUSH`),
 /// so keys typed meanwhile are not lost.
 public final class ControllingTerminal: TerminalChannel {
-    private let descriptor: Int32
+    private let terminal: FileDescriptor
     private var savedModes = termios()
     /// The modes put back should the process end while the terminal is asked.
     private let restoration: RestorationHandle
@@ -33,82 +35,82 @@ public final class ControllingTerminal: TerminalChannel {
     /// background (`imgview show x &`), where changing the terminal's modes or writing to it
     /// would stop the job (SIGTTOU) and the answers would go to the foreground job.
     public init() throws(Unavailable) {
-        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .missing }
-        guard tcgetpgrp(descriptor) == getpgrp() else {
-            Glibc.close(descriptor)
+        let options: FileDescriptor.OpenOptions = [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+        guard let terminal = try? FileDescriptor.open("/dev/tty", .readWrite, options: options) else { throw .missing }
+        guard tcgetpgrp(terminal.rawValue) == getpgrp() else {
+            try? terminal.close()
             throw .background
         }
-        guard tcgetattr(descriptor, &savedModes) == 0 else {
-            Glibc.close(descriptor)
+        guard tcgetattr(terminal.rawValue, &savedModes) == 0 else {
+            try? terminal.close()
             throw .unusable
         }
-        restoration = ProcessSignals.restoring(TerminalRestoration(modes: (descriptor, savedModes)))
+        restoration = ProcessSignals.restoring(TerminalRestoration(modes: (terminal.rawValue, savedModes)))
         var modes = savedModes
         modes.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &modes.c_cc) { characters in
             characters[Int(VMIN)] = 0
             characters[Int(VTIME)] = 0
         }
-        guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else {
+        guard tcsetattr(terminal.rawValue, TCSANOW, &modes) == 0 else {
             restoration.end()
-            Glibc.close(descriptor)
+            try? terminal.close()
             throw .unusable
         }
-        self.descriptor = descriptor
+        self.terminal = terminal
     }
 
     deinit {
-        tcsetattr(descriptor, TCSANOW, &savedModes)
+        tcsetattr(terminal.rawValue, TCSANOW, &savedModes)
         restoration.end()
-        Glibc.close(descriptor)
+        try? terminal.close()
     }
 
     /// The size in cells and pixels the kernel knows (pixels are 0 where the terminal did not set them).
     public var kernelSize: (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard ioctl(terminal.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row), Int(size.ws_xpixel), Int(size.ws_ypixel))
     }
 
     public func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
+        (try? terminal.writeAll(bytes)) != nil
     }
 
     public func read(timeout: Duration) -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return [] }
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return [] }
+            var poller = pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0)
+            // The wait is worked out on every try, so an interrupted one goes on to the same deadline.
+            let ready = try? Errno.retryingOnInterrupt { () -> Int32 in
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { return 0 }
+                let (seconds, attoseconds) = remaining.components
+                return poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            }
+            guard let ready, ready > 0 else { return [] }
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try terminal.read(into: $0) }
+            } catch {
+                // Nothing there after all: wait again, to the same deadline.
+                if (error as? Errno)?.isWouldBlock == true { continue }
+                return []
+            }
             guard count > 0 else { return [] }
             return Array(buffer[0..<count])
         }
     }
 
     public func discardInput() {
-        tcflush(descriptor, TCIFLUSH)
+        tcflush(terminal.rawValue, TCIFLUSH)
     }
 
     /// Inserts `bytes` into the terminal's input (TIOCSTI) while echo is still off, so they wait
     /// there for the shell without appearing on screen now; kernels that forbid it lose them, as
     /// typeahead would be.
     public func giveBack(_ bytes: [UInt8]) {
-        for var byte in bytes where ioctl(descriptor, UInt(TIOCSTI), &byte) != 0 { return }
+        for var byte in bytes where ioctl(terminal.rawValue, UInt(TIOCSTI), &byte) != 0 { return }
     }
 }

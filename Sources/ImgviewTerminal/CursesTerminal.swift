@@ -4,6 +4,7 @@ import ImgviewImaging
 import ImgviewProcess
 import ImgviewSupport
 import ImgviewTerminalDetection
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -398,19 +399,8 @@ public final class CursesTerminal {
     private func writeToTerminal(_ bytes: [UInt8]) {
         // Every stdio stream, ncurses' own included, so the bytes land after what it has queued.
         fflush(nil)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // the terminal is gone; the next read notices
-                }
-            }
-        }
+        // A failure means the terminal is gone; the next read notices.
+        _ = try? FileDescriptor.standardOutput.writeAll(bytes)
     }
 
     /// Takes the pixel image off the screen, before the terminal is given back.

@@ -1,6 +1,7 @@
 import Dispatch
 import ImgviewSupport
 import ImgviewTerminalDetection
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -73,31 +74,22 @@ public final class TmuxWatcher {
             return
         }
         let command = Array("display-message -p -t \(pane) '\(TmuxPaneGeometry.format)'\n".utf8)
-        guard let input = process.input?.rawValue, Self.write(command, to: input) else { return stop() }
+        // Fails when the client is gone (SIGPIPE is ignored: EPIPE).
+        guard let input = process.input, (try? input.writeAll(command)) != nil else { return stop() }
         unanswered += 1
-    }
-
-    /// Writes all of `bytes`; false when the client is gone (SIGPIPE is ignored: EPIPE).
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
     }
 
     private func readOutput() {
         guard let output = process.output else { return stop() }
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { Glibc.read(output.rawValue, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR || errno == EAGAIN { return }
+        let count: Int
+        do {
+            count = try chunk.withUnsafeMutableBytes { try output.read(into: $0) }
+        } catch {
+            // Nothing to read after all: the source calls again when there is.
+            if (error as? Errno)?.isWouldBlock == true { return }
+            return stop()
+        }
         guard count > 0 else { return stop() }
         received += chunk[..<count]
         while let newline = received.firstIndex(of: 0x0A) {

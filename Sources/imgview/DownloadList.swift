@@ -1,13 +1,11 @@
 import ImgviewFetching
 import ImgviewSupport
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
 #endif
 
 /// One thing `get` was asked for: an argument, or a line of `-i FILE`, resolved to an image or not.
@@ -51,8 +49,7 @@ enum DownloadList {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = (try? buffer.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) }) ?? 0
             guard count > 0 else { break }
             bytes += buffer[0..<count]
         }

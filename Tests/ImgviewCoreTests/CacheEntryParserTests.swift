@@ -78,6 +78,18 @@ struct CacheEntryParserTests {
         #expect(ISOTimestamp.string(from: Date(timeIntervalSince1970: -1e300)) == "0000-01-01T00:00:00Z")
     }
 
+    @Test func localTimestampsPrintAsStrftimePrintsThem() {
+        for seconds in [0, 951_782_400, 1_763_000_000, 4_102_444_799] {
+            var time = time_t(seconds)
+            var parts = tm()
+            localtime_r(&time, &parts)
+            var buffer = [CChar](repeating: 0, count: 32)
+            let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
+            let expected = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #expect(ISOTimestamp.localString(fromSeconds: seconds) == expected)
+        }
+    }
+
     @Test func declinesWhatItDoesNotKnowAndDiskCacheFallsBack() throws {
         let good = String(decoding: try Self.encoder.encode(entry(etag: nil, dimensions: nil)), as: UTF8.self)
         // Fractional seconds: not the one form the cache writes, so neither reader takes the entry.

@@ -181,9 +181,7 @@ public final class ChildProcess {
     public func wait() -> Int32 {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
+        guard (try? Errno.retryingOnInterrupt({ waitpid(pid, &status, 0) })) != nil else { return -1 }
         return record(status)
     }
 

@@ -37,8 +37,10 @@ public final class FileLock: Sendable {
     private func withLock<T>(_ operation: Int32, _ body: () throws -> T) throws -> T {
         let file = try open()
         defer { try? file.close() }
-        while flock(file.rawValue, operation) != 0 {
-            guard errno == EINTR else { throw FileSystemError(operation: "lock", path: path, errno: errno) }
+        do {
+            _ = try Errno.retryingOnInterrupt { flock(file.rawValue, operation) }
+        } catch {
+            throw FileSystemError(operation: "lock", path: path, errno: error.rawValue)
         }
         defer { flock(file.rawValue, LOCK_UN) }
         return try body()

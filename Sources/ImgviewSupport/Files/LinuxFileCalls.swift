@@ -57,15 +57,15 @@ package enum LinuxFileCalls {
         var offset: Int64 = 0
         var copiedAny = false
         while true {
-            let copied = copyFileRange(source.rawValue, &offset, destination.rawValue, nil, 1 << 30, 0)
-            if copied == 0 { return true }
-            if copied > 0 {
-                copiedAny = true
-                continue
+            let copied: Int
+            do {
+                copied = try Errno.retryingOnInterrupt { copyFileRange(source.rawValue, &offset, destination.rawValue, nil, 1 << 30, 0) }
+            } catch {
+                if !copiedAny, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(error.rawValue) { return false }
+                throw error
             }
-            if errno == EINTR { continue }
-            if !copiedAny, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(errno) { return false }
-            throw Errno(rawValue: errno)
+            if copied == 0 { return true }
+            copiedAny = true
         }
     }
 

@@ -100,7 +100,7 @@ public struct TrashCan: Sendable {
     private func writeInfo(
         in info: String, files: String, name: String, recordedPath: String, now: Int, for path: String
     ) throws(TrashError) -> String {
-        let text = "[Trash Info]\nPath=\(Self.escaped(recordedPath))\nDeletionDate=\(Self.localDate(now))\n"
+        let text = "[Trash Info]\nPath=\(Self.escaped(recordedPath))\nDeletionDate=\(ISOTimestamp.localString(fromSeconds: now))\n"
         for attempt in 1...10_000 {
             let candidate = Self.numbered(name, attempt)
             var status = stat()
@@ -150,16 +150,6 @@ public struct TrashCan: Sendable {
             }
         }
         return text
-    }
-
-    /// `YYYY-MM-DDThh:mm:ss` in local time, the form trash-cli and GLib read.
-    static func localDate(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 
     /// The mount point `folder` is on: the highest ancestor on the same `device`.

@@ -4,6 +4,10 @@
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// UTC timestamps in ISO 8601 (`2025-11-21T15:14:00Z`): the one form imgview writes and reads,
 /// in listings, `info`, the cache's metadata files and their JSON.
 ///
@@ -13,8 +17,21 @@
 public enum ISOTimestamp {
     /// `date`, rounded down to the second; years are clamped to 0000–9999.
     public static func string(from date: Date) -> String {
-        let interval = date.timeIntervalSince1970.rounded(.down).clamped(to: -1e14...1e14)
-        let (days, dayTime) = Int64(interval).floorDividedBy(86_400)
+        text(Int64(date.timeIntervalSince1970.rounded(.down).clamped(to: -1e14...1e14)), zone: true)
+    }
+
+    /// The same form in local wall-clock time, without the zone (`2025-11-21T16:14:00`): what the
+    /// freedesktop trash's `DeletionDate` is, for trash-cli and GLib to read.
+    public static func localString(fromSeconds seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        let offset = localtime_r(&time, &parts) == nil ? 0 : Int64(parts.tm_gmtoff)
+        return text(min(max(Int64(seconds), -100_000_000_000_000), 100_000_000_000_000) + offset, zone: false)
+    }
+
+    /// `seconds` since 1970 on the civil calendar, with `Z` after them or nothing.
+    private static func text(_ seconds: Int64, zone: Bool) -> String {
+        let (days, dayTime) = seconds.floorDividedBy(86_400)
         var time = dayTime
         var civil = CivilDate(daysSince1970: days)
         if civil.year > 9999 || civil.year < 0 {
@@ -22,7 +39,7 @@ public enum ISOTimestamp {
             civil = civil.year < 0 ? CivilDate(year: 0, month: 1, day: 1) : CivilDate(year: 9999, month: 12, day: 31)
             time = civil.year == 0 ? 0 : 86_399
         }
-        var text = [UInt8](repeating: 0, count: 20)
+        var text = [UInt8](repeating: 0, count: zone ? 20 : 19)
         func put(_ value: Int64, at offset: Int, width: Int) {
             var rest = value
             for position in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -37,7 +54,8 @@ public enum ISOTimestamp {
         put(time / 60 % 60, at: 14, width: 2)
         put(time % 60, at: 17, width: 2)
         (text[4], text[7], text[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
-        (text[13], text[16], text[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
+        (text[13], text[16]) = (UInt8(ascii: ":"), UInt8(ascii: ":"))
+        if zone { text[19] = UInt8(ascii: "Z") }
         return String(decoding: text, as: UTF8.self)
     }
 
