@@ -463,14 +463,19 @@ def hardening(results):
 
     def ratio(mine, peer):
         return "—" if peer is None else f"{mine / peer:.2f}×"
-    file_rows = [[f["image"], f"{f['bytes']:,} B", cell(f["show_rss_mb"], f["show_status"]), cell(f["info_rss_mb"], f["info_status"]),
+    def full(f):  # hardening.json from before the full-screen column has none
+        return f.get("full_screen_rss_mb", f["show_rss_mb"])
+    file_rows = [[f["image"], f"{f['bytes']:,} B", cell(f["show_rss_mb"], f["show_status"]),
+                  cell(f.get("full_screen_rss_mb"), f.get("full_screen_status")), cell(f["info_rss_mb"], f["info_status"]),
                   cell(f["chafa_rss_mb"], f["chafa_status"]), ratio(f["show_rss_mb"], f["chafa_rss_mb"]),
                   cell(f["identify_rss_mb"], f["identify_status"]), ratio(f["info_rss_mb"], f["identify_rss_mb"])] for f in files]
-    worst_file = max(files, key=lambda f: max(f["show_rss_mb"], f["info_rss_mb"]))
-    worst_mb = max(worst_file["show_rss_mb"], worst_file["info_rss_mb"])
-    goals.append([f"memory: peak RSS ≤ {HARDENING_RSS_GOAL_MB} MB for issue 26's small files (`show` into a pipe, `info`)",
+    worst_file = max(files, key=lambda f: max(f["show_rss_mb"], full(f), f["info_rss_mb"]))
+    worst_mb = max(worst_file["show_rss_mb"], full(worst_file), worst_file["info_rss_mb"])
+    goals.append([f"memory: peak RSS ≤ {HARDENING_RSS_GOAL_MB} MB for issue 26's small files (`show` into a pipe at 80×24 and "
+                  "240×67, `info`)",
                   f"{worst_mb:.1f} MB ({worst_file['image']})", verdict(worst_mb <= HARDENING_RSS_GOAL_MB)])
-    files_table = table(["file", "size", "show into a pipe", "info", "chafa", "show / chafa", "identify", "info / identify"], file_rows)
+    files_table = table(["file", "size", "show into a pipe", "show full screen", "info", "chafa", "show / chafa", "identify",
+                         "info / identify"], file_rows)
     return data, memory_table + "\n\nIssue 26's small files (peak RSS; exit status when not 0):\n\n" + files_table, goals
 
 

@@ -76,8 +76,8 @@ struct APNGDecoder {
         let png = PNGDecoder()
         let frameHeader = ImageHeader(format: .png, storedWidth: frame.width, storedHeight: frame.height, orientation: .up)
         do throws(ImageDecodingError) {
-            let rows = try png.decodeRows(Data(file), header: frameHeader, request: request) { width, height, _ in
-                RowDownscaler(sourceWidth: width, sourceHeight: height, covering: nil)
+            var rows = try png.decodeRows(Data(file), header: frameHeader, request: request) { width, height, _, interlaced in
+                RowDownscaler(sourceWidth: width, sourceHeight: height, covering: nil, order: interlaced ? .anyOrder : .inOrder)
             }
             if let failure = rows.failure { return .failure(.decoder(.corrupt(.png, detail: failure))) }
             return .success(rows.sink.finish())

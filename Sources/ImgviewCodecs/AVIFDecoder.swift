@@ -128,8 +128,9 @@ private final class AVIFSession {
     /// Decodes frames in order into the assembler until the last, damage, or a limit.
     func decodeFrames(header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        try checkPlaneMemory(width: width, height: height, request: request)
-        var assembler = AnimationAssembler(header: header, canvasWidth: width, canvasHeight: height, request: request)
+        let planeBytes = try checkPlaneMemory(width: width, height: height, request: request)
+        var assembler = AnimationAssembler(
+            header: header, canvasWidth: width, canvasHeight: height, request: request, beside: planeBytes)
         var problem: String?
         let count = Int(decoder.pointee.imageCount)
         for _ in 0..<count {
@@ -145,7 +146,7 @@ private final class AVIFSession {
                 problem = "\(what); \(assembler.framesShown)"
                 break
             }
-            var downscaler = assembler.makeDownscaler()
+            var downscaler = assembler.makeDownscaler(order: .inOrder)
             try convert(image.pointee) { y, row in downscaler.add(row: y, pixels: row) }
             let delay = Self.duration(seconds: decoder.pointee.imageTiming.duration)
             assembler.append(reduced: downscaler.finish(), declaredDelay: delay)
@@ -155,9 +156,10 @@ private final class AVIFSession {
     }
 
     /// Refuses an image whose planes, as dav1d holds them, would pass `maxDecodeBytes`: read
-    /// from the parse (size, depth, chroma subsampling, alpha), before any frame is decoded.
-    private func checkPlaneMemory(width: Int, height: Int, request: DecodeRequest) throws(ImageDecodingError) {
-        guard let image = decoder.pointee.image else { return }
+    /// from the parse (size, depth, chroma subsampling, alpha), before any frame is decoded; the
+    /// bytes they take when not.
+    private func checkPlaneMemory(width: Int, height: Int, request: DecodeRequest) throws(ImageDecodingError) -> Int {
+        guard let image = decoder.pointee.image else { return 0 }
         // Quarters of a sample per pixel: luma, then both chroma planes as subsampled, then alpha.
         let chroma =
             switch image.pointee.yuvFormat {
@@ -172,6 +174,7 @@ private final class AVIFSession {
         guard request.allowsDecodeBytes(needed) else {
             throw .tooLargeToDecode(what: "an AVIF", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
         }
+        return needed
     }
 
     /// Rows converted to 8-bit RGBA at a time.

@@ -29,8 +29,10 @@ public struct BMPDecoder: ImageDecoding {
         guard bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue <= request.maxPixelCount else {
             throw .tooLarge(width: bitmap.width, height: bitmap.height, limit: request.maxPixelCount)
         }
-        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
-        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor)
+        let factor = PixelReducer.factor(
+            width: bitmap.width, height: bitmap.height, covering: request.minimumSize, beside: 0, within: request.maxDecodeBytes)
+        // Bottom-up or top-down, rows come in order.
+        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor, order: .inOrder)
         let complete = try decodeRows(bytes, bitmap: bitmap, request: request) { y, row in downscaler.add(row: y, pixels: row) }
         let warning = complete ? nil : "truncated BMP; showing the part that could be decoded"
         return DecodedImage(header: header, pixels: downscaler.finish(), warning: warning)

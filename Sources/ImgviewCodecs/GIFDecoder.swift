@@ -14,8 +14,9 @@ import ImgviewSupport
 ///
 /// Frames are decoded one at a time into one full-size canvas and handed to an
 /// `AnimationAssembler`, which reduces each to the requested scale and stops at the
-/// animation limits. A screen too large to compose at full size within the request's
-/// `maxDecodeBytes` shows its first frame only, its rows reduced as they are decoded. A file
+/// animation limits. A still, a request that does not animate, and a screen too large to
+/// compose at full size within the request's `maxDecodeBytes` take the first frame only, its
+/// rows reduced as they are decoded. A file
 /// that ends early keeps the frames (and rows) that arrived, with a warning; one that ends
 /// before any row is an error.
 public struct GIFDecoder: ImageDecoding {
@@ -81,8 +82,10 @@ private final class GIFSession {
     /// returns what stopped it early (nil when the file ended properly or a limit did).
     func composeFrames(into assembler: inout AnimationAssembler, cancellation: CancellationFlag) throws(ImageDecodingError) -> String? {
         guard let file else { return nil }
-        // The canvas, and the copy "restore to previous" keeps.
-        guard assembler.fitsFullSizeCanvases(2) else { return try firstFrameOnly(file, into: &assembler, cancellation: cancellation) }
+        // The canvas, and the copy "restore to previous" keeps: for a still, or into a pipe, neither.
+        guard assembler.mayKeepLaterFrames, assembler.fitsFullSizeCanvases(2) else {
+            return try firstFrameOnly(file, into: &assembler, cancellation: cancellation)
+        }
         let (width, height) = (assembler.header.storedWidth, assembler.header.storedHeight)
         // Zero is transparent: what no frame covers shows the background.
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
@@ -172,8 +175,8 @@ private final class GIFSession {
         return true
     }
 
-    /// The first frame alone, its rows reduced as giflib decodes them: for a screen too large
-    /// to compose at full size. On an empty screen the first frame needs no composing: its
+    /// The first frame alone, its rows reduced as giflib decodes them: for a still, a request
+    /// that does not animate, or a screen too large to compose at full size. On an empty screen the first frame needs no composing: its
     /// opaque pixels over transparency. Later frames are left out, and the warning says why.
     private func firstFrameOnly(
         _ file: UnsafeMutablePointer<GifFileType>, into assembler: inout AnimationAssembler, cancellation: CancellationFlag
@@ -192,8 +195,9 @@ private final class GIFSession {
                 let descriptor = file.pointee.Image
                 let rect = FrameRect(
                     left: Int(descriptor.Left), top: Int(descriptor.Top), width: Int(descriptor.Width), height: Int(descriptor.Height))
+                if descriptor.Interlace { assembler.fitSumsOfAnyOrder() }
                 _ = assembler.admitsAnotherFrame(extraPixels: rect.width * rect.height)
-                var downscaler = assembler.makeDownscaler()
+                var downscaler = assembler.makeDownscaler(order: descriptor.Interlace ? .anyOrder : .inOrder)
                 // One screen row: zero (transparent) but where the frame's opaque pixels are.
                 var line = [UInt8](repeating: 0, count: width * 4)
                 let complete = try draw(

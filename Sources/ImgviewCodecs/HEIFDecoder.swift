@@ -267,9 +267,12 @@ final class HEIFSession {
         guard decodedWidth > 0, decodedHeight > 0,
             let plane = heif.heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride)
         else { throw .corrupt(.heic, detail: "no pixels decoded") }
-        // Twice the size asked for, as for the other formats that are reduced after decoding (`PixelReducer`).
-        let minimum = request.minimumSize.map { (width: 2 * $0.width, height: 2 * $0.height) }
-        var scaler = RowDownscaler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, covering: minimum)
+        // Twice the size asked for, as for the other formats that are reduced after decoding
+        // (`PixelReducer`), where that fits beside libheif's image.
+        let factor = PixelReducer.factor(
+            width: decodedWidth, height: decodedHeight, covering: request.minimumSize, beside: Int(stride) * decodedHeight,
+            within: request.maxDecodeBytes)
+        var scaler = RowDownscaler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, factor: factor, order: .inOrder)
         let channels = hasAlpha ? 4 : 3
         var row = [UInt8](repeating: 255, count: decodedWidth * 4)
         row.withUnsafeMutableBufferPointer { row in
@@ -325,9 +328,12 @@ final class HEIFSession {
         guard (width - 1) >> shiftAcross < chromaWidth, (height - 1) >> shiftDown < chromaHeight else {
             throw .corrupt(.heic, detail: "chroma planes of \(chromaWidth)×\(chromaHeight) for an image of \(width)×\(height)")
         }
-        // Twice the size asked for, as for the other formats that are reduced after decoding (`PixelReducer`).
-        let minimum = request.minimumSize.map { (width: 2 * $0.width, height: 2 * $0.height) }
-        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        // Twice the size asked for, as for the other formats that are reduced after decoding
+        // (`PixelReducer`), where that fits beside libheif's planes.
+        let planeBytes = Int(lumaStride) * height + (Int(blueStride) + Int(redStride)) * chromaHeight
+        let factor = PixelReducer.factor(
+            width: width, height: height, covering: request.minimumSize, beside: planeBytes, within: request.maxDecodeBytes)
+        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, factor: factor, order: .inOrder)
         var row = [UInt8](repeating: 255, count: width * 4)
         row.withUnsafeMutableBufferPointer { row in
             for y in 0..<height {

@@ -78,8 +78,9 @@ public struct ICODecoder: ImageDecoding {
         let maskRow = (bitmap.width + 31) / 32 * 4
         let usesMask = bitmap.bitsPerPixel < 32 || Self.alphaIsAllZero(file.bytes, bitmap: bitmap)
         let maskComplete = !usesMask || maskStart + maskRow * bitmap.height <= file.bytes.count
-        let factor = PixelReducer.factor(width: bitmap.width, height: bitmap.height, covering: request.minimumSize)
-        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor)
+        let factor = PixelReducer.factor(
+            width: bitmap.width, height: bitmap.height, covering: request.minimumSize, beside: 0, within: request.maxDecodeBytes)
+        var downscaler = RowDownscaler(sourceWidth: bitmap.width, sourceHeight: bitmap.height, factor: factor, order: .inOrder)
         let mask: [UInt8] = usesMask && maskStart < file.bytes.count ? [UInt8](file.bytes[maskStart...]) : []
         var masked = [UInt8](repeating: 0, count: bitmap.width * 4)
         let rowsComplete = try BMPDecoder().decodeRows(file.bytes, bitmap: bitmap, request: request) { y, row in

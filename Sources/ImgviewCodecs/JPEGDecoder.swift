@@ -54,13 +54,31 @@ public struct JPEGDecoder: ImageDecoding {
             let warning = fast.warning.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
             return DecodedImage(header: header, pixels: header.orientation.apply(to: fast.pixels), warning: warning)
         }
-        let (decoded, problem, frame) = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
-            let frame = try session.readHeader()
-            let pixels = try session.decodeRows(
-                scaleInEighths: eighths, cmyk: frame.isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
-                cancellation: request.cancellation)
-            return (pixels, session.warning, frame)
+        let decodedRows: (PixelBuffer, String?, JPEGSession.Frame)
+        do {
+            decodedRows = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
+                let frame = try session.readHeader()
+                // A progressive file's every coefficient, kept by libjpeg whatever the scale.
+                let needed = session.coefficientBytes
+                guard request.allowsDecodeBytes(needed) else {
+                    throw .tooLargeToDecode(
+                        what: "a progressive JPEG", width: frame.width, height: frame.height, bytes: needed, limit: request.maxDecodeBytes)
+                }
+                let pixels = try session.decodeRows(
+                    scaleInEighths: eighths, cmyk: frame.isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
+                    cancellation: request.cancellation)
+                return (pixels, session.warning, frame)
+            }
+        } catch .tooLargeToDecode(let what, let width, let height, let needed, let limit) {
+            // Past the memory allowed, its DC scans alone still give an eighth of its size,
+            // smaller than asked (blurred when enlarged), where libjpeg would hold them all.
+            guard eighths > 1, !readsEveryScan, let fast = try JPEGDCDecoder.decode(bytes, cancellation: request.cancellation) else {
+                throw .tooLargeToDecode(what: what, width: width, height: height, bytes: needed, limit: limit)
+            }
+            let warning = fast.warning.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
+            return DecodedImage(header: header, pixels: header.orientation.apply(to: fast.pixels), warning: warning)
         }
+        let (decoded, problem, frame) = decodedRows
         var warning = problem.map { "damaged or truncated JPEG (\($0)); showing what could be decoded" }
         var stored = decoded
         guard frame.isCMYK else { return DecodedImage(header: header, pixels: header.orientation.apply(to: stored), warning: warning) }

@@ -121,6 +121,23 @@ final class JPEGSession {
             hasAdobeMarker: info.pointee.saw_Adobe_marker != 0, isProgressive: info.pointee.progressive_mode != 0)
     }
 
+    /// What libjpeg holds for a progressive file until its last scan, read after the header:
+    /// every component's DCT coefficients, 2 bytes each, 64 a block, in whole MCUs (0 for a
+    /// sequential file, decoded a row of MCUs at a time).
+    var coefficientBytes: Int {
+        guard info.pointee.progressive_mode != 0, let components = info.pointee.comp_info else { return 0 }
+        var blocks = 0
+        for index in 0..<Int(info.pointee.num_components) {
+            let component = components[index]
+            let horizontal = max(1, Int(component.h_samp_factor))
+            let vertical = max(1, Int(component.v_samp_factor))
+            let wide = (Int(component.width_in_blocks) + horizontal - 1) / horizontal * horizontal
+            let high = (Int(component.height_in_blocks) + vertical - 1) / vertical * vertical
+            blocks += wide * high
+        }
+        return blocks * 64 * 2
+    }
+
     /// Decodes every row at `eighths`/8 of the stored size, as RGBA (as ink when `cmyk`).
     ///
     /// With `skippingLowestBits`, a progressive file is read only until all that is left to come

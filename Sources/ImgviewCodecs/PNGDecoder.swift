@@ -55,8 +55,8 @@ public struct PNGDecoder: ImageDecoding {
 
     /// The image IDAT holds, row by row: a still PNG, or an animated one's default image.
     private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        let decoded = try decodeRows(bytes, header: header, request: request) { width, height, minimum in
-            RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        var decoded = try decodeRows(bytes, header: header, request: request) { width, height, minimum, interlaced in
+            RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum, order: interlaced ? .anyOrder : .inOrder)
         }
         var warning: String?
         if let failure = decoded.failure {
@@ -85,11 +85,12 @@ public struct PNGDecoder: ImageDecoding {
         return .tooLarge(width: width, height: height, limit: limit)
     }
 
-    /// Decodes `bytes` row by row into the sink `makeSink` gives for the stored size and the
-    /// stored-size minimum; a file that ends after its first row ends the decode, not the call.
+    /// Decodes `bytes` row by row into the sink `makeSink` gives for the stored size, the
+    /// stored-size minimum and whether the rows come in Adam7 passes; a file that ends after its
+    /// first row ends the decode, not the call.
     func decodeRows<Sink: PNGRowSink>(
         _ bytes: Data, header: ImageHeader, request: DecodeRequest,
-        makeSink: (_ width: Int, _ height: Int, _ minimum: (width: Int, height: Int)?) -> Sink
+        makeSink: (_ width: Int, _ height: Int, _ minimum: (width: Int, height: Int)?, _ interlaced: Bool) -> Sink
     ) throws(ImageDecodingError) -> DecodedRows<Sink> {
         try withContext(bytes) { context throws(ImageDecodingError) in
             let (width, height) = try storedSize(context)
@@ -112,7 +113,7 @@ public struct PNGDecoder: ImageDecoding {
             // Rows go into the sink as they decode: memory follows the preview, not the image.
             // The minimum size is upright; the reduction applies to the stored image.
             let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
-            var sink = makeSink(width, height, minimum)
+            var sink = makeSink(width, height, minimum, interlaced)
             var row = [UInt8](repeating: 0, count: width * 4)
             let rowLength = width * 4
             var rowsDecoded = 0

@@ -6,7 +6,8 @@ protocol PNGRowSink {
     /// Row `y` of the stored image; for an interlaced image only the columns of Adam7 `pass`
     /// (0–6) are real, for a plain one (`pass` −1) all of them.
     mutating func add(row y: Int, pixels: UnsafeBufferPointer<UInt8>, pass: Int)
-    func finish() -> PixelBuffer
+    /// The image; the sink gives its bytes away, so it is called once, last.
+    mutating func finish() -> PixelBuffer
 }
 
 extension RowDownscaler: PNGRowSink {
@@ -56,8 +57,10 @@ struct PassCanvas: PNGRowSink {
         }
     }
 
-    func finish() -> PixelBuffer {
-        PixelBuffer(width: width, height: height, bytes: bytes)
+    mutating func finish() -> PixelBuffer {
+        let pixels = PixelBuffer(width: width, height: height, bytes: bytes)
+        bytes = []
+        return pixels
     }
 
     /// Adam7's blocks: what each pass's pixels stand for until the later passes arrive.

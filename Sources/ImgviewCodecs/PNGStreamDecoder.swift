@@ -29,9 +29,9 @@ final class PNGStreamDecoder: ProgressiveImageDecoder {
             return nil
         }
         let request = sizing(header)
-        let decoded: PNGDecoder.DecodedRows<PassCanvas>
+        var decoded: PNGDecoder.DecodedRows<PassCanvas>
         do {
-            decoded = try decoder.decodeRows(prefix, header: header, request: request) { width, height, minimum in
+            decoded = try decoder.decodeRows(prefix, header: header, request: request) { width, height, minimum, _ in
                 PassCanvas(sourceWidth: width, sourceHeight: height, covering: minimum)
             }
         } catch .truncated {

@@ -29,7 +29,7 @@ public struct QOIDecoder: ImageDecoding {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
-        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: request.minimumSize)
+        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: request.minimumSize, order: .inOrder)
         let outcome = bytes.withUnsafeBytes { raw in
             QOIStream(bytes: raw.bindMemory(to: UInt8.self), header: qoi).decode(into: &scaler, cancellation: request.cancellation)
         }

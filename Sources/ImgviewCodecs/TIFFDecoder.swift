@@ -155,7 +155,7 @@ private struct TIFFPage {
         let rowsPerBand = min(band, height)
 
         let minimum = request.minimumSize.map { orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
-        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum)
+        var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: minimum, order: .inOrder)
         var raster = [UInt32](repeating: 0, count: width * rowsPerBand)
         var row = [UInt8](repeating: 0, count: width * 4)
         var bandsRead = 0

@@ -23,7 +23,7 @@ import ImgviewImaging
 public struct WebPDecoder: ImageDecoding {
     public init() {}
 
-    /// libwebp's rows are fed this many bytes at a time, with a cancellation check between.
+    /// libwebp is shown this many more bytes at a time, with a cancellation check between.
     static let feedStep = 64 << 10
 
     /// The probe read the RIFF chunks already: the canvas, ANIM's loop count and each ANMF's delay.
@@ -45,8 +45,10 @@ public struct WebPDecoder: ImageDecoding {
     // MARK: Stills
 
     private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        try Self.checkWholeImageMemory(bytes, request: request)
-        let factor = PixelReducer.factor(width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize)
+        let heldBytes = try Self.checkWholeImageMemory(bytes, request: request)
+        let factor = PixelReducer.factor(
+            width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize, beside: heldBytes,
+            within: request.maxDecodeBytes)
         let (width, height) = PixelReducer.reducedSize(width: header.storedWidth, height: header.storedHeight, factor: factor)
         // Zero is transparent: rows that never arrive show the background.
         var output = [UInt8](repeating: 0, count: width * height * 4)
@@ -74,9 +76,10 @@ public struct WebPDecoder: ImageDecoding {
                 var status = VP8_STATUS_SUSPENDED
                 while offset < raw.count, status == VP8_STATUS_SUSPENDED {
                     if request.cancellation.isCancelled { return .failure(.cancelled) }
-                    let count = min(Self.feedStep, raw.count - offset)
-                    status = WebPIAppend(decoder, base + offset, count)
-                    offset += count
+                    offset = min(offset + Self.feedStep, raw.count)
+                    // The bytes so far, read where they are: `WebPIAppend` would copy the whole file into a
+                    // buffer of libwebp's, grown by doubling (34 MB for a 17 MB lossless WebP).
+                    status = WebPIUpdate(decoder, base, offset)
                 }
                 var lastRow: Int32 = 0
                 _ = WebPIDecGetRGB(decoder, &lastRow, nil, nil, nil)
@@ -96,13 +99,16 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     /// What libwebp holds at full size to decode the bitstream `bytes` (a file, or one frame's
-    /// chunks): refused when past the request's `maxDecodeBytes`.
-    private static func checkWholeImageMemory(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) {
+    /// chunks), and the bitstream it reads in place beside them (a lossless photo's is a quarter
+    /// to a half of its pixels' bytes): refused when past the request's `maxDecodeBytes`; what it
+    /// holds when not.
+    @discardableResult
+    private static func checkWholeImageMemory(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> Int {
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBytes { raw in
             WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
         }
-        guard status == VP8_STATUS_OK else { return }  // the decode says what is wrong
+        guard status == VP8_STATUS_OK else { return 0 }  // the decode says what is wrong
         let (width, height) = (Int(features.width), Int(features.height))
         let (bytesPerPixel, what) =
             switch (features.format, features.has_alpha != 0) {
@@ -110,10 +116,13 @@ public struct WebPDecoder: ImageDecoding {
             case (_, true): (2, "a WebP with alpha")
             default: (0, "")
             }
-        let needed = width.multipliedReportingOverflow(by: height * bytesPerPixel).partialValue
+        guard bytesPerPixel > 0 else { return 0 }
+        let needed = width.multipliedReportingOverflow(by: height * bytesPerPixel).partialValue.addingReportingOverflow(bytes.count)
+            .partialValue
         guard request.allowsDecodeBytes(needed) else {
             throw .tooLargeToDecode(what: what, width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
         }
+        return needed
     }
 
     // MARK: Animations

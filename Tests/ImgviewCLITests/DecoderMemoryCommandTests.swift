@@ -22,10 +22,21 @@ struct DecoderMemoryCommandTests {
         "heic-12mp-photo.heic": (0, nil),
         // libjxl decodes only whole: 93 MB in release while the RGBA canvas was copied to be reduced.
         "jxl-12mp-photo.jxl": (0, nil),
+        // Full screen once past 100 MB (see `fullScreenNames`).
+        "avif-4600-square.avif": (0, nil),
+        "webp-lossless-3460-square.webp": (0, nil),
+        "gif-3000-square.gif": (0, nil),
     ]
 
-    /// The HEIC and the JPEG XL that libheif and libjxl decode only at full size.
-    static let wholeDecodeNames = ["heic-12mp-photo.heic", "jxl-12mp-photo.jxl"]
+    /// Full screen: the HEIC and the JPEG XL that libheif and libjxl decode only at full size; an
+    /// AVIF of 4600² and a lossless WebP of 3460², whose output at twice the box beside the
+    /// library's full-size buffers passed 100 MB (161 and 110 MB in release before; the AVIF's
+    /// rows summed into 16 bytes for every output pixel); the screens of 10000² whose rows did so
+    /// too (138 MB); a GIF whose screen fits, composed then copied (87 in release, 101 debug).
+    static let fullScreenNames = [
+        "heic-12mp-photo.heic", "jxl-12mp-photo.jxl", "avif-4600-square.avif", "webp-lossless-3460-square.webp",
+        "gif-10000-square.gif", "bmp-rle8-10000-square.bmp", "gif-3000-square.gif",
+    ]
 
     /// Runs the binary under /usr/bin/time; its exit status, stderr lines and peak resident size in KB.
     static func measured(_ arguments: [String]) async throws -> (status: Int32, stdout: String, lines: [String], peakKB: Int) {
@@ -54,16 +65,16 @@ struct DecoderMemoryCommandTests {
         #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(name): \(result.peakKB) KB at the peak")
     }
 
-    /// Full screen (240×67 cells asks for about 1920×1072 samples, twice that kept): the 12 MP
-    /// image is kept at full size, 48 MB of RGBA, beside what libheif or libjxl still held
-    /// (121 and 134 MB at the peak in release before: glibc kept the freed planes, the JPEG XL
-    /// canvas was copied).
-    @Test(arguments: wholeDecodeNames)
+    /// Full screen (240×67 cells asks for about 1920×1072 samples of a 4:3 image, twice that
+    /// kept), blocks in truecolour: a 12 MP HEIC or JPEG XL is kept at full size, 48 MB of RGBA,
+    /// beside what libheif or libjxl still held (121 and 134 MB at the peak in release before:
+    /// glibc kept the freed planes, the JPEG XL canvas was copied); see `fullScreenNames` for the rest.
+    @Test(arguments: fullScreenNames)
     func showFullScreenStaysUnderAHundredMegabytes(name: String) async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try HostileImages.memoryImage(name, in: folder)
-        let result = try await Self.measured(["show", "--size", "240x67", file.path])
+        let result = try await Self.measured(["show", "--size", "240x67", "--mode", "blocks", "--colors", "full", file.path])
         #expect(result.status == 0 && result.lines.isEmpty, "\(name): exit \(result.status), \(result.lines)")
         #expect(result.stdout.split(separator: "\n").count > 30, "a full-screen preview")
         #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(name): \(result.peakKB) KB at the peak")

@@ -129,11 +129,23 @@ struct HostileFileTests {
         #expect(image.pixels.pixel(x: image.pixels.width - 1, y: 0).3 == 0)
     }
 
+    /// Full screen asks 1072×536 of a square image: twice that would keep a 4242² lossless WebP
+    /// whole (72 MB) beside libwebp's 72 MB of pixels; the output shrinks to what still covers
+    /// the box once. At 80×24 twice the box fits, and stays.
+    @Test func besideLibwebpsPixelsTheOutputShrinksToFit() throws {
+        let bytes = try HostileImages.memoryImageBytes("webp-lossless-4242-square.webp")
+        let full = try decoder.decode(bytes, request: DecodeRequest(minimumSize: (1072, 536)))
+        #expect(full.pixels.width == 1414 && full.pixels.height == 1414)
+        let small = try decoder.decode(bytes, request: DecodeRequest(minimumSize: (320, 160)))
+        #expect(small.pixels.width == 707)
+    }
+
     @Test func aLosslessWebPWhoseWholeImageWouldPassTheLimitIsRefused() throws {
         let bytes = try HostileImages.memoryImageBytes("webp-lossless-16383x6000.webp")
         #expect(
             outcome(bytes).failure
-                == .tooLargeToDecode(what: "a lossless WebP", width: 16383, height: 6000, bytes: 16383 * 6000 * 4, limit: 72_000_000))
+                == .tooLargeToDecode(
+                    what: "a lossless WebP", width: 16383, height: 6000, bytes: 16383 * 6000 * 4 + bytes.count, limit: 72_000_000))
         // Raising the pixel limit raises the memory allowed in proportion.
         let request = DecodeRequest(minimumSize: (160, 96), maxPixelCount: 700_000_000)
         #expect(request.maxDecodeBytes == 504_000_000)

@@ -66,6 +66,26 @@ struct ProgressiveJPEGTests {
         #expect(last.0 == 128 && last.1 == 128 && last.2 == 128)
     }
 
+    /// libjpeg keeps a progressive file's every coefficient (here 900 blocks of 128 bytes): past
+    /// the memory allowed, the DC scans alone give an eighth of the size instead (an 8000² photo
+    /// full screen took 223 MB); read through libjpeg only, it is refused in one line.
+    @Test func coefficientsPastTheMemoryAllowedGiveTheDCImage() throws {
+        let bytes = try Fixtures.data("cat-progressive.jpg")
+        let header = try JPEGDecoder().inspect(bytes)
+        let fits = DecodeRequest(minimumSize: (226, 150), maxDecodeBytes: 115_200)
+        #expect(try JPEGDecoder().decode(bytes, header: header, request: fits).pixels.width == 226)
+        let tight = DecodeRequest(minimumSize: (226, 150), maxDecodeBytes: 115_199)
+        let image = try JPEGDecoder().decode(bytes, header: header, request: tight)
+        #expect(image.pixels.width == 29 && image.pixels.height == 19 && image.warning == nil)
+        let dc = try #require(try JPEGDCDecoder.decode(bytes, cancellation: CancellationFlag()))
+        #expect(image.pixels == dc.pixels)
+        #expect(
+            throws: ImageDecodingError.tooLargeToDecode(what: "a progressive JPEG", width: 226, height: 150, bytes: 115_200, limit: 115_199)
+        ) {
+            try JPEGDecoder(readsEveryScan: true).decode(bytes, header: header, request: tight)
+        }
+    }
+
     @Test func everyCutOfTheFileDecodesOrFailsCleanly() throws {
         let bytes = try Fixtures.data("cat-progressive.jpg")
         for length in stride(from: 0, to: bytes.count, by: 97) {

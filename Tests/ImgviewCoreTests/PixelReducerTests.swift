@@ -17,6 +17,22 @@ struct PixelReducerTests {
         }
     }
 
+    /// Beside a library's full-size buffers, twice the box when both fit the budget; else the
+    /// smallest reduction that fits, no further than covering the box once.
+    @Test func besideALibrarysBuffersTheOutputShrinksToFitNoFurtherThanTheBox() {
+        // A 4242² lossless WebP (72 MB of libwebp's pixels) full screen: twice the box is full size.
+        let box = (width: 1072, height: 536)
+        #expect(PixelReducer.factor(width: 4242, height: 4242, covering: box) == 1)
+        #expect(PixelReducer.factor(width: 4242, height: 4242, covering: box, beside: 71_975_000, within: 72_000_000) == 3)
+        // Room for a 1414² output (8 MB) beside 40 MB: factor 2 (2121², 18 MB) fits too.
+        #expect(PixelReducer.factor(width: 4242, height: 4242, covering: box, beside: 40_000_000, within: 72_000_000) == 2)
+        // Room for the full size: as without the library.
+        #expect(PixelReducer.factor(width: 2000, height: 2000, covering: box, beside: 10_000_000, within: 72_000_000) == 1)
+        // Small boxes already reduce further than the budget needs.
+        #expect(PixelReducer.factor(width: 4242, height: 4242, covering: (320, 160), beside: 71_975_000, within: 72_000_000) == 6)
+        #expect(PixelReducer.factor(width: 4242, height: 4242, covering: nil, beside: 71_975_000, within: 72_000_000) == 1)
+    }
+
     @Test func averagesInLinearLightWeightedByAlpha() {
         // 2×2 blocks: black and white (linear mean 0.5 is sRGB 188, not 128); opaque red next to a
         // transparent green, whose colour must not bleed in; and a wholly transparent block.

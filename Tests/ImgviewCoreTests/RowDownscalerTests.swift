@@ -10,7 +10,7 @@ struct RowDownscalerTests {
     }
 
     @Test func averagesInLinearLightWeightedByAlpha() {
-        var scaler = RowDownscaler(sourceWidth: 4, sourceHeight: 2, covering: (2, 1))
+        var scaler = RowDownscaler(sourceWidth: 4, sourceHeight: 2, covering: (2, 1), order: .inOrder)
         #expect(scaler.factor == 2 && scaler.width == 2 && scaler.height == 1)
         let top = row([(255, 255, 255, 255), (0, 0, 0, 255), (255, 0, 0, 255), (0, 0, 255, 0)])
         let bottom = row([(255, 255, 255, 255), (0, 0, 0, 255), (255, 0, 0, 255), (0, 0, 255, 0)])
@@ -24,7 +24,7 @@ struct RowDownscalerTests {
     }
 
     @Test func rowsThatNeverArriveAreTransparentAndPassesFillTheirColumns() {
-        var scaler = RowDownscaler(sourceWidth: 8, sourceHeight: 8, covering: (2, 2))
+        var scaler = RowDownscaler(sourceWidth: 8, sourceHeight: 8, covering: (2, 2), order: .anyOrder)
         #expect(scaler.factor == 4)
         let white = row(Array(repeating: (255, 255, 255, 255), count: 8))
         // An interlaced pass brings every other column of the top rows only.
@@ -35,9 +35,42 @@ struct RowDownscalerTests {
     }
 
     @Test func fullSizeCopiesRows() {
-        var scaler = RowDownscaler(sourceWidth: 2, sourceHeight: 1, covering: nil)
+        var scaler = RowDownscaler(sourceWidth: 2, sourceHeight: 1, covering: nil, order: .inOrder)
         let pixels = row([(1, 2, 3, 4), (5, 6, 7, 8)])
         pixels.withUnsafeBufferPointer { scaler.add(row: 0, pixels: $0) }
         #expect(scaler.finish().bytes == pixels)
+    }
+
+    /// Rows in order (either way up) give the very bytes rows in any order give, from sums of
+    /// one output row; short last blocks and rows never sent included.
+    @Test(arguments: [false, true])
+    func rowsInOrderGiveWhatRowsInAnyOrderGive(bottomUp: Bool) {
+        let (width, height) = (23, 17)
+        var generator = SystemRandomNumberGenerator()
+        let rows = (0..<height).map { _ in (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        var inOrder = RowDownscaler(sourceWidth: width, sourceHeight: height, factor: 3, order: .inOrder)
+        var anyOrder = RowDownscaler(sourceWidth: width, sourceHeight: height, factor: 3, order: .anyOrder)
+        for y in bottomUp ? Array((0..<height).reversed()) : Array(0..<height) where y != 7 {
+            rows[y].withUnsafeBufferPointer {
+                inOrder.add(row: y, pixels: $0)
+                anyOrder.add(row: y, pixels: $0)
+            }
+        }
+        let (ordered, any) = (inOrder.finish(), anyOrder.finish())
+        #expect(ordered.width == 8 && ordered.height == 6)
+        #expect(ordered.bytes == any.bytes)
+    }
+
+    /// A row handed over again for an output row already written out (a damaged file making a
+    /// decoder break its order) changes nothing there.
+    @Test func aRowBackForAWrittenRowIsDropped() {
+        var scaler = RowDownscaler(sourceWidth: 2, sourceHeight: 4, factor: 2, order: .inOrder)
+        let white = row([(255, 255, 255, 255), (255, 255, 255, 255)])
+        let black = row([(0, 0, 0, 255), (0, 0, 0, 255)])
+        for y in 0..<4 { white.withUnsafeBufferPointer { scaler.add(row: y, pixels: $0) } }
+        black.withUnsafeBufferPointer { scaler.add(row: 0, pixels: $0) }
+        let out = scaler.finish()
+        #expect(out.pixel(x: 0, y: 0) == (255, 255, 255, 255))
+        #expect(out.pixel(x: 0, y: 1) == (255, 255, 255, 255))
     }
 }

@@ -29,6 +29,7 @@ public enum HostileImages {
     public static let memoryImageNames = [
         "webp-animation-10000-square-5000-frames.webp", "bmp-rle8-10000-square.bmp", "avif-8000-square.avif", "gif-10000-square.gif",
         "webp-lossless-16383x6000.webp", "gif-10000-frames.gif", "heic-12mp-photo.heic", "jxl-12mp-photo.jxl",
+        "avif-4600-square.avif", "webp-lossless-3460-square.webp", "gif-3000-square.gif",
     ]
 
     /// The generator of the memory files.

@@ -9,13 +9,15 @@
 public struct AnimationAssembler {
     public let header: ImageHeader
     /// The whole factor each stored canvas is reduced by.
-    public let factor: Int
+    private(set) public var factor: Int
+    /// The stored minimum size, as the factor was chosen for.
+    private let minimum: (width: Int, height: Int)?
     private let canvasWidth: Int
     private let canvasHeight: Int
     private let limits: AnimationLimits
     private let animates: Bool
     private let maxDecodeBytes: Int
-    private let keptPixelsPerFrame: Int
+    private var keptPixelsPerFrame: Int
     /// Pixels composed (and decoded) so far, counted as frames are admitted.
     private var composedPixels = 0
     private(set) public var frames: [AnimationFrame] = []
@@ -25,7 +27,9 @@ public struct AnimationAssembler {
     private(set) public var isFirstFrameOnly = false
 
     /// `canvasWidth × canvasHeight` is the stored canvas; `request.minimumSize` is upright.
-    public init(header: ImageHeader, canvasWidth: Int, canvasHeight: Int, request: DecodeRequest) {
+    /// The kept size is twice the box where it fits in `maxDecodeBytes` beside `heldBytes`, what
+    /// the library holds at full size while a frame is reduced (an AVIF's planes).
+    public init(header: ImageHeader, canvasWidth: Int, canvasHeight: Int, request: DecodeRequest, beside heldBytes: Int = 0) {
         self.header = header
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
@@ -33,7 +37,9 @@ public struct AnimationAssembler {
         animates = request.animates
         maxDecodeBytes = request.maxDecodeBytes
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
-        factor = PixelReducer.factor(width: canvasWidth, height: canvasHeight, covering: minimum)
+        self.minimum = minimum
+        factor = PixelReducer.factor(
+            width: canvasWidth, height: canvasHeight, covering: minimum, beside: heldBytes, within: request.maxDecodeBytes)
         let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
         keptPixelsPerFrame = reduced.width * reduced.height
     }
@@ -63,6 +69,10 @@ public struct AnimationAssembler {
         return limitReached == nil
     }
 
+    /// Whether a frame after the first may be kept: the request animates and the header counts
+    /// more than one. When not, a decoder need not compose onto a full-size canvas at all.
+    public var mayKeepLaterFrames: Bool { animates && (header.animation?.frameCount ?? 1) > 1 }
+
     /// Whether `count` canvases of RGBA at full size fit in the request's `maxDecodeBytes`: the
     /// libraries compose onto one (WebP's onto two), GIF's "restore to previous" keeps another.
     public func fitsFullSizeCanvases(_ count: Int) -> Bool {
@@ -80,9 +90,22 @@ public struct AnimationAssembler {
         PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
     }
 
+    /// Reduces further where a first frame's rows come in any order (an interlaced GIF): its
+    /// downscaler then sums every kept pixel, 20 bytes each with the frame's own, so the kept size
+    /// is chosen for those to fit in `maxDecodeBytes`. Before any frame only.
+    public mutating func fitSumsOfAnyOrder() {
+        precondition(frames.isEmpty, "the kept size changes before the first frame only")
+        factor = max(
+            factor,
+            PixelReducer.factor(
+                width: canvasWidth, height: canvasHeight, covering: minimum, beside: 0, within: maxDecodeBytes, bytesPerPixel: 20))
+        let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
+        keptPixelsPerFrame = reduced.width * reduced.height
+    }
+
     /// A downscaler from the stored canvas to the kept size, for a frame decoded row by row.
-    public func makeDownscaler() -> RowDownscaler {
-        RowDownscaler(sourceWidth: canvasWidth, sourceHeight: canvasHeight, factor: factor)
+    public func makeDownscaler(order: RowDownscaler.RowOrder) -> RowDownscaler {
+        RowDownscaler(sourceWidth: canvasWidth, sourceHeight: canvasHeight, factor: factor, order: order)
     }
 
     /// Ends the animation after the frames kept so far, because a decoder cannot go on within
