@@ -26,42 +26,19 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-SOCKET = f"imgview-bench-browse-{os.getpid()}"
+import benchlib
+
+tmux = benchlib.Tmux("browse")
+
 STARTUP_GOAL_MS = 1000
 END_GOAL_MS = 100
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTO = os.path.join(REPOSITORY, "Assets", "images", "01_grace_hopper.jpg")
 PICTURE = os.path.join(REPOSITORY, "Assets", "images", "03_chelsea_cat.png")
-
-
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "bench")
-
-
-def wait_for(predicate, what, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    sys.exit(f"timed out waiting for {what}; the screen shows:\n" + screen())
-
-
-def log_lines(path):
-    try:
-        with open(path) as log:
-            return log.read().splitlines()
-    except FileNotFoundError:
-        return []
 
 
 def start(command, columns=160, rows=45):
@@ -83,13 +60,13 @@ def startup(imgview, work, files, runs):
         log = os.path.join(work, f"startup-{run}.log")
         stamp = os.path.join(work, f"startup-{run}.t0")
         start(f"date +%s.%N > {stamp}; exec {environment(work, log)} {imgview} {folder}")
-        wait_for(lambda: any(line.startswith("first-preview ") for line in log_lines(log)), "the first preview")
-        shown = float(next(line for line in log_lines(log) if line.startswith("first-preview ")).split()[1])
+        tmux.wait_for(lambda: any(line.startswith("first-preview ") for line in benchlib.log_lines(log)), "the first preview")
+        shown = float(next(line for line in benchlib.log_lines(log) if line.startswith("first-preview ")).split()[1])
         with open(stamp) as f:
             began = float(f.read().strip())
         times.append((shown - began) * 1000)
         # The listing finishes behind the browser: the count is whole once it has.
-        wait_for(lambda: f"{files:,}".replace(",", "") + " images" in screen(), "the whole folder to be listed", timeout=120)
+        tmux.wait_for(lambda: f"{files:,}".replace(",", "") + " images" in tmux.screen(), "the whole folder to be listed", timeout=120)
         tmux("kill-server")
     return times
 
@@ -107,18 +84,18 @@ def end_key(imgview, work, entries, presses):
         json.dump({"images": images}, f)
     log = os.path.join(work, "end.log")
     start(f"exec {environment(work, log)} {imgview} --catalog {catalog}")
-    wait_for(lambda: any(line.startswith("first-preview ") for line in log_lines(log)), "the first preview")
+    tmux.wait_for(lambda: any(line.startswith("first-preview ") for line in benchlib.log_lines(log)), "the first preview")
     keys = ["End", "Home"]
     for index in range(presses):
-        before = len(log_lines(log))
+        before = len(benchlib.log_lines(log))
         tmux("send-keys", "-t", "bench", keys[index % 2])
-        wait_for(lambda: len(log_lines(log)) > before, f"the frame after {keys[index % 2]}")
+        tmux.wait_for(lambda: len(benchlib.log_lines(log)) > before, f"the frame after {keys[index % 2]}")
         time.sleep(0.3)
     tmux("kill-server")
     # Each press: the milliseconds to the frame with the tab selected, and to the one with its
     # preview (the same frame when the preview is in memory already).
     presses_seen, selected = [], None
-    for line in log_lines(log):
+    for line in benchlib.log_lines(log):
         if line.startswith("selected "):
             selected = float(line.split()[1])
         elif line[:1].isdigit():

@@ -25,7 +25,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ import time
 import bench_grid
 import benchlib
 
-SOCKET = f"imgview-bench-grid-browser-{os.getpid()}"
+tmux = benchlib.Tmux("grid-browser")
 MANY = 2000
 COLUMNS, ROWS = 100, 40
 SAME_TIME_GOAL = 1.25
@@ -41,35 +40,8 @@ END_GOAL_MS = 1000
 SETTLE_S = 2.0
 
 
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "bench")
-
-
-def wait_for(predicate, what, timeout=120):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    shown = screen()
-    tmux("kill-server")
-    sys.exit(f"bench_grid_browser: timed out waiting for {what}; the screen showed:\n" + shown)
-
-
-def log_lines(path):
-    try:
-        with open(path) as log:
-            return log.read().splitlines()
-    except FileNotFoundError:
-        return []
-
-
 def grid_times(path):
-    return [float(line.split()[1]) for line in log_lines(path) if line.startswith("grid ")]
+    return [float(line.split()[1]) for line in benchlib.log_lines(path) if line.startswith("grid ")]
 
 
 def browse(imgview, work, folder, count, name, end):
@@ -83,21 +55,21 @@ def browse(imgview, work, folder, count, name, end):
     tmux("kill-server")
     tmux("new-session", "-d", "-s", "bench", "-x", str(COLUMNS), "-y", str(ROWS), "sh", "-c",
          f"exec {environment} {imgview} --mode blocks {folder}; sleep 600")
-    wait_for(lambda: any(line.startswith("first-preview ") for line in log_lines(log)), "the first preview")
-    wait_for(lambda: f"{count} images" in screen(), f"the {count} images to be listed")
+    tmux.wait_for(lambda: any(line.startswith("first-preview ") for line in benchlib.log_lines(log)), "the first preview", timeout=120)
+    tmux.wait_for(lambda: f"{count} images" in tmux.screen(), f"the {count} images to be listed", timeout=120)
     time.sleep(SETTLE_S)
     tmux("send-keys", "-t", "bench", "g")
-    wait_for(lambda: len(grid_times(log)) >= 1, "the grid's first screen")
+    tmux.wait_for(lambda: len(grid_times(log)) >= 1, "the grid's first screen", timeout=120)
     opened = grid_times(log)[0]
     ended = None
     if end:
         time.sleep(0.3)
         tmux("send-keys", "-t", "bench", "End")
-        wait_for(lambda: len(grid_times(log)) >= 2, "the grid's last screen")
+        tmux.wait_for(lambda: len(grid_times(log)) >= 2, "the grid's last screen", timeout=120)
         ended = grid_times(log)[1]
         last = f"photo{count:04d}.jpg"
-        if last[:-4] not in screen():
-            shown = screen()
+        if last[:-4] not in tmux.screen():
+            shown = tmux.screen()
             tmux("kill-server")
             sys.exit(f"bench_grid_browser: End did not show {last}; the screen showed:\n" + shown)
     tmux("kill-server")
