@@ -25,7 +25,7 @@ extension ImagePipeline {
 
     /// The preview of `request` in memory, made earlier from the lasting thumbnail of the file as it is now.
     func cachedLastingPreview(for request: PreviewRequest) -> PreviewResponse? {
-        guard let key = lastingKey(for: request), let found = memory.lasting.value(for: key), found.stamp == FileStamp(of: request.url),
+        guard let key = lastingKey(for: request), let found = knownLasting(key),
             let cached = memory.previews.value(for: RenderKey(content: found.content, options: request.options))
         else { return nil }
         return PreviewResponse(facts: facts(of: found, decodeTime: cached.decodeTime), preview: cached.preview, warning: cached.warning)
@@ -36,7 +36,7 @@ extension ImagePipeline {
     func lastingPreview(for request: PreviewRequest, waiter: WorkWaiter) async throws -> PreviewResponse? {
         guard let key = lastingKey(for: request), let store = configuration.thumbnails else { return nil }
         let found: LastingThumbnail
-        if let known = memory.lasting.value(for: key), known.stamp == FileStamp(of: request.url) {
+        if let known = knownLasting(key) {
             found = known
         } else {
             let memory = memory
@@ -62,6 +62,12 @@ extension ImagePipeline {
         let rendered = try await render(RenderKey(content: found.content, options: request.options), from: found.decoded, waiter: waiter)
         return PreviewResponse(
             facts: facts(of: found, decodeTime: rendered.decodeTime), preview: rendered.preview, warning: rendered.warning)
+    }
+
+    /// The lasting thumbnail of `key` in memory, while the file is as it was when it was found.
+    private func knownLasting(_ key: LastingKey) -> LastingThumbnail? {
+        guard let known = memory.lasting.value(for: key), known.stamp == FileStamp(of: key.url) else { return nil }
+        return known
     }
 
     /// What the thumbnail's keys and the file's status tell of the image; its bytes were not read,
