@@ -97,7 +97,8 @@ extension DiskCache {
     func removeAbandonedFiles(into report: inout RemovalReport) {
         for (folder, name) in abandonedFiles() {
             let status = folder.status(of: name)
-            if folder.removeItem(name) {
+            let isPartialBytes = folder === temporaryFolder && PartialDownload.isPartial(name) && !name.hasSuffix(".json")
+            if isPartialBytes ? removeIdlePartial(name) : folder.removeItem(name) {
                 report.abandonedFiles += 1
                 if status?.type == .regular { report.freedBytes += status?.size ?? 0 }
             }
@@ -149,6 +150,18 @@ extension DiskCache {
             if name.hasSuffix(".json") { return !present.contains(String(name.dropLast(5))) }
             return !present.contains(name + ".json") && !isBeingWritten(name)
         }
+    }
+
+    /// Removes the partial's bytes `name` holding their lock, unless a process writes them now: a
+    /// writer that opened the file meanwhile finds its name gone when it gets the lock, and opens
+    /// a new one, rather than writing bytes no name leads to.
+    private func removeIdlePartial(_ name: String) -> Bool {
+        guard let status = temporaryFolder.status(of: name) else { return false }
+        // A link or folder planted under the name is nobody's partial: it goes as it is.
+        guard status.type == .regular else { return temporaryFolder.removeItem(name) }
+        guard let file = PartialDownload.lockedFile(name, in: temporaryFolder, creating: false) else { return false }
+        defer { try? file.close() }
+        return temporaryFolder.removeItem(name)
     }
 
     /// Whether a process holds the partial's lock: it is writing the bytes now.

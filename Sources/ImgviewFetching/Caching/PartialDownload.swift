@@ -78,11 +78,7 @@ package final class PartialDownload: @unchecked Sendable {
     /// is writing it (or it cannot be opened): that download goes into a file of its own.
     init?(url: URL, in folder: Directory, decoder: JSONDecoder) {
         let name = Self.prefix + SHA256.hash(data: Data(url.absoluteString.utf8)).hexString
-        guard let locking = try? folder.openRegular(name, flags: O_RDWR | O_CREAT) else { return nil }
-        guard flock(locking.rawValue, LOCK_EX | LOCK_NB) == 0 else {
-            try? locking.close()
-            return nil
-        }
+        guard let locking = Self.lockedFile(name, in: folder, creating: true) else { return nil }
         let writing = dup(locking.rawValue)
         guard writing >= 0 else {
             try? locking.close()
@@ -113,6 +109,31 @@ package final class PartialDownload: @unchecked Sendable {
 
     deinit {
         close(lockDescriptor)
+    }
+
+    /// The partial's file `name` of `folder`, opened (made if missing, when `creating`) and locked,
+    /// while that name still leads to it; nil when another process holds it, or it is not there.
+    ///
+    /// Between the open and the lock, `cache clear` may have removed the name, or the process
+    /// that finished the file may have: a lock on that file locks nothing anyone else sees, and
+    /// bytes written there could never be linked. So the name is checked against the locked file
+    /// (and opened again when it has moved on). Whoever removes a partial's name does so holding
+    /// this lock, so the name cannot change while it is held.
+    static func lockedFile(_ name: String, in folder: Directory, creating: Bool) -> FileDescriptor? {
+        for _ in 0..<4 {
+            guard let file = try? folder.openRegular(name, flags: creating ? O_RDWR | O_CREAT : O_RDONLY) else { return nil }
+            guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else {
+                try? file.close()
+                return nil
+            }
+            if let locked = try? Stat(file), let named = folder.status(of: name),
+                locked.inode == named.inode, locked.deviceID == named.deviceID
+            {
+                return file
+            }
+            try? file.close()
+        }
+        return nil
     }
 
     /// Whether a response's bytes are worth keeping for a later range request: a whole 200 that
