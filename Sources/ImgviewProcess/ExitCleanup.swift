@@ -37,8 +37,15 @@ enum ExitCleanup {
         if let path { removeFolder(path) }
     }
 
-    /// Removes every folder still registered.
+    /// Held while `runAll` removes, so that a second exit path (a failure the removal itself
+    /// caused on another thread) waits for the folders to be gone before the process ends.
+    private static let removal = ThreadLock()
+
+    /// Removes every folder still registered; returns once they are gone, whichever thread
+    /// removes them.
     static func runAll() {
+        removal.lock()
+        defer { removal.unlock() }
         let paths = folders.withLock { folders in
             defer { folders = nil }
             return folders?.map(\.path) ?? []
@@ -51,7 +58,13 @@ enum ExitCleanup {
         let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard !name.isEmpty, let folder = try? Directory.open(parent) else { return }
-        folder.removeItem(name)
+        // Other threads may still be writing inside while a request to end removes it (a cache
+        // making its lock file): a file made behind the removal leaves a folder that is not
+        // empty, so it is removed again. Once the folder itself is gone, nothing can be made in
+        // it, for everything in it is made relative to folders that no longer exist.
+        for _ in 0..<20 where folder.status(of: name) != nil {
+            folder.removeItem(name)
+        }
     }
 }
 

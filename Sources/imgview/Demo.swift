@@ -73,7 +73,8 @@ extension Imgview {
             let throwaway = explicitCache ? nil : try Self.throwawayFolder()
             defer { throwaway?.remove() }
             let cacheFolder = throwaway.map { URL(fileURLWithPath: $0.path) } ?? global.cacheDirectoryURL
-            let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: try DiskCache(directory: cacheFolder)))
+            let diskCache = try DiskCache(directory: cacheFolder, makingFolder: throwaway == nil)
+            let fetcher = ImageFetcher(configuration: .init(dataLoader: loader, diskCache: diskCache))
 
             if !report, CursesTerminal.hasTerminal {
                 try await BrowserLauncher.run(catalog: catalog, fetcher: fetcher, mode: mode, cellAspect: 2, offline: false)

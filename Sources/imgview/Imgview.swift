@@ -70,6 +70,9 @@ struct Imgview: AsyncParsableCommand {
     /// Prints one line for `error` on stderr and exits with its documented code.
     static func exit(reporting error: any Error) -> Never {
         if let terminated = error as? Terminated { ProcessSignals.exit(terminatedBy: terminated.signal) }
+        // After a request to end, a failure is most likely what the ending did (a temporary
+        // folder removed under the work): the process ends as the request asked, not with it.
+        if let number = ProcessSignals.terminationSignal { ProcessSignals.exit(terminatedBy: number) }
         if let error = error as? any UserFacingError {
             StandardError.print("imgview: \(error.message)")
             Glibc.exit(error.exitStatus.rawValue)

@@ -63,8 +63,12 @@ public final class DiskCache: Sendable {
     }
 
     /// Opens (creating if needed, unless `readOnly`) the cache in `directory`.
+    ///
+    /// - Parameter makingFolder: whether `directory` itself (and the folders above it) is made when
+    ///   missing; false for a folder that must already be there, such as a throwaway one that a
+    ///   request to end may remove at any moment, and that must then not be made again.
     public init(
-        directory: URL, sizeLimit: Int64 = defaultSizeLimit, readOnly: Bool = false,
+        directory: URL, sizeLimit: Int64 = defaultSizeLimit, readOnly: Bool = false, makingFolder: Bool = true,
         now: @escaping @Sendable () -> Date = Date.init
     ) throws(DiskCacheError) {
         self.directory = directory
@@ -79,7 +83,7 @@ public final class DiskCache: Sendable {
                 temporaryFolder = try root.subdirectory("tmp")
                 thumbnailsFolder = try? root.subdirectory("thumbnails")
             } else {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                if makingFolder { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
                 root = try Directory.open(directory.path).makeSubdirectory("v1")
                 entriesFolder = try root.makeSubdirectory("entries")
                 blobsFolder = try root.makeSubdirectory("blobs")
