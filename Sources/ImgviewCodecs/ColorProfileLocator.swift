@@ -33,25 +33,25 @@ enum ColorProfileLocator {
     /// JPEG: `ICC_PROFILE\0`, a 1-based sequence number and the count, in APP2 segments before
     /// the first scan, joined in order; each number once, every count the same.
     static func jpegProfile(_ bytes: Data) -> EmbeddedColorProfile? {
-        let reader = ArrayBytes(Array(bytes))
+        // Read in place: the segments before the first scan are a few KB of a photo's megabytes.
+        let reader = DataBytes(bytes)
         var pieces: [Int: Range<Int>] = [:]
         var count: Int?
         var consistent = true
         let signature = Array("ICC_PROFILE\0".utf8)
         _ = JPEGMarkers.walk(reader) { segment in
             if segment.marker == 0xDA { return .stop }
-            guard segment.marker == 0xE2, segment.payload.count > 14,
-                reader.storage[segment.payload.lowerBound..<(segment.payload.lowerBound + 12)].elementsEqual(signature)
+            guard segment.marker == 0xE2, segment.payload.count > 14, reader.matches(signature, at: segment.payload.lowerBound),
+                let sequence = reader.byte(at: segment.payload.lowerBound + 12).map(Int.init),
+                let total = reader.byte(at: segment.payload.lowerBound + 13).map(Int.init)
             else { return .next }
-            let sequence = Int(reader.storage[segment.payload.lowerBound + 12])
-            let total = Int(reader.storage[segment.payload.lowerBound + 13])
             if count.map({ $0 != total }) ?? false || pieces[sequence] != nil || sequence < 1 || sequence > total { consistent = false }
             count = total
             pieces[sequence] = (segment.payload.lowerBound + 14)..<segment.payload.upperBound
             return .next
         }
         guard consistent, let count, count >= 1, pieces.count == count else { return nil }
-        let profile = (1...count).flatMap { reader.storage[pieces[$0]!] }
+        let profile = (1...count).flatMap { reader.bytes(at: pieces[$0]!.lowerBound, count: pieces[$0]!.count) }
         return profile.isEmpty ? nil : .icc(profile)
     }
 

@@ -10,7 +10,9 @@ import ImgviewSupport
 extension ImagePipeline {
     /// The bytes `request` may take from memory without asking anyone (`PipelineMemory.usable`).
     func remembered(_ request: ImageRequest) -> ImageResponse? {
-        guard request.cachePolicy == .useCache, let known = memory.usable(request.url), let data = known.data else { return nil }
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url, needsDigest: request.needsDigest),
+            let data = known.data
+        else { return nil }
         return ImageResponse(
             request: request, entry: known.entry, source: .memory, body: .data(data), elapsed: .zero, isCached: known.isCached)
     }
@@ -62,7 +64,7 @@ extension ImagePipeline {
                         partials?.receive(offset, bytes)
                         work.bodies.report(offset, bytes)
                     })
-                memory.remember(response, fileStamp: stamp)
+                memory.remember(response, fileStamp: response.fileStamp ?? stamp)
                 return .success(response)
             } catch {
                 return .failure(error)

@@ -73,7 +73,7 @@ public final class ImagePipeline: Sendable {
     public func facts(for request: ImageRequest, progress: TransferProgress? = nil) async throws -> ImageFacts {
         try await foreground.during {
             let response = try await bytes(for: request, progress: progress)
-            let content = ContentKey(url: request.url, sha256: response.entry.sha256)
+            let content = ContentKey(url: request.url, entry: response.entry, fileStamp: response.fileStamp)
             let waiter = WorkWaiter(priority: .high)
             let header = try await withTaskCancellationHandler {
                 try await self.header(of: content, in: response, waiter: waiter)
@@ -119,8 +119,9 @@ public final class ImagePipeline: Sendable {
     ///
     /// Synchronous, so that the browser draws a tab it has seen in the same turn as the key press.
     public func cachedPreview(for request: PreviewRequest) -> PreviewResponse? {
-        guard request.cachePolicy == .useCache, let known = memory.usable(request.url) else { return cachedLastingPreview(for: request) }
-        let content = ContentKey(url: request.url, sha256: known.entry.sha256)
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url, needsDigest: request.imageRequest.needsDigest)
+        else { return cachedLastingPreview(for: request) }
+        let content = known.content(request.url)
         guard let header = memory.headers.value(for: content),
             let cached = memory.previews.value(for: RenderKey(content: content, options: request.options))
         else { return cachedLastingPreview(for: request) }
@@ -133,8 +134,8 @@ public final class ImagePipeline: Sendable {
     /// The facts of the image at `request.url` if the pipeline knows them and may use them
     /// without asking anyone (as for `cachedPreview`): what the browser shows while a preview renders.
     public func cachedFacts(for request: ImageRequest) -> ImageFacts? {
-        guard request.cachePolicy == .useCache, let known = memory.usable(request.url),
-            let header = memory.headers.value(for: ContentKey(url: request.url, sha256: known.entry.sha256))
+        guard request.cachePolicy == .useCache, let known = memory.usable(request.url, needsDigest: request.needsDigest),
+            let header = memory.headers.value(for: known.content(request.url))
         else { return nil }
         return ImageFacts(
             url: request.url, header: header, entry: known.entry, source: .memory, fetchTime: .zero, decodeTime: nil,
@@ -182,11 +183,9 @@ public final class ImagePipeline: Sendable {
         let request = task.request
         let waiter = task.waiter
         if let cached = cachedPreview(for: request) { return cached }
-        if let (facts, decoded) = inMemory(request) {
+        if let (facts, content, decoded) = inMemory(request) {
             // A new size or mode of an image decoded before: render it again, no bytes needed.
-            let rendered = try await render(
-                RenderKey(content: ContentKey(url: request.url, sha256: facts.sha256), options: request.options), from: decoded,
-                waiter: waiter)
+            let rendered = try await render(RenderKey(content: content, options: request.options), from: decoded, waiter: waiter)
             var shown = facts
             shown.decodeTime = rendered.decodeTime
             return PreviewResponse(facts: shown, preview: rendered.preview, warning: rendered.warning)
@@ -200,7 +199,7 @@ public final class ImagePipeline: Sendable {
         } else {
             response = try await fetch(request.imageRequest, waiter: waiter).withElapsed(started.duration(to: .now))
         }
-        let content = ContentKey(url: request.url, sha256: response.entry.sha256)
+        let content = ContentKey(url: request.url, entry: response.entry, fileStamp: response.fileStamp)
         let thumbnails = thumbnailStore(for: request)
         if let thumbnails, request.cachePolicy != .reload, thumbnails.hasFailed(file: request.url.path) {
             throw ImageDecodingError.failedBefore
@@ -234,14 +233,15 @@ public final class ImagePipeline: Sendable {
 
     /// The facts and decoded pixels that `request`'s preview can be rendered from without
     /// fetching: the bytes are usable (as for `cachedPreview`) and the pixels cover the box.
-    private func inMemory(_ request: PreviewRequest) -> (ImageFacts, DecodedEntry)? {
+    private func inMemory(_ request: PreviewRequest) -> (ImageFacts, ContentKey, DecodedEntry)? {
         guard let facts = cachedFacts(for: request.imageRequest),
-            let decoded = memory.decoded.value(for: ContentKey(url: request.url, sha256: facts.sha256))
+            let content = memory.usable(request.url, needsDigest: request.imageRequest.needsDigest)?.content(request.url),
+            let decoded = memory.decoded.value(for: content)
         else { return nil }
         let minimum = DecodePolicy.minimumSize(
             of: decoded.image.header, for: request.options, thumbnail: request.thumbnail, forEveryMode: request.modeCanChange)
         return DecodePolicy.covers(decoded.image, minimum, page: request.options.page, animates: request.options.animates)
-            ? (facts, decoded) : nil
+            ? (facts, content, decoded) : nil
     }
 
     private func cacheStatus(isCached: Bool, entry: CacheEntry) -> CacheStatus {

@@ -36,8 +36,14 @@ final class PipelineMemory: Sendable {
 
     /// What is known about `url`'s bytes, if they, and what was made from them, may be used
     /// without asking anyone: fresh, or offline, or a local file that has not changed since.
-    func usable(_ url: URL) -> KnownImage? {
+    /// Bytes known without their hash (a local file read for a thumbnail) serve only a request
+    /// that does not need it (`needsDigest` false), and only while the file is as it was.
+    func usable(_ url: URL, needsDigest: Bool = true) -> KnownImage? {
         guard let known = images.value(for: url) else { return nil }
+        if known.entry.sha256.isEmpty {
+            guard !needsDigest, let stamp = known.fileStamp, FileStamp(of: url) == stamp else { return nil }
+            return known
+        }
         if isOffline { return known }
         if let stamp = known.fileStamp { return FileStamp(of: url) == stamp ? known : nil }
         return known.entry.isFresh(at: now()) ? known : nil
@@ -45,6 +51,12 @@ final class PipelineMemory: Sendable {
 
     /// Remembers what `response` delivered for its URL.
     func remember(_ response: ImageResponse, fileStamp: FileStamp?) {
+        // Bytes read without their hash do not push out what is known with it of the same file as it is.
+        if response.entry.sha256.isEmpty, let kept = images.value(for: response.request.url), !kept.entry.sha256.isEmpty,
+            kept.fileStamp != nil, kept.fileStamp == fileStamp
+        {
+            return
+        }
         var data: Data?
         if case .data(let bytes) = response.body { data = bytes }
         let known = KnownImage(entry: response.entry, isCached: response.isCached, fileStamp: fileStamp, data: data)
@@ -66,6 +78,11 @@ struct KnownImage: Sendable {
     let fileStamp: FileStamp?
     /// The bytes, when they came in memory (small enough); nil when they are in a file.
     let data: Data?
+
+    /// What is made from these bytes is kept by.
+    func content(_ url: URL) -> ContentKey {
+        ContentKey(url: url, entry: entry, fileStamp: fileStamp)
+    }
 }
 
 /// Decoded pixels and what decoding them cost.
@@ -92,6 +109,20 @@ struct ContentKey: Hashable, Sendable {
     let url: URL
     let sha256: String
     var lasting: LastingState? = nil
+    /// A local file's stamp when its bytes were read without their hash (`sha256` empty).
+    var file: FileStamp? = nil
+
+    /// The key of the bytes `entry` describes: by their hash, or, read without one, by the file's stamp.
+    init(url: URL, entry: CacheEntry, fileStamp: FileStamp?) {
+        self.init(url: url, sha256: entry.sha256, file: entry.sha256.isEmpty ? fileStamp : nil)
+    }
+
+    init(url: URL, sha256: String, lasting: LastingState? = nil, file: FileStamp? = nil) {
+        self.url = url
+        self.sha256 = sha256
+        self.lasting = lasting
+        self.file = file
+    }
 }
 
 /// Which decode: the bytes, the upright pixel size the decode must cover, and whether an

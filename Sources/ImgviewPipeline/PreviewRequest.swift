@@ -31,8 +31,9 @@ public struct PreviewRequest: Sendable, Hashable {
         self.modeCanChange = modeCanChange
     }
 
-    /// The request for the bytes this preview is made from.
+    /// The request for the bytes this preview is made from: a thumbnail of a local file does not
+    /// hash them (what is made of it is kept by the file's stamp).
     public var imageRequest: ImageRequest {
-        ImageRequest(url: url, cachePolicy: cachePolicy)
+        ImageRequest(url: url, cachePolicy: cachePolicy, needsDigest: thumbnail == nil || !url.isFileURL)
     }
 }

@@ -229,6 +229,59 @@ struct FreedesktopThumbnailTests {
         #expect(Self.textBeforeImage(try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath)))["Thumb::MTime"] == String(mtime))
     }
 
+    @Test func aChangedFileNeverShowsWhatWasMadeOfItsOldBytes() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        // One pipeline throughout, as the browser's grid: its memory holds the old bytes' renders.
+        let pipeline = place.pipeline()
+        let old = try await place.cell(pipeline)
+        #expect(old.facts.sha256.isEmpty, "a local file read for a thumbnail is known by its stamp, not hashed")
+        let again = try await place.cell(pipeline).preview == old.preview
+        #expect(again, "unchanged: the same render")
+        // New pixels of the same size, the file dated later (Thumb::MTime is in seconds).
+        let red = PixelBuffer(width: 640, height: 400, filledWith: (220, 20, 20, 255))
+        try FreedesktopThumbnails.encode(red, texts: [])!.write(to: place.image)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: place.image.path)
+        let changed = try await place.cell(pipeline)
+        let showsOld = changed.preview == old.preview
+        #expect(!showsOld, "the old render is not shown")
+        // What a pipeline that never saw the old bytes makes of the new file, without its thumbnail.
+        let fresh = try Place()
+        defer { try? FileManager.default.removeItem(at: fresh.folder) }
+        try FreedesktopThumbnails.encode(red, texts: [])!.write(to: fresh.image)
+        let showsNew = try await fresh.cell(fresh.pipeline()).preview == changed.preview
+        #expect(showsNew, "the new bytes' render")
+        let mtime = Int(
+            (try FileManager.default.attributesOfItem(atPath: place.image.path)[.modificationDate] as! Date).timeIntervalSince1970)
+        #expect(Self.textBeforeImage(try Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath)))["Thumb::MTime"] == String(mtime))
+        // New bytes dated within the same second: the stamp's nanoseconds tell what memory holds apart.
+        let blue = PixelBuffer(width: 640, height: 400, filledWith: (20, 20, 220, 255))
+        try FreedesktopThumbnails.encode(blue, texts: [])!.write(to: place.image)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: TimeInterval(mtime) + 0.5)], ofItemAtPath: place.image.path)
+        // Its file of the same size and second would pass the standard's check: only memory is tested here.
+        try FileManager.default.removeItem(atPath: place.thumbnailPath)
+        let showsRed = try await place.cell(pipeline).preview == changed.preview
+        #expect(!showsRed, "a render of the red bytes is not shown for the blue")
+    }
+
+    @Test func theImageItselfIsHashedAfterItsThumbnailWasNot() async throws {
+        let place = try Place()
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let pipeline = place.pipeline()
+        let cell = try await place.cell(pipeline)
+        #expect(cell.facts.sha256.isEmpty)
+        let digest = try FileDigest.sha256(of: place.image)
+        let facts = try await pipeline.facts(for: ImageRequest(url: place.image))
+        #expect(facts.sha256 == digest, "info and the single view get the bytes' hash")
+        let view = try await pipeline.preview(for: PreviewRequest(url: place.image, options: RenderOptions(columns: 40, rows: 20)))
+        #expect(view.facts.sha256 == digest)
+        #expect(try await pipeline.bytes(for: ImageRequest(url: place.image)).entry.sha256 == digest)
+        // A cell after the image: what is known with the hash serves it, and stays.
+        _ = try await place.cell(pipeline)
+        #expect(try await pipeline.facts(for: ImageRequest(url: place.image)).sha256 == digest)
+    }
+
     @Test func aThumbnailThatDoesNotSayWhatTheImageIsLeavesTheFileToBeRead() async throws {
         let place = try Place()
         defer { try? FileManager.default.removeItem(at: place.folder) }

@@ -378,14 +378,16 @@ public struct ImageFetcher: ImageFetching {
 
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
+        let (data, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
         guard let probe = ImageProbe.read(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
         let now = configuration.now()
         let entry = CacheEntry(
             url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: Int64(data.count),
-            sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
-            lastAccessedAt: now, freshUntil: now, probe: probe)
-        return ImageResponse(
+            sha256: request.needsDigest ? SHA256.hash(data: data).hexString : "", etag: nil,
+            lastModified: HTTPDate.string(from: modified), fetchedAt: now, lastAccessedAt: now, freshUntil: now, probe: probe)
+        var response = ImageResponse(
             request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false, probe: probe)
+        response.fileStamp = stamp
+        return response
     }
 }

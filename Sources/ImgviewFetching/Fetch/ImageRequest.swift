@@ -16,9 +16,15 @@ public struct ImageRequest: Sendable, Hashable {
 
     public var url: URL
     public var cachePolicy: CachePolicy
+    /// Whether the response must name the bytes by their SHA-256. A local file read only to make
+    /// a thumbnail need not: what is made of it is known by the file's stamp (device, inode,
+    /// size, modification time), as the freedesktop.org store knows a thumbnail by the file's
+    /// URI and MTime, and its entry's hash is left empty.
+    public var needsDigest: Bool
 
-    public init(url: URL, cachePolicy: CachePolicy = .useCache) {
+    public init(url: URL, cachePolicy: CachePolicy = .useCache, needsDigest: Bool = true) {
         self.url = url
         self.cachePolicy = cachePolicy
+        self.needsDigest = needsDigest
     }
 }

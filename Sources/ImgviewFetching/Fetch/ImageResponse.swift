@@ -54,6 +54,9 @@ public struct ImageResponse: Sendable {
     public let probe: ImageProbe
     /// How many of the bytes an earlier, interrupted transfer had brought: this one asked only for the rest.
     public package(set) var resumedFrom: Int64?
+    /// A local file's stamp as it was opened to be read: what the bytes are known by when the
+    /// entry has no hash (`ImageRequest.needsDigest`).
+    public package(set) var fileStamp: FileStamp?
 
     /// - Parameter probe: the probe as it was made, when it was made just now (the entry keeps
     ///   what lasts of it, not how complete the bytes were).
@@ -75,6 +78,7 @@ public struct ImageResponse: Sendable {
         var response = ImageResponse(
             request: request, entry: entry, source: source, body: body, elapsed: elapsed, isCached: isCached, probe: probe)
         response.resumedFrom = resumedFrom
+        response.fileStamp = fileStamp
         return response
     }
 

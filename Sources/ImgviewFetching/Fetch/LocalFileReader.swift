@@ -23,8 +23,8 @@ public struct LocalFileReader: Sendable {
         self.limit = limit
     }
 
-    /// The file's bytes, and its modification time.
-    public func read(_ url: URL) throws(ImagePipelineError) -> (data: Data, modified: Date) {
+    /// The file's bytes, its modification time, and its stamp as it was opened.
+    public func read(_ url: URL) throws(ImagePipelineError) -> (data: Data, modified: Date, stamp: FileStamp) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; a regular file reads the same with it.
         let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw Self.error(url, errno) }
@@ -35,7 +35,8 @@ public struct LocalFileReader: Sendable {
         let size = Int64(status.st_size)
         guard size <= limit else { throw .tooLarge(url, limit: limit) }
         let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
-        guard size > 0 else { return (Data(), modified) }
+        let stamp = FileStamp(status: status)
+        guard size > 0 else { return (Data(), modified, stamp) }
         var failure: Int32 = 0
         var data = Data(count: Int(size))
         let count = data.withUnsafeMutableBytes { buffer -> Int in
@@ -55,7 +56,7 @@ public struct LocalFileReader: Sendable {
         }
         if failure != 0 { throw Self.error(url, failure) }
         if count < data.count { data.removeSubrange(count...) }
-        return (data, modified)
+        return (data, modified, stamp)
     }
 
     private static func error(_ url: URL, _ code: Int32) -> ImagePipelineError {

@@ -5,33 +5,43 @@ extension PixelBuffer {
         let width = max(1, min(width, self.width))
         let height = max(1, min(height, self.height))
         guard width != self.width || height != self.height else { return self }
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        // The source columns each destination column averages, found once.
-        let columnStarts = (0...width).map { $0 * self.width / width }
-        var sums = [UInt32](repeating: 0, count: width * 4)
-        bytes.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                let top = y * self.height / height
-                let bottom = max(top + 1, (y + 1) * self.height / height)
-                for index in sums.indices { sums[index] = 0 }
-                for row in top..<bottom {
-                    let rowStart = row * self.width * 4
-                    for x in 0..<width {
-                        for column in columnStarts[x]..<max(columnStarts[x] + 1, columnStarts[x + 1]) {
-                            let offset = rowStart + column * 4
-                            sums[x * 4] += UInt32(source[offset])
-                            sums[x * 4 + 1] += UInt32(source[offset + 1])
-                            sums[x * 4 + 2] += UInt32(source[offset + 2])
-                            sums[x * 4 + 3] += UInt32(source[offset + 3])
+        let sourceWidth = self.width
+        let sourceHeight = self.height
+        // The source columns each destination column averages, found once: at least one each.
+        let columns = (0..<width).map { x -> Range<Int> in
+            let start = x * sourceWidth / width
+            return start..<max(start + 1, (x + 1) * sourceWidth / width)
+        }
+        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
+            var sums = [SIMD4<UInt32>](repeating: .zero, count: width)
+            bytes.withUnsafeBufferPointer { source in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    guard let pixels = source.baseAddress else { return }
+                    for y in 0..<height {
+                        let top = y * sourceHeight / height
+                        let bottom = max(top + 1, (y + 1) * sourceHeight / height)
+                        for x in 0..<width { sums[x] = .zero }
+                        for row in top..<bottom {
+                            let rowStart = pixels + row * sourceWidth * 4
+                            for x in 0..<width {
+                                var sum = sums[x]
+                                for column in columns[x] {
+                                    let pixel = rowStart + column * 4
+                                    sum &+= SIMD4(UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
+                                }
+                                sums[x] = sum
+                            }
+                        }
+                        for x in 0..<width {
+                            let count = UInt32((bottom - top) * columns[x].count)
+                            let average = (sums[x] &+ SIMD4(repeating: count / 2)) / SIMD4(repeating: count)
+                            let offset = (y * width + x) * 4
+                            for channel in 0..<4 { output[offset + channel] = UInt8(truncatingIfNeeded: average[channel]) }
                         }
                     }
                 }
-                for x in 0..<width {
-                    let count = UInt32((bottom - top) * max(1, columnStarts[x + 1] - columnStarts[x]))
-                    let offset = (y * width + x) * 4
-                    for channel in 0..<4 { output[offset + channel] = UInt8((sums[x * 4 + channel] + count / 2) / count) }
-                }
             }
+            initialized = width * height * 4
         }
         return PixelBuffer(width: width, height: height, bytes: output)
     }

@@ -21,6 +21,11 @@ public struct FileStamp: Sendable, Hashable {
     public init?(of url: URL) {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return nil }
+        self.init(status: info)
+    }
+
+    /// The stamp of the file whose status is `info` (from `fstat` of a descriptor being read).
+    public init(status info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
