@@ -33,7 +33,9 @@ struct ThumbnailReductionTests {
         let source = PixelBuffer(
             width: 97, height: 61, bytes: (0..<(97 * 61 * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) })
         for (width, height) in [(48, 30), (10, 7), (96, 60), (1, 1), (97, 20), (33, 61)] {
-            #expect(source.reduced(toWidth: width, height: height) == Self.reference(source, width: width, height: height), "\(width)×\(height)")
+            #expect(
+                source.reduced(toWidth: width, height: height) == Self.reference(source, width: width, height: height), "\(width)×\(height)"
+            )
         }
     }
 
