@@ -56,7 +56,7 @@ struct Imgview: AsyncParsableCommand {
                     uniqueKeysWithValues: configuration.subcommands.map {
                         ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
                     }))
-            var command = try parseAsRoot(arguments)
+            var command = try parse(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -65,6 +65,25 @@ struct Imgview: AsyncParsableCommand {
         } catch {
             exit(reporting: error)
         }
+    }
+
+    /// The command `arguments` name. A subcommand without subcommands of its own named first
+    /// (`show`, `info`, `get`, …) is parsed on its own: from the root, ArgumentParser reflects
+    /// over the root, over `browse` (the default subcommand, to see whether it takes everything
+    /// after it) and over the subcommand four times before it parses it (DECISIONS.md, "Start-up
+    /// of `show`"). Whatever that parse does not accept (`--help`, `--version`, a completion
+    /// request, a usage error; help, which the parse returns as a command of its own) is parsed
+    /// again from the root, so every answer and message is the root's, as before.
+    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        if let name = arguments.first,
+            let leaf = configuration.subcommands.first(where: { $0._commandName == name && $0.configuration.subcommands.isEmpty }),
+            let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
+            // Help comes back as ArgumentParser's own command, which would name the subcommand alone.
+            ObjectIdentifier(type(of: command)) == ObjectIdentifier(leaf)
+        {
+            return command
+        }
+        return try parseAsRoot(arguments)
     }
 
     /// Prints one line for `error` on stderr and exits with its documented code.

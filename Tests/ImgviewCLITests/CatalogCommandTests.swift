@@ -104,6 +104,29 @@ struct CatalogCommandTests {
         #expect(unknown.status == ExitStatus.usage.rawValue)
     }
 
+    @Test func aSubcommandParsedOnItsOwnAnswersAsTheRootDoes() async throws {
+        // `show`, `info`, `get` and the other leaf subcommands are parsed without the root (for
+        // start-up); what that parse does not accept is parsed again from the root, so help, the
+        // version, completion scripts and usage errors read as they always have.
+        for arguments in [["show", "--help"], ["info", "-h"], ["get", "--help"]] {
+            let result = try await ImgviewProcess.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("USAGE: imgview \(arguments[0])"), "\(arguments): \(result.stdout.prefix(200))")
+        }
+        let root = try await ImgviewProcess.run(["--version"])
+        let version = try await ImgviewProcess.run(["show", "--version"])
+        #expect(version.status == 0 && version.stdout == root.stdout, "\(version)")
+        let usage = try await ImgviewProcess.run(["show", "--size", "wide", "x.png"])
+        #expect(usage.status == ExitStatus.usage.rawValue)
+        #expect(usage.stderr.hasPrefix("Error: The value 'wide' is invalid for '--size <COLSxROWS>'"))
+        #expect(usage.stderr.contains("Usage: imgview show"), "\(usage.stderr)")
+        let validation = try await ImgviewProcess.run(["get"])
+        #expect(validation.status == ExitStatus.usage.rawValue)
+        #expect(validation.stderr.contains("Usage: imgview get"), "\(validation.stderr)")
+        let completion = try await ImgviewProcess.run(["info", "--generate-completion-script", "bash"])
+        #expect(completion.status == 0 && completion.stdout.contains("_imgview"), "the whole program's script")
+    }
+
     @Test(arguments: [["--help"], ["list", "--help"], ["serve", "--help"], ["help", "list"]])
     func helpOnEveryCommand(arguments: [String]) async throws {
         let result = try await ImgviewProcess.run(arguments)

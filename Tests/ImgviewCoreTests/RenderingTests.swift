@@ -105,4 +105,87 @@ struct RenderingTests {
         #expect(AnsiPrinter().text(for: grid) == "\u{1B}[38;2;255;0;0mab\u{1B}[0m\n\u{1B}[44mc\u{1B}[48;5;200md\u{1B}[0m\n")
         #expect(AnsiPrinter().text(for: CellGrid(columns: 1, rows: 1, cells: [Cell(character: "x")])) == "x\n")
     }
+
+    /// Pixels with detail everywhere and every kind of alpha (opaque, clear, between), so a row
+    /// read twice or missed at a seam, or a shortcut that composes differently, would show.
+    static func detailedPixels(width: Int, height: Int) -> PixelBuffer {
+        let bytes = (0..<width * height).flatMap { index -> [UInt8] in
+            let (x, y) = (index % width, index / width)
+            let alpha: UInt8 = (x + y) % 5 == 0 ? 0 : (x * y) % 7 == 0 ? UInt8(60 + (x + y) % 190) : 255
+            return [UInt8((x * 37 + y * 11) % 256), UInt8((x * y) % 256), UInt8((x ^ y) % 256), alpha]
+        }
+        return PixelBuffer(width: width, height: height, bytes: bytes)
+    }
+
+    @Test(arguments: [(97, 61, 40, 23), (300, 200, 120, 80), (50, 50, 200, 2), (10, 300, 5, 160), (64, 90, 64, 40)])
+    func areaScalingInTwoBandsGivesTheSameValuesAsOne(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        let pixels = Self.detailedPixels(width: sourceWidth, height: sourceHeight)
+        let background = RGBColor(red: 10, green: 20, blue: 30)
+        let one = AreaScaler(background: background, readsPerExtraBand: .max).scale(pixels, toWidth: width, height: height)
+        let two = AreaScaler(background: background, readsPerExtraBand: 0).scale(pixels, toWidth: width, height: height)
+        #expect(one.values == two.values ? true : false)
+    }
+
+    @Test(arguments: [(64, 90, 64, 40), (64, 90, 32, 40), (33, 20, 33, 60)])
+    func areaScalingMatchesTheSumsItStandsFor(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        // Each sample the mean of what it covers, composed over the background first: the first
+        // and last cases keep the width as it is (one pixel a sample), the middle halves it.
+        let pixels = Self.detailedPixels(width: sourceWidth, height: sourceHeight)
+        let background = RGBColor(red: 200, green: 90, blue: 10)
+        let scaled = AreaScaler(background: background).scale(pixels, toWidth: width, height: height)
+        let horizontal = AreaScaler.contributions(source: sourceWidth, destination: width)
+        let vertical = AreaScaler.contributions(source: sourceHeight, destination: height)
+        let linearBackground = background.linear
+        var largest: Float = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                var expected = (Float(0), Float(0), Float(0))
+                for across in horizontal.ranges[x] {
+                    for down in vertical.ranges[y] {
+                        let weight = horizontal.weights[across] * vertical.weights[down]
+                        let index = (vertical.sources[down] * sourceWidth + horizontal.sources[across]) * 4
+                        let alpha = Float(pixels.bytes[index + 3]) / 255
+                        let light = (0..<3).map { SRGB.toLinear[Int(pixels.bytes[index + $0])] * alpha }
+                        expected.0 += weight * (light[0] + linearBackground.red * (1 - alpha))
+                        expected.1 += weight * (light[1] + linearBackground.green * (1 - alpha))
+                        expected.2 += weight * (light[2] + linearBackground.blue * (1 - alpha))
+                    }
+                }
+                let found = scaled.color(x: x, y: y)
+                largest = max(largest, abs(found.red - expected.0), abs(found.green - expected.1), abs(found.blue - expected.2))
+            }
+        }
+        #expect(largest < 1e-5)
+    }
+
+    @Test(arguments: [BlockSymbols.quad, .sextant, .block], [ColorMode.full, .twoFiftySix, .sixteen, .none])
+    func blocksInTwoBandsGiveTheSameCellsAsOne(symbols: BlockSymbols, colors: ColorMode) {
+        let image = BlockSymbolsTests.card(columns: 31, rows: 9, symbols: symbols)
+        let one = BlockRenderer(symbols: symbols, samplesPerExtraBand: .max).render(image, columns: 31, rows: 9, colors: colors)
+        let two = BlockRenderer(symbols: symbols, samplesPerExtraBand: 0).render(image, columns: 31, rows: 9, colors: colors)
+        #expect(one.cells == two.cells)
+        #expect(Set(one.cells.map(\.character)).count > 1, "the picture has detail to draw")
+    }
+
+    @Test(arguments: [BlockSymbols.quad, .sextant, .block])
+    func everyPatternsRectanglesCoverItsSamples(symbols: BlockSymbols) {
+        // The running-sum rectangles add up to the same as the samples under each pattern's mask.
+        let grid = BlockPattern.grid(for: symbols)
+        let patterns = BlockPattern.patterns(for: symbols)
+        let rectangles = SampleRectangles(masks: patterns.map(\.mask), columns: grid.columns, rows: grid.rows)
+        let pixels = Self.detailedPixels(width: 3 * grid.columns, height: 2 * grid.rows)
+        let image = AreaScaler().scale(pixels, toWidth: pixels.width, height: pixels.height)
+        var samples = CellSamples(columns: grid.columns, rows: grid.rows)
+        for (column, row) in [(0, 0), (1, 1), (2, 0)] {
+            samples.load(image, column: column, row: row)
+            for (index, pattern) in patterns.enumerated() {
+                var expected = SIMD8<Float>()
+                for bit in 0..<samples.count where pattern.mask & (1 << UInt64(bit)) != 0 { expected += samples.samples[bit] }
+                let difference = samples.sum(over: rectangles, pattern: index) - expected
+                #expect((difference * difference).max() < 1e-8, "\(pattern.character)")
+            }
+        }
+        // Halves, quadrants and eighths are one or two rectangles each (a sextant up to three).
+        #expect(rectangles.ranges.allSatisfy { $0.count <= (symbols == .sextant ? 3 : 2) })
+    }
 }

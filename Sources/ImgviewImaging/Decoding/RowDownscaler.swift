@@ -74,6 +74,10 @@ public struct RowDownscaler {
         if factor == 1 {
             output.withUnsafeMutableBufferPointer { output in
                 let row = output.baseAddress! + y * width * 4
+                guard step > 1 || firstColumn > 0 else {
+                    row.update(from: pixels.baseAddress!, count: sourceWidth * 4)
+                    return
+                }
                 var x = firstColumn
                 while x < sourceWidth {
                     for channel in 0..<4 { row[x * 4 + channel] = pixels[x * 4 + channel] }

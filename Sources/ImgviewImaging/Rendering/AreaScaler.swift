@@ -1,13 +1,24 @@
+import Dispatch
+
 /// Scales pixels to an exact size by area averaging in linear light, composing alpha over a background.
 ///
 /// Every output sample is the mean of the source area it covers, pixels at the edges
 /// counted by the fraction inside. Averaging sRGB values directly would darken every
-/// edge and fine texture; linear light keeps the brightness a viewer sees.
+/// edge and fine texture; linear light keeps the brightness a viewer sees. A large image is
+/// scaled in two bands of output rows at once, one per core, with the same values as one band.
 public struct AreaScaler: Sendable {
     public var background: RGBColor
+    /// The source pixels read from which a second band is worth its thread.
+    private let readsPerExtraBand: Int
 
     public init(background: RGBColor = RGBColor(red: 0, green: 0, blue: 0)) {
+        self.init(background: background, readsPerExtraBand: 150_000)
+    }
+
+    /// A scaler that goes to a second band from `readsPerExtraBand` (tests: 0 for always, `.max` for never).
+    init(background: RGBColor, readsPerExtraBand: Int) {
         self.background = background
+        self.readsPerExtraBand = readsPerExtraBand
     }
 
     /// Scales `region` of `pixels` (all of them when nil), in pixels and fractions of them, to `width × height`.
@@ -15,50 +26,67 @@ public struct AreaScaler: Sendable {
         let area = region ?? Viewport.Region(covering: pixels)
         let horizontal = Self.contributions(source: pixels.width, from: area.x, length: area.width, destination: width)
         let vertical = Self.contributions(source: pixels.height, from: area.y, length: area.height, destination: height)
-        let background = background.linear
         var output = [Float](repeating: 0, count: width * height * 3)
-        var cachedRow = [Float](repeating: 0, count: width * 3)
-        // Through pointers: this runs for every pixel of every preview, and the array accesses'
-        // checks were a third of it. The same sums in the same order as before.
-        SRGB.toLinear.withUnsafeBufferPointer { toLinear in
-            pixels.bytes.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { output in
-                    cachedRow.withUnsafeMutableBufferPointer { cachedRow in
-                        horizontal.withBuffers { horizontalRanges, horizontalSources, horizontalWeights in
-                            // The source row composed over the background and reduced to `width` samples.
-                            func reduceRow(_ row: Int) {
-                                let rowStart = row * pixels.width * 4
-                                for x in 0..<width {
-                                    var red: Float = 0
-                                    var green: Float = 0
-                                    var blue: Float = 0
-                                    for contribution in horizontalRanges[x] {
-                                        let weight = horizontalWeights[contribution]
-                                        let index = rowStart + horizontalSources[contribution] * 4
-                                        let alpha = Float(source[index + 3]) * (1 / 255)
-                                        let inverse = 1 - alpha
-                                        red += weight * (toLinear[Int(source[index])] * alpha + background.red * inverse)
-                                        green += weight * (toLinear[Int(source[index + 1])] * alpha + background.green * inverse)
-                                        blue += weight * (toLinear[Int(source[index + 2])] * alpha + background.blue * inverse)
+        let reads = horizontal.sources.count * vertical.sources.count
+        let bands = reads >= readsPerExtraBand && height > 1 ? 2 : 1
+        output.withUnsafeMutableBufferPointer { output in
+            // Each band writes only its own rows of `output`; the source row at the seam is read by both.
+            nonisolated(unsafe) let output = output
+            let scaleBand: @Sendable (Int) -> Void = { band in
+                let rows = (band * height / bands)..<((band + 1) * height / bands)
+                self.scale(pixels, horizontal: horizontal, vertical: vertical, rows: rows, width: width, into: output)
+            }
+            if bands == 1 {
+                scaleBand(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands, execute: scaleBand)
+            }
+        }
+        return LinearImage(width: width, height: height, values: output)
+    }
+
+    /// Output `rows` of the scaled image, written to their place in `output` (`width` samples a row).
+    private func scale(
+        _ pixels: PixelBuffer, horizontal: Contributions, vertical: Contributions, rows: Range<Int>, width: Int,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        var reduced = [Float](repeating: 0, count: width * 3)
+        // The source columns the contributions read (a zoomed view reads a part of each row).
+        let columns = (horizontal.sources.min() ?? 0)..<((horizontal.sources.max() ?? -1) + 1)
+        var composed = [Float](repeating: 0, count: columns.count * 3)
+        let rowLength = pixels.width * 4
+        let onePerSample = horizontal.onePerSample
+        let background = background.linear
+        pixels.bytes.withUnsafeBufferPointer { source in
+            SRGB.toLinear.withUnsafeBufferPointer { toLinear in
+                reduced.withUnsafeMutableBufferPointer { reduced in
+                    composed.withUnsafeMutableBufferPointer { composed in
+                        var reducedRow = -1
+                        for y in rows {
+                            let outputRow = output.baseAddress! + y * width * 3
+                            for contribution in vertical.ranges[y] {
+                                let row = vertical.sources[contribution]
+                                // Neighbouring output rows share the source row between them.
+                                if row != reducedRow {
+                                    let pixels = source.baseAddress! + row * rowLength
+                                    if onePerSample != nil {
+                                        // Each sample one whole pixel (weight 1): the composed pixels are the sums.
+                                        Self.compose(
+                                            pixels, columns: columns, toLinear: toLinear, background: background, into: reduced.baseAddress!
+                                        )
+                                    } else {
+                                        Self.compose(
+                                            pixels, columns: columns, toLinear: toLinear, background: background,
+                                            into: composed.baseAddress!)
+                                        Self.reduce(
+                                            composed.baseAddress!, firstColumn: columns.lowerBound, horizontal: horizontal,
+                                            into: reduced.baseAddress!)
                                     }
-                                    cachedRow[x * 3] = red
-                                    cachedRow[x * 3 + 1] = green
-                                    cachedRow[x * 3 + 2] = blue
+                                    reducedRow = row
                                 }
-                            }
-                            var cachedRowIndex = -1
-                            for y in 0..<height {
-                                let outputStart = y * width * 3
-                                for contribution in vertical.ranges[y] {
-                                    let row = vertical.sources[contribution]
-                                    if row != cachedRowIndex {
-                                        reduceRow(row)
-                                        cachedRowIndex = row
-                                    }
-                                    let weight = vertical.weights[contribution]
-                                    for index in 0..<(width * 3) {
-                                        output[outputStart + index] += weight * cachedRow[index]
-                                    }
+                                let weight = vertical.weights[contribution]
+                                for index in 0..<(width * 3) {
+                                    outputRow[index] += weight * reduced[index]
                                 }
                             }
                         }
@@ -66,7 +94,60 @@ public struct AreaScaler: Sendable {
                 }
             }
         }
-        return LinearImage(width: width, height: height, values: output)
+    }
+
+    /// `columns` of one source row (RGBA8) composed over `background`, as linear red, green and
+    /// blue, into `composed` (three values a pixel, from `columns.lowerBound`).
+    private static func compose(
+        _ row: UnsafePointer<UInt8>, columns: Range<Int>, toLinear: UnsafeBufferPointer<Float>, background: LinearColor,
+        into composed: UnsafeMutablePointer<Float>
+    ) {
+        let toLinear = toLinear.baseAddress!
+        var pixel = row + columns.lowerBound * 4
+        var target = composed
+        for _ in columns {
+            if pixel[3] == 255 {
+                // Opaque: the same values as below, where alpha is 1 and the background's share 0.
+                target[0] = toLinear[Int(pixel[0])]
+                target[1] = toLinear[Int(pixel[1])]
+                target[2] = toLinear[Int(pixel[2])]
+            } else {
+                let alpha = Float(pixel[3]) * (1 / 255)
+                let inverse = 1 - alpha
+                target[0] = toLinear[Int(pixel[0])] * alpha + background.red * inverse
+                target[1] = toLinear[Int(pixel[1])] * alpha + background.green * inverse
+                target[2] = toLinear[Int(pixel[2])] * alpha + background.blue * inverse
+            }
+            pixel += 4
+            target += 3
+        }
+    }
+
+    /// A composed row (from `firstColumn`) reduced to the destination's samples by `horizontal`'s weights.
+    private static func reduce(
+        _ composed: UnsafePointer<Float>, firstColumn: Int, horizontal: Contributions, into reduced: UnsafeMutablePointer<Float>
+    ) {
+        horizontal.ranges.withUnsafeBufferPointer { ranges in
+            horizontal.sources.withUnsafeBufferPointer { sources in
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    for x in ranges.indices {
+                        var red: Float = 0
+                        var green: Float = 0
+                        var blue: Float = 0
+                        for contribution in ranges[x] {
+                            let weight = weights[contribution]
+                            let pixel = composed + (sources[contribution] - firstColumn) * 3
+                            red += weight * pixel[0]
+                            green += weight * pixel[1]
+                            blue += weight * pixel[2]
+                        }
+                        reduced[x * 3] = red
+                        reduced[x * 3 + 1] = green
+                        reduced[x * 3 + 2] = blue
+                    }
+                }
+            }
+        }
     }
 
     /// For each destination sample, which source samples it covers and by what share (summing to 1).
@@ -75,15 +156,12 @@ public struct AreaScaler: Sendable {
         var sources: [Int]
         var weights: [Float]
 
-        /// `body` given the three arrays' buffers.
-        func withBuffers<T>(
-            _ body: (UnsafeBufferPointer<Range<Int>>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>) throws -> T
-        ) rethrows -> T {
-            try ranges.withUnsafeBufferPointer { ranges in
-                try sources.withUnsafeBufferPointer { sources in
-                    try weights.withUnsafeBufferPointer { weights in try body(ranges, sources, weights) }
-                }
-            }
+        /// The first source sample when each destination sample is one whole source sample, the
+        /// next one each time (a side kept at its size).
+        var onePerSample: Int? {
+            guard let first = sources.first, weights.allSatisfy({ $0 == 1 }) else { return nil }
+            let stepping = ranges.indices.allSatisfy { ranges[$0] == $0..<($0 + 1) && sources[$0] == first + $0 }
+            return stepping ? first : nil
         }
     }
 

@@ -1,45 +1,80 @@
+import Dispatch
+
 /// Picks, for each cell, the block character and the two colours that best reproduce it.
 ///
 /// Tries every pattern of its symbol set (halves, quadrants and eighths, or sextants): the foreground is the mean of the
 /// samples it covers, the background the mean of the rest (in linear light), and the error
 /// is measured in perceptual units, lightness first. With a palette, the best few patterns
 /// are tried again with their colours quantised, because the nearest palette colours can
-/// change which pattern is best.
+/// change which pattern is best. A large grid is rendered in two bands of rows at once, one per
+/// core; each cell depends on its own samples alone, so the cells are the same either way.
 public struct BlockRenderer: Sendable {
     private let lightOnDark: Bool
     private let symbols: BlockSymbols
     /// Samples per cell, across and down: what the image must be scaled to.
     public let subColumns: Int
     public let subRows: Int
+    /// The samples from which a second band is worth its thread.
+    private let samplesPerExtraBand: Int
 
     public init(lightOnDark: Bool = true, symbols: BlockSymbols = .quad) {
+        self.init(lightOnDark: lightOnDark, symbols: symbols, samplesPerExtraBand: 50_000)
+    }
+
+    /// A renderer that goes to a second band from `samplesPerExtraBand` (tests: 0 for always, `.max` for never).
+    init(lightOnDark: Bool = true, symbols: BlockSymbols = .quad, samplesPerExtraBand: Int) {
         self.lightOnDark = lightOnDark
         self.symbols = symbols
+        self.samplesPerExtraBand = samplesPerExtraBand
         (subColumns, subRows) = BlockPattern.grid(for: symbols)
     }
 
     /// The grid for `image`, which must be `columns × subColumns` by `rows × subRows` samples.
     public func render(_ image: LinearImage, columns: Int, rows: Int, colors: ColorMode) -> CellGrid {
         precondition(image.width == columns * subColumns && image.height == rows * subRows, "image not scaled to the grid")
+        var cells = [Cell](repeating: Cell(character: " "), count: columns * rows)
+        let bands = image.width * image.height >= samplesPerExtraBand && rows > 1 ? 2 : 1
+        cells.withUnsafeMutableBufferPointer { cells in
+            // Each band writes only its own rows of `cells`.
+            nonisolated(unsafe) let cells = cells
+            let renderBand: @Sendable (Int) -> Void = { band in
+                let bandRows = (band * rows / bands)..<((band + 1) * rows / bands)
+                self.render(image, columns: columns, rows: bandRows, colors: colors, into: cells)
+            }
+            if bands == 1 {
+                renderBand(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands, execute: renderBand)
+            }
+        }
+        return CellGrid(columns: columns, rows: rows, cells: cells)
+    }
+
+    /// The cells of `rows`, written to their place in `cells` (`columns` a row).
+    private func render(
+        _ image: LinearImage, columns: Int, rows: Range<Int>, colors: ColorMode, into cells: UnsafeMutableBufferPointer<Cell>
+    ) {
         let palette: XtermPalette? = colors == .sixteen ? .sixteen : colors == .twoFiftySix ? .twoFiftySix : nil
         let patterns = BlockPattern.patterns(for: symbols)
-        var cells: [Cell] = []
-        cells.reserveCapacity(columns * rows)
-        var samples = CellSamples(count: subColumns * subRows)
+        let rectangles = SampleRectangles(masks: patterns.map(\.mask), columns: subColumns, rows: subRows)
+        var samples = CellSamples(columns: subColumns, rows: subRows)
         var candidates: [Candidate] = []
         var nearest = PaletteLookup(palette: palette ?? .twoFiftySix)
-        for row in 0..<rows {
+        for row in rows {
             for column in 0..<columns {
-                samples.load(image, column: column, row: row, subColumns: subColumns, subRows: subRows)
+                samples.load(image, column: column, row: row)
                 if colors == .none {
-                    cells.append(monochromeCell(samples, patterns: patterns))
+                    cells[row * columns + column] = monochromeCell(samples, patterns: patterns, rectangles: rectangles)
                     continue
                 }
-                candidates.removeAll(keepingCapacity: true)
-                for (index, pattern) in patterns.enumerated() {
-                    candidates.append(Candidate(samples, pattern: index, mask: pattern.mask))
+                var best = Candidate(samples, pattern: 0, mask: patterns[0].mask, rectangles: rectangles)
+                if palette != nil { candidates.append(best) }
+                for index in 1..<patterns.count {
+                    let candidate = Candidate(samples, pattern: index, mask: patterns[index].mask, rectangles: rectangles)
+                    // The first of equal errors wins.
+                    if candidate.error < best.error { best = candidate }
+                    if palette != nil { candidates.append(candidate) }
                 }
-                var best = candidates.min { $0.error < $1.error }!
                 if let palette {
                     candidates.sort { $0.error < $1.error }
                     var bestError = Float.infinity
@@ -52,6 +87,7 @@ public struct BlockRenderer: Sendable {
                             best = candidate
                         }
                     }
+                    candidates.removeAll(keepingCapacity: true)
                 }
                 let foreground =
                     palette == nil ? TerminalColor.rgb(best.foreground.rgb) : .indexed(UInt8(nearest.paletteIndex(for: best.foreground)))
@@ -60,20 +96,19 @@ public struct BlockRenderer: Sendable {
                 // When both halves come out the same colour the pattern shows nothing: a space
                 // says the same in one byte.
                 let character = foreground == background ? " " : patterns[best.pattern].character
-                cells.append(Cell(character: character, foreground: foreground, background: background))
+                cells[row * columns + column] = Cell(character: character, foreground: foreground, background: background)
             }
         }
-        return CellGrid(columns: columns, rows: rows, cells: cells)
     }
 
     /// Without colours the foreground is the terminal's text colour and the background its own:
     /// the pattern becomes a threshold picture.
-    private func monochromeCell(_ samples: CellSamples, patterns: [BlockPattern]) -> Cell {
+    private func monochromeCell(_ samples: CellSamples, patterns: [BlockPattern], rectangles: SampleRectangles) -> Cell {
         let light = samples.target(.white)
         let dark = samples.target(.black)
         var best: (error: Float, character: Character) = (.infinity, " ")
-        for pattern in patterns {
-            let covered = samples.sum(over: pattern.mask)
+        for (index, pattern) in patterns.enumerated() {
+            let covered = samples.sum(over: rectangles, pattern: index)
             let rest = samples.total - covered
             let count = pattern.mask.nonzeroBitCount
             let restCount = samples.count - count
@@ -112,9 +147,9 @@ public struct BlockRenderer: Sendable {
         let restCount: Int
 
         /// The pattern in the mean colours of its two sides (a side without samples takes the other's).
-        init(_ samples: CellSamples, pattern: Int, mask: UInt64) {
+        init(_ samples: CellSamples, pattern: Int, mask: UInt64, rectangles: SampleRectangles) {
             self.pattern = pattern
-            covered = samples.sum(over: mask)
+            covered = samples.sum(over: rectangles, pattern: pattern)
             rest = samples.total - covered
             count = mask.nonzeroBitCount
             restCount = samples.count - count
