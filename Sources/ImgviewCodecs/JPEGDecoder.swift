@@ -57,6 +57,7 @@ public struct JPEGDecoder: ImageDecoding {
         let decodedRows: (PixelBuffer, String?, JPEGSession.Frame)
         do {
             decodedRows = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
+                session.input = request.mappedInput
                 let frame = try session.readHeader()
                 // A progressive file's every coefficient, kept by libjpeg whatever the scale.
                 let needed = session.coefficientBytes

@@ -32,6 +32,8 @@ final class JPEGSession {
     private let errors = UnsafeMutablePointer<imgview_jpeg_errors>.allocate(capacity: 1)
     private var stream: UnsafeMutablePointer<imgview_jpeg_source>?
     private var isCreated = false
+    /// The file's mapping when the bytes are one: its pages read so far are let go between scans and rows.
+    var input: MappedFile?
 
     init() throws(ImageDecodingError) {
         info.initialize(to: jpeg_decompress_struct())
@@ -179,6 +181,7 @@ final class JPEGSession {
         var restIsLowestLumaBits = false
         reading: while true {
             if cancellation.isCancelled { throw .cancelled }
+            input?.releaseResidentPages()
             switch try consumeInput() {
             case JPEG_REACHED_EOI, JPEG_SUSPENDED:
                 break reading
@@ -270,6 +273,7 @@ final class JPEGSession {
                     return
                 }
                 let first = Int(info.pointee.output_scanline)
+                if first % 64 < batch { input?.releaseResidentPages() }
                 let count = min(batch, height - first)
                 for index in 0..<count { rows[index] = base + (first + index) * rowLength }
                 let read = rows.withUnsafeMutableBufferPointer { pointers in

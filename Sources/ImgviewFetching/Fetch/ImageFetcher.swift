@@ -378,14 +378,26 @@ public struct ImageFetcher: ImageFetching {
 
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        let (data, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
-        guard let probe = ImageProbe.read(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        // A file larger than the cache keeps in memory is left where it is, as a large cache
+        // blob is: the decoder maps it (DECISIONS.md, "Large files reach the decoder mapped").
+        let (contents, modified) = try LocalFileReader(limit: configuration.maxDownloadBytes)
+            .read(url, wholeLimit: configuration.memoryItemLimit)
+        let body: ImageResponse.Body
+        let byteCount: Int64
+        let sha256: String
+        switch contents {
+        case .data(let data):
+            (body, byteCount, sha256) = (.data(data), Int64(data.count), SHA256.hash(data: data).hexString)
+        case .file(let count, let hash):
+            (body, byteCount, sha256) = (.file(url, owner: nil), count, hash)
+        }
+        guard let probe = body.probe(through: .header) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: Int64(data.count),
-            sha256: SHA256.hash(data: data).hexString, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
+            url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: byteCount,
+            sha256: sha256, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
             lastAccessedAt: now, freshUntil: now, probe: probe)
         return ImageResponse(
-            request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false, probe: probe)
+            request: request, entry: entry, source: .file, body: body, elapsed: .zero, isCached: false, probe: probe)
     }
 }

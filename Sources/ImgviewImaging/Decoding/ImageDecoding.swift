@@ -83,13 +83,16 @@ public struct DecodeRequest: Sendable, Equatable {
     /// in for the image when it covers `minimumSize` and has its shape: for a thumbnail (a grid's
     /// cell, a contact sheet), where a stale or soft one costs little, never for the image itself.
     public var allowsEmbeddedThumbnail: Bool
+    /// The mapping the bytes are read from when they are a large file's (`MappedFile`), so that
+    /// what the decoder has read can leave memory as it goes (`releaseReadInput`).
+    public var mappedInput: MappedFile?
 
     /// `maxDecodeBytes` nil is the default bound, raised in proportion with a pixel limit above
     /// the default one: whoever allows more pixels allows their memory too.
     public init(
         minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
         animationLimits: AnimationLimits = .default, animates: Bool = true, cancellation: CancellationFlag = CancellationFlag(),
-        page: Int = 0, allowsEmbeddedThumbnail: Bool = false
+        page: Int = 0, allowsEmbeddedThumbnail: Bool = false, mappedInput: MappedFile? = nil
     ) {
         self.minimumSize = minimumSize
         self.maxPixelCount = maxPixelCount
@@ -99,6 +102,14 @@ public struct DecodeRequest: Sendable, Equatable {
         self.cancellation = cancellation
         self.page = max(0, page)
         self.allowsEmbeddedThumbnail = allowsEmbeddedThumbnail
+        self.mappedInput = mappedInput
+    }
+
+    /// Lets the pages of a mapped input read so far leave memory: called by decoders that read
+    /// their bytes front to back, between rows or scans, beside the cancellation check. Pages
+    /// read again come back from the page cache, so a decoder that looks back loses nothing.
+    public func releaseReadInput() {
+        mappedInput?.releaseResidentPages()
     }
 
     /// The full-size memory a pixel limit of `maxPixelCount` allows: the default, or more in proportion.
