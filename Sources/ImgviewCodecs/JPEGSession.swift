@@ -126,6 +126,17 @@ final class JPEGSession {
     /// What libjpeg holds for a progressive file until its last scan, read after the header:
     /// every component's DCT coefficients, 2 bytes each, 64 a block, in whole MCUs (0 for a
     /// sequential file, decoded a row of MCUs at a time).
+    /// Has libjpeg keep a progressive file's coefficients in a temporary file beyond `resident`
+    /// bytes of them (`jpegOpenBackingStore`); false, changing nothing, when no temporary file
+    /// can be made. Called before decoding starts.
+    func spillCoefficients(keeping resident: Int) -> Bool {
+        let probe = imgview_jpeg_temporary_file()
+        guard probe >= 0 else { return false }
+        close(probe)
+        info.pointee.mem.pointee.max_memory_to_use = resident
+        return true
+    }
+
     var coefficientBytes: Int {
         guard info.pointee.progressive_mode != 0, let components = info.pointee.comp_info else { return 0 }
         var blocks = 0

@@ -267,6 +267,7 @@ public final class ImagePipeline: Sendable {
         forEveryMode: Bool = true, in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
         let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
+        let smallest = DecodePolicy.smallestSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
         if let cached = memory.decoded.value(for: content),
             DecodePolicy.covers(cached.image, minimum, page: options.page, animates: options.animates)
         {
@@ -294,7 +295,7 @@ public final class ImagePipeline: Sendable {
                 }
                 let (bytes, mapping) = try response.mappedData()
                 let request = DecodeRequest(
-                    minimumSize: minimum, maxPixelCount: maxPixelCount, animates: options.animates, cancellation: cancellation,
+                    minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates, cancellation: cancellation,
                     page: options.page, allowsEmbeddedThumbnail: thumbnail != nil, mappedInput: mapping)
                 let image = try decoder.decode(bytes, header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))

@@ -62,6 +62,10 @@ public struct DecodeRequest: Sendable, Equatable {
 
     /// The upright size the caller will scale down to; nil means full size.
     public var minimumSize: (width: Int, height: Int)?
+    /// The least a decoder whose library holds the whole image may come down to when an output
+    /// of `minimumSize` does not fit beside it (`PixelReducer.factor(…beside:…)`): a pixel
+    /// preview asks for room over what it shows and needs only what it shows. Nil: `minimumSize`.
+    public var smallestSize: (width: Int, height: Int)?
     /// Images whose header declares more pixels than this are refused before decoding; for an
     /// animation, this bounds its canvas (every frame is composed at that size).
     public var maxPixelCount: Int
@@ -90,11 +94,12 @@ public struct DecodeRequest: Sendable, Equatable {
     /// `maxDecodeBytes` nil is the default bound, raised in proportion with a pixel limit above
     /// the default one: whoever allows more pixels allows their memory too.
     public init(
-        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
+        minimumSize: (width: Int, height: Int)? = nil, smallestSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
         animationLimits: AnimationLimits = .default, animates: Bool = true, cancellation: CancellationFlag = CancellationFlag(),
         page: Int = 0, allowsEmbeddedThumbnail: Bool = false, mappedInput: MappedFile? = nil
     ) {
         self.minimumSize = minimumSize
+        self.smallestSize = smallestSize
         self.maxPixelCount = maxPixelCount
         self.maxDecodeBytes = maxDecodeBytes ?? Self.decodeBytes(allowing: maxPixelCount)
         self.animationLimits = animationLimits
@@ -126,6 +131,7 @@ public struct DecodeRequest: Sendable, Equatable {
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
+            && lhs.smallestSize?.width == rhs.smallestSize?.width && lhs.smallestSize?.height == rhs.smallestSize?.height
             && lhs.maxPixelCount == rhs.maxPixelCount && lhs.maxDecodeBytes == rhs.maxDecodeBytes
             && lhs.animationLimits == rhs.animationLimits && lhs.animates == rhs.animates && lhs.page == rhs.page
             && lhs.allowsEmbeddedThumbnail == rhs.allowsEmbeddedThumbnail
