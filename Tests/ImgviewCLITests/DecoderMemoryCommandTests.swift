@@ -100,6 +100,19 @@ struct DecoderMemoryCommandTests {
         #expect(info.peakKB < memoryBound(kilobytes: 100 * 1024), "info \(name): \(info.peakKB) KB at the peak")
     }
 
+    /// Pixel previews full screen (kitty into a pipe at 240×67, 10×20-pixel cells): a lossless
+    /// WebP of 3460² kept 1.5 times its box beside libwebp's pixels, and the kitty encoder made
+    /// three whole copies of the payload (128 MB at the peak in the debug binary before).
+    @Test func aKittyPreviewFullScreenStaysUnderAHundredMegabytes() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try HostileImages.memoryImage("webp-lossless-3460-square.webp", in: folder)
+        let result = try await Self.measured(["show", "--mode", "kitty", "--size", "240x67", file.path])
+        #expect(result.status == 0 && result.lines.isEmpty, "exit \(result.status), \(result.lines)")
+        #expect(result.stdout.hasPrefix("\u{1B}_G"), "a kitty preview")
+        #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(result.peakKB) KB at the peak")
+    }
+
     /// A HEIC and a JPEG XL declaring 9000×9000 (within the pixel limit; the HEIC's stream is
     /// small) are refused in one line before libheif or libjxl allocate for them.
     @Test(arguments: ["heic", "jxl"])

@@ -246,6 +246,20 @@ def png_photo_stored(width=8000, height=5000):
             + idat + png_chunk(b"IEND", b""))
 
 
+def jpeg_progressive(width=6000, height=4000):
+    """A progressive JPEG of a 24 MP photo's size (4:2:0): libjpeg keeps its 72 MB of coefficients
+    until the last scan. Encoded by cjpeg (libjpeg-turbo-progs) from the photo-like rows."""
+    with tempfile.TemporaryDirectory(prefix="imgview-memory-images-") as folder:
+        source = os.path.join(folder, "photo.ppm")
+        with open(source, "wb") as f:
+            f.write(b"P6 %d %d 255\n" % (width, height))
+            for row in photo_rows(width, height):
+                f.write(row)
+        out = subprocess.run(["cjpeg", "-progressive", "-quality", "85", source], check=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+        return out.stdout
+
+
 # Each file by the name the tests and the bench give it, with what it once cost (issue 26).
 IMAGES = {
     "webp-animation-10000-square-5000-frames.webp": webp_animation,
@@ -269,6 +283,9 @@ IMAGES = {
     # (DECISIONS.md, "Large files reach the decoder mapped").
     "bmp-photo-6000x4000.bmp": bmp_photo,
     "png-photo-8000x5000-stored.png": png_photo_stored,
+    # Pixel previews full screen (kitty or sixel, 240×67) asked 1.5 times their box beside the
+    # library's full-size buffers (DECISIONS.md, "Pixel previews at full screen").
+    "jpeg-progressive-6000x4000.jpg": jpeg_progressive,
 }
 
 
