@@ -53,7 +53,9 @@ public struct BMPDecoder: ImageDecoding {
         var line = [UInt8](repeating: 0, count: width * 4)
         let outcome: Result<BMPRows.Outcome, ImageDecodingError> = bytes.withUnsafeBytes { raw in
             line.withUnsafeMutableBufferPointer { line in
-                let rows = BMPRows(bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), line: line, cancellation: request.cancellation, input: request.mappedInput)
+                let rows = BMPRows(
+                    bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), line: line, cancellation: request.cancellation,
+                    input: request.mappedInput)
                 do throws(ImageDecodingError) {
                     return .success(
                         bitmap.compression == .none ? try rows.decodeUncompressed(row) : try rows.decodeRunLengths(row))
@@ -109,7 +111,8 @@ private final class BMPRows {
     /// The row (from the top) the run-length runs have written on since the last one was handed over.
     private var dirtyRow: Int?
 
-    init(bitmap: BMPHeader, file: UnsafeBufferPointer<UInt8>, line: UnsafeMutableBufferPointer<UInt8>, cancellation: CancellationFlag,
+    init(
+        bitmap: BMPHeader, file: UnsafeBufferPointer<UInt8>, line: UnsafeMutableBufferPointer<UInt8>, cancellation: CancellationFlag,
         input: MappedFile?
     ) {
         self.bitmap = bitmap

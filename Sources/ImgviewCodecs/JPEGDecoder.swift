@@ -74,8 +74,10 @@ public struct JPEGDecoder: ImageDecoding {
                 // that covers what a pixel preview shows (DECISIONS.md, "Pixel previews at full screen").
                 var scale = eighths
                 let output = { (eighths: Int) in ((width * eighths + 7) / 8) * ((height * eighths + 7) / 8) * 4 }
-                if needed > 0, !request.allowsDecodeBytes(needed + output(scale)), !session.spillCoefficients(keeping: Self.residentCoefficients),
-                    let smallest = request.smallestSize.map({ header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) })
+                if needed > 0, !request.allowsDecodeBytes(needed + output(scale)),
+                    !session.spillCoefficients(keeping: Self.residentCoefficients),
+                    let smallest = request.smallestSize.map({ header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+                    )
                 {
                     let least = Self.scaleInEighths(width: width, height: height, covering: smallest)
                     while scale > least, !request.allowsDecodeBytes(needed + output(scale)) { scale -= 1 }

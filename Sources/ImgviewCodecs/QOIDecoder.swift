@@ -31,7 +31,8 @@ public struct QOIDecoder: ImageDecoding {
         if request.cancellation.isCancelled { throw .cancelled }
         var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: request.minimumSize, order: .inOrder)
         let outcome = bytes.withUnsafeBytes { raw in
-            QOIStream(bytes: raw.bindMemory(to: UInt8.self), header: qoi).decode(into: &scaler, cancellation: request.cancellation, input: request.mappedInput)
+            QOIStream(bytes: raw.bindMemory(to: UInt8.self), header: qoi).decode(
+                into: &scaler, cancellation: request.cancellation, input: request.mappedInput)
         }
         switch outcome {
         case .cancelled:

@@ -295,7 +295,8 @@ public final class ImagePipeline: Sendable {
                 }
                 let (bytes, mapping) = try response.mappedData()
                 let request = DecodeRequest(
-                    minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates, cancellation: cancellation,
+                    minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates,
+                    cancellation: cancellation,
                     page: options.page, allowsEmbeddedThumbnail: thumbnail != nil, mappedInput: mapping)
                 let image = try decoder.decode(bytes, header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))

@@ -94,7 +94,8 @@ public struct DecodeRequest: Sendable, Equatable {
     /// `maxDecodeBytes` nil is the default bound, raised in proportion with a pixel limit above
     /// the default one: whoever allows more pixels allows their memory too.
     public init(
-        minimumSize: (width: Int, height: Int)? = nil, smallestSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
+        minimumSize: (width: Int, height: Int)? = nil, smallestSize: (width: Int, height: Int)? = nil,
+        maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
         animationLimits: AnimationLimits = .default, animates: Bool = true, cancellation: CancellationFlag = CancellationFlag(),
         page: Int = 0, allowsEmbeddedThumbnail: Bool = false, mappedInput: MappedFile? = nil
     ) {

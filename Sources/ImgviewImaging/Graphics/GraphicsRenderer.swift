@@ -66,7 +66,8 @@ public struct GraphicsRenderer: Sendable {
         let visible = view.region(width: Double(width), height: Double(height), boxAspect: options.boxAspect)
         let layout = GraphicsLayout.fitting(
             width: visible.width, height: visible.height, columns: options.boxColumns, rows: options.boxRows, cell: options.cell)
-        return Viewport.decodeSize(width: width, height: height, showing: visible, samples: (room(layout.pixelWidth), room(layout.pixelHeight)))
+        return Viewport.decodeSize(
+            width: width, height: height, showing: visible, samples: (room(layout.pixelWidth), room(layout.pixelHeight)))
     }
 
     /// Renders `pixels`, laid out with the proportions of `imageSize` (the image's own upright
