@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <setjmp.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
 
@@ -194,4 +199,74 @@ static inline void imgview_jpeg_source_update(imgview_jpeg_source *source, const
         source->manager.next_input_byte = base + position;
         source->manager.bytes_in_buffer = length - position;
     }
+}
+
+// MARK: Backing store
+
+/// libjpeg's `backing_store_info` (jmemsys.h, which Debian does not install): where a virtual
+/// array too large for `max_memory_to_use` keeps the rows it does not hold. The file descriptor
+/// of an unnamed temporary file stands in the `temp_file` slot, plus one.
+typedef struct imgview_jpeg_backing_store {
+    void (*read_backing_store)(j_common_ptr, struct imgview_jpeg_backing_store *, void *, long, long);
+    void (*write_backing_store)(j_common_ptr, struct imgview_jpeg_backing_store *, void *, long, long);
+    void (*close_backing_store)(j_common_ptr, struct imgview_jpeg_backing_store *);
+    FILE *temp_file;
+    char temp_name[64];
+} imgview_jpeg_backing_store;
+
+static inline int imgview_backing_descriptor(imgview_jpeg_backing_store *store) {
+    return (int)(intptr_t)store->temp_file - 1;
+}
+
+static void imgview_backing_read(j_common_ptr info, imgview_jpeg_backing_store *store, void *buffer, long offset, long count) {
+    char *at = (char *)buffer;
+    while (count > 0) {
+        ssize_t got = pread(imgview_backing_descriptor(store), at, (size_t)count, (off_t)offset);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) ERREXIT(info, JERR_TFILE_READ);
+        at += got;
+        offset += got;
+        count -= got;
+    }
+}
+
+static void imgview_backing_write(j_common_ptr info, imgview_jpeg_backing_store *store, void *buffer, long offset, long count) {
+    const char *at = (const char *)buffer;
+    while (count > 0) {
+        ssize_t put = pwrite(imgview_backing_descriptor(store), at, (size_t)count, (off_t)offset);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) ERREXIT(info, JERR_TFILE_WRITE);
+        at += put;
+        offset += put;
+        count -= put;
+    }
+}
+
+static void imgview_backing_close(j_common_ptr info, imgview_jpeg_backing_store *store) {
+    (void)info;
+    close(imgview_backing_descriptor(store));
+    store->temp_file = NULL;
+}
+
+/// An unnamed file in `$TMPDIR` (else /tmp) that goes when it is closed; -1 if none can be made.
+static inline int imgview_jpeg_temporary_file(void) {
+    const char *folder = getenv("TMPDIR");
+    if (folder == NULL || folder[0] == 0) folder = "/tmp";
+    int descriptor = open(folder, 020000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0600);  // O_TMPFILE
+    if (descriptor >= 0) return descriptor;
+    char name[4096];
+    if (snprintf(name, sizeof(name), "%s/imgview-jpeg-XXXXXX", folder) >= (int)sizeof(name)) return -1;
+    descriptor = mkostemp(name, O_CLOEXEC);
+    if (descriptor >= 0) unlink(name);
+    return descriptor;
+}
+
+/// libjpeg's `jpeg_open_backing_store`, for the executable's definition to call.
+static inline void imgview_jpeg_open_backing_store(j_common_ptr info, imgview_jpeg_backing_store *store) {
+    int descriptor = imgview_jpeg_temporary_file();
+    if (descriptor < 0) ERREXITS(info, JERR_TFILE_CREATE, "");
+    store->temp_file = (FILE *)(intptr_t)(descriptor + 1);
+    store->read_backing_store = imgview_backing_read;
+    store->write_backing_store = imgview_backing_write;
+    store->close_backing_store = imgview_backing_close;
 }

@@ -53,7 +53,9 @@ public struct BMPDecoder: ImageDecoding {
         var line = [UInt8](repeating: 0, count: width * 4)
         let outcome: Result<BMPRows.Outcome, ImageDecodingError> = bytes.withUnsafeBytes { raw in
             line.withUnsafeMutableBufferPointer { line in
-                let rows = BMPRows(bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), line: line, cancellation: request.cancellation)
+                let rows = BMPRows(
+                    bitmap: bitmap, file: raw.bindMemory(to: UInt8.self), line: line, cancellation: request.cancellation,
+                    input: request.mappedInput)
                 do throws(ImageDecodingError) {
                     return .success(
                         bitmap.compression == .none ? try rows.decodeUncompressed(row) : try rows.decodeRunLengths(row))
@@ -104,14 +106,20 @@ private final class BMPRows {
     /// One row of RGBA, `bitmap.width` pixels.
     let line: UnsafeMutableBufferPointer<UInt8>
     let cancellation: CancellationFlag
+    /// The file's mapping, whose pages read so far are let go every 64 rows.
+    let input: MappedFile?
     /// The row (from the top) the run-length runs have written on since the last one was handed over.
     private var dirtyRow: Int?
 
-    init(bitmap: BMPHeader, file: UnsafeBufferPointer<UInt8>, line: UnsafeMutableBufferPointer<UInt8>, cancellation: CancellationFlag) {
+    init(
+        bitmap: BMPHeader, file: UnsafeBufferPointer<UInt8>, line: UnsafeMutableBufferPointer<UInt8>, cancellation: CancellationFlag,
+        input: MappedFile?
+    ) {
         self.bitmap = bitmap
         self.file = file
         self.line = line
         self.cancellation = cancellation
+        self.input = input
     }
 
     /// Rows of indices or packed colours, each padded to four bytes.
@@ -123,7 +131,10 @@ private final class BMPRows {
         let hasAlpha = bitmap.masks.alpha != 0 && anyAlpha(channels[3])
         var rowsRead = 0
         for fileRow in 0..<height {
-            if fileRow % 64 == 63, cancellation.isCancelled { throw .cancelled }
+            if fileRow % 64 == 63 {
+                if cancellation.isCancelled { throw .cancelled }
+                input?.releaseResidentPages()
+            }
             let start = bitmap.pixelOffset + fileRow * rowLength
             guard start + (width * bitmap.bitsPerPixel + 7) / 8 <= file.count else { break }
             let y = bitmap.bottomUp ? height - 1 - fileRow : fileRow
@@ -175,6 +186,7 @@ private final class BMPRows {
         for fileRow in 0..<bitmap.height {
             let start = bitmap.pixelOffset + fileRow * bitmap.rowLength
             guard start + bitmap.width * size <= file.count else { break }
+            if fileRow % 64 == 63 { input?.releaseResidentPages() }
             for x in 0..<bitmap.width where alpha.value(packed(at: start + x * size, size: size)) != 0 { return true }
         }
         return false
@@ -222,7 +234,10 @@ private final class BMPRows {
             case 0:  // end of line
                 moveUp(1)
                 x = 0
-                if row % 64 == 63, cancellation.isCancelled { throw .cancelled }
+                if row % 64 == 63 {
+                    if cancellation.isCancelled { throw .cancelled }
+                    input?.releaseResidentPages()
+                }
             case 1:  // end of bitmap
                 return Outcome(decodedAnything: wrote, complete: true)
             case 2:  // jump right and up

@@ -36,7 +36,7 @@ public struct GIFDecoder: ImageDecoding {
         let loopCount = header.animation?.loopCount ?? 1
         let result: Result<DecodedImage, ImageDecodingError> = bytes.withUnsafeBytes { raw in
             do throws(ImageDecodingError) {
-                let session = try GIFSession(raw.bindMemory(to: UInt8.self))
+                let session = try GIFSession(raw.bindMemory(to: UInt8.self), input: request.mappedInput)
                 defer { session.close() }
                 var assembler = AnimationAssembler(header: header, canvasWidth: width, canvasHeight: height, request: request)
                 let problem = try session.composeFrames(into: &assembler, cancellation: request.cancellation)
@@ -54,10 +54,13 @@ public struct GIFDecoder: ImageDecoding {
 private final class GIFSession {
     private let source: UnsafeBufferPointer<UInt8>
     private var offset = 0
+    /// The file's mapping when the bytes are one: its pages read so far are let go every 4 MB.
+    private let input: MappedFile?
     private var file: UnsafeMutablePointer<GifFileType>?
 
-    init(_ source: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) {
+    init(_ source: UnsafeBufferPointer<UInt8>, input: MappedFile? = nil) throws(ImageDecodingError) {
         self.source = source
+        self.input = input
         var error: Int32 = 0
         // giflib pulls bytes through this function; `UserData` leads back to this session.
         let read: InputFunc = { file, buffer, wanted in
@@ -65,6 +68,7 @@ private final class GIFSession {
             let session = Unmanaged<GIFSession>.fromOpaque(user).takeUnretainedValue()
             let count = max(0, min(Int(wanted), session.source.count - session.offset))
             if count > 0 { buffer.update(from: session.source.baseAddress! + session.offset, count: count) }
+            if let input = session.input, (session.offset + count) >> 22 != session.offset >> 22 { input.releaseResidentPages() }
             session.offset += count
             return Int32(count)
         }

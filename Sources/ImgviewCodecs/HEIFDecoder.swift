@@ -270,7 +270,8 @@ final class HEIFSession {
         // Twice the size asked for, as for the other formats that are reduced after decoding
         // (`PixelReducer`), where that fits beside libheif's image.
         let factor = PixelReducer.factor(
-            width: decodedWidth, height: decodedHeight, covering: request.minimumSize, beside: Int(stride) * decodedHeight,
+            width: decodedWidth, height: decodedHeight, covering: request.minimumSize, atLeast: request.smallestSize,
+            beside: Int(stride) * decodedHeight,
             within: request.maxDecodeBytes)
         var scaler = RowDownscaler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, factor: factor, order: .inOrder)
         let channels = hasAlpha ? 4 : 3
@@ -332,7 +333,8 @@ final class HEIFSession {
         // (`PixelReducer`), where that fits beside libheif's planes.
         let planeBytes = Int(lumaStride) * height + (Int(blueStride) + Int(redStride)) * chromaHeight
         let factor = PixelReducer.factor(
-            width: width, height: height, covering: request.minimumSize, beside: planeBytes, within: request.maxDecodeBytes)
+            width: width, height: height, covering: request.minimumSize, atLeast: request.smallestSize, beside: planeBytes,
+            within: request.maxDecodeBytes)
         var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, factor: factor, order: .inOrder)
         var row = [UInt8](repeating: 255, count: width * 4)
         row.withUnsafeMutableBufferPointer { row in

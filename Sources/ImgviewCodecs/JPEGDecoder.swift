@@ -20,6 +20,10 @@ public struct JPEGDecoder: ImageDecoding {
     /// 1/4 all but the refinement of luma's lowest AC bit (`JPEGSession.decodeRows`).
     let readsEveryScan: Bool
 
+    /// How much of a progressive file's coefficients libjpeg keeps in memory when they and the
+    /// output do not fit in `maxDecodeBytes` together; the rest waits in a temporary file.
+    static let residentCoefficients = 16 << 20
+
     public init() {
         readsEveryScan = false
     }
@@ -57,6 +61,7 @@ public struct JPEGDecoder: ImageDecoding {
         let decodedRows: (PixelBuffer, String?, JPEGSession.Frame)
         do {
             decodedRows = try JPEGSession.with(bytes) { session throws(ImageDecodingError) in
+                session.input = request.mappedInput
                 let frame = try session.readHeader()
                 // A progressive file's every coefficient, kept by libjpeg whatever the scale.
                 let needed = session.coefficientBytes
@@ -64,8 +69,21 @@ public struct JPEGDecoder: ImageDecoding {
                     throw .tooLargeToDecode(
                         what: "a progressive JPEG", width: frame.width, height: frame.height, bytes: needed, limit: request.maxDecodeBytes)
                 }
+                // Its output is made beside them: where both do not fit, the coefficients go to a
+                // temporary file but for a window of them, else the output comes down to the scale
+                // that covers what a pixel preview shows (DECISIONS.md, "Pixel previews at full screen").
+                var scale = eighths
+                let output = { (eighths: Int) in ((width * eighths + 7) / 8) * ((height * eighths + 7) / 8) * 4 }
+                if needed > 0, !request.allowsDecodeBytes(needed + output(scale)),
+                    !session.spillCoefficients(keeping: Self.residentCoefficients),
+                    let smallest = request.smallestSize.map({ header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+                    )
+                {
+                    let least = Self.scaleInEighths(width: width, height: height, covering: smallest)
+                    while scale > least, !request.allowsDecodeBytes(needed + output(scale)) { scale -= 1 }
+                }
                 let pixels = try session.decodeRows(
-                    scaleInEighths: eighths, cmyk: frame.isCMYK, skippingLowestBits: !readsEveryScan && eighths <= 2,
+                    scaleInEighths: scale, cmyk: frame.isCMYK, skippingLowestBits: !readsEveryScan && scale <= 2,
                     cancellation: request.cancellation)
                 return (pixels, session.warning, frame)
             }

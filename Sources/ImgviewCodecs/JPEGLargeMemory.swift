@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+    import CJPEG
     import Glibc
 
     /// libjpeg's hook for its large allocations (`jmemsys.h`: a build supplies its own
@@ -25,5 +26,15 @@
     @_cdecl("jpeg_free_large")
     public func jpegFreeLarge(_ info: OpaquePointer?, _ memory: UnsafeMutableRawPointer?, _ size: Int) {
         free(memory)
+    }
+
+    /// libjpeg's hook for a virtual array larger than `max_memory_to_use` allows in memory
+    /// (`jmemsys.h`), which Debian's build leaves failing ("Backing store not supported"): its
+    /// rows go to an unnamed temporary file, so a progressive JPEG's coefficients need not stay
+    /// resident while its output is made beside them (DECISIONS.md, "Pixel previews at full
+    /// screen"). Only a session that sets the limit (`JPEGSession.spillCoefficients`) gets here.
+    @_cdecl("jpeg_open_backing_store")
+    public func jpegOpenBackingStore(_ info: UnsafeMutablePointer<jpeg_common_struct>?, _ store: UnsafeMutableRawPointer?, _ total: Int) {
+        imgview_jpeg_open_backing_store(info, store?.assumingMemoryBound(to: imgview_jpeg_backing_store.self))
     }
 #endif

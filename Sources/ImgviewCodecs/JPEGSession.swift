@@ -32,6 +32,8 @@ final class JPEGSession {
     private let errors = UnsafeMutablePointer<imgview_jpeg_errors>.allocate(capacity: 1)
     private var stream: UnsafeMutablePointer<imgview_jpeg_source>?
     private var isCreated = false
+    /// The file's mapping when the bytes are one: its pages read so far are let go between scans and rows.
+    var input: MappedFile?
 
     init() throws(ImageDecodingError) {
         info.initialize(to: jpeg_decompress_struct())
@@ -124,6 +126,17 @@ final class JPEGSession {
     /// What libjpeg holds for a progressive file until its last scan, read after the header:
     /// every component's DCT coefficients, 2 bytes each, 64 a block, in whole MCUs (0 for a
     /// sequential file, decoded a row of MCUs at a time).
+    /// Has libjpeg keep a progressive file's coefficients in a temporary file beyond `resident`
+    /// bytes of them (`jpegOpenBackingStore`); false, changing nothing, when no temporary file
+    /// can be made. Called before decoding starts.
+    func spillCoefficients(keeping resident: Int) -> Bool {
+        let probe = imgview_jpeg_temporary_file()
+        guard probe >= 0 else { return false }
+        close(probe)
+        info.pointee.mem.pointee.max_memory_to_use = resident
+        return true
+    }
+
     var coefficientBytes: Int {
         guard info.pointee.progressive_mode != 0, let components = info.pointee.comp_info else { return 0 }
         var blocks = 0
@@ -179,6 +192,7 @@ final class JPEGSession {
         var restIsLowestLumaBits = false
         reading: while true {
             if cancellation.isCancelled { throw .cancelled }
+            input?.releaseResidentPages()
             switch try consumeInput() {
             case JPEG_REACHED_EOI, JPEG_SUSPENDED:
                 break reading
@@ -270,6 +284,7 @@ final class JPEGSession {
                     return
                 }
                 let first = Int(info.pointee.output_scanline)
+                if first % 64 < batch { input?.releaseResidentPages() }
                 let count = min(batch, height - first)
                 for index in 0..<count { rows[index] = base + (first + index) * rowLength }
                 let read = rows.withUnsafeMutableBufferPointer { pointers in

@@ -23,6 +23,8 @@ public struct PNGDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let animation = bytes.withUnsafeBytes { APNGStructure.read($0) }
+        // An animation's walk touched every chunk's header; a mapped file's pages go again before the rows.
+        if animation != nil { request.releaseReadInput() }
         if let animation, animation.isAnimated {
             let (width, height) = (animation.width, animation.height)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
@@ -121,12 +123,15 @@ public struct PNGDecoder: ImageDecoding {
             var finished = false
             var failure: Int32 = 0
             var cancelled = false
+            var rowsAsked = 0
             row.withUnsafeMutableBufferPointer { buffer in
                 while true {
                     if request.cancellation.isCancelled {
                         cancelled = true
                         return
                     }
+                    rowsAsked += 1
+                    if rowsAsked % 64 == 0 { request.releaseReadInput() }
                     var info = spng_row_info()
                     let rowStatus = spng_get_row_info(context, &info)
                     if rowStatus == Int32(SPNG_EOI.rawValue) {

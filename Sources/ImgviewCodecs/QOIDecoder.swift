@@ -31,7 +31,8 @@ public struct QOIDecoder: ImageDecoding {
         if request.cancellation.isCancelled { throw .cancelled }
         var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, covering: request.minimumSize, order: .inOrder)
         let outcome = bytes.withUnsafeBytes { raw in
-            QOIStream(bytes: raw.bindMemory(to: UInt8.self), header: qoi).decode(into: &scaler, cancellation: request.cancellation)
+            QOIStream(bytes: raw.bindMemory(to: UInt8.self), header: qoi).decode(
+                into: &scaler, cancellation: request.cancellation, input: request.mappedInput)
         }
         switch outcome {
         case .cancelled:
@@ -82,7 +83,7 @@ private struct QOIStream {
     let bytes: UnsafeBufferPointer<UInt8>
     let header: QOIHeader
 
-    func decode(into scaler: inout RowDownscaler, cancellation: CancellationFlag) -> Outcome {
+    func decode(into scaler: inout RowDownscaler, cancellation: CancellationFlag, input: MappedFile?) -> Outcome {
         let (width, height) = (header.width, header.height)
         let row = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width * 4)
         defer { row.deallocate() }
@@ -94,7 +95,10 @@ private struct QOIStream {
         let end = bytes.count
         var pixels = 0
         for y in 0..<height {
-            if y % 64 == 63, cancellation.isCancelled { return .cancelled }
+            if y % 64 == 63 {
+                if cancellation.isCancelled { return .cancelled }
+                input?.releaseResidentPages()
+            }
             var x = 0
             pixel: while x < width {
                 if run > 0 {

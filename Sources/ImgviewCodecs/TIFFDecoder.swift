@@ -161,6 +161,7 @@ private struct TIFFPage {
         var bandsRead = 0
         for top in stride(from: 0, to: height, by: rowsPerBand) {
             if request.cancellation.isCancelled { throw .cancelled }
+            request.releaseReadInput()
             let rows = min(rowsPerBand, height - top)
             image.row_offset = Int32(top)
             image.col_offset = 0

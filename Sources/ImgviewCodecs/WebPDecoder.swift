@@ -47,7 +47,8 @@ public struct WebPDecoder: ImageDecoding {
     private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let heldBytes = try Self.checkWholeImageMemory(bytes, request: request)
         let factor = PixelReducer.factor(
-            width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize, beside: heldBytes,
+            width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize, atLeast: request.smallestSize,
+            beside: heldBytes,
             within: request.maxDecodeBytes)
         let (width, height) = PixelReducer.reducedSize(width: header.storedWidth, height: header.storedHeight, factor: factor)
         // Zero is transparent: rows that never arrive show the background.

@@ -35,6 +35,22 @@ public enum DecodePolicy {
         return (max(text.width, pixels.width), max(text.height, pixels.height))
     }
 
+    /// The least a decoder whose library holds the whole image may come down to when the room of
+    /// `minimumSize` does not fit beside it: a pixel preview's own pixels; for a text preview, the same.
+    public static func smallestSize(
+        of header: ImageHeader, for options: RenderOptions, thumbnail: ThumbnailSize? = nil, forEveryMode: Bool = true
+    ) -> (width: Int, height: Int) {
+        let minimum = minimumSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
+        guard thumbnail == nil, let graphics = options.graphics else { return minimum }
+        var widest = options
+        if forEveryMode { widest.mode = .blocks }
+        let upright = header.uprightSize
+        let text = PreviewRenderer(options: widest).minimumDecodeSize(width: upright.width, height: upright.height)
+        let pixels = GraphicsRenderer(options: graphics, viewport: options.viewport, pngEncoder: nil)
+            .smallestDecodeSize(width: upright.width, height: upright.height)
+        return (min(minimum.width, max(text.width, pixels.width)), min(minimum.height, max(text.height, pixels.height)))
+    }
+
     /// Whether `image` has enough pixels for a preview that needs `minimum`: as many, or all the
     /// image has; is the page asked for (the last one when there are fewer); and, for a preview
     /// that `animates`, has every frame it could keep.

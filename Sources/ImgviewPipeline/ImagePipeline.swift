@@ -255,7 +255,7 @@ public final class ImagePipeline: Sendable {
         let decoder = configuration.decoder
         return try await refusingBadImages(content.url) {
             try await run(headers, content, waiter: waiter) { _ in
-                try decoder.inspect(try response.data(), probe: response.probe)
+                try decoder.inspect(try response.mappedData().data, probe: response.probe)
             } stored: { [memory] header in
                 memory.headers.set(header, for: content, cost: 1)
             }
@@ -267,6 +267,7 @@ public final class ImagePipeline: Sendable {
         forEveryMode: Bool = true, in response: ImageResponse, waiter: WorkWaiter
     ) async throws -> DecodedEntry {
         let minimum = DecodePolicy.minimumSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
+        let smallest = DecodePolicy.smallestSize(of: header, for: options, thumbnail: thumbnail, forEveryMode: forEveryMode)
         if let cached = memory.decoded.value(for: content),
             DecodePolicy.covers(cached.image, minimum, page: options.page, animates: options.animates)
         {
@@ -292,10 +293,12 @@ public final class ImagePipeline: Sendable {
                     entry.isStoredThumbnail = true
                     return entry
                 }
+                let (bytes, mapping) = try response.mappedData()
                 let request = DecodeRequest(
-                    minimumSize: minimum, maxPixelCount: maxPixelCount, animates: options.animates, cancellation: cancellation,
-                    page: options.page, allowsEmbeddedThumbnail: thumbnail != nil)
-                let image = try decoder.decode(try response.data(), header: header, request: request)
+                    minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates,
+                    cancellation: cancellation,
+                    page: options.page, allowsEmbeddedThumbnail: thumbnail != nil, mappedInput: mapping)
+                let image = try decoder.decode(bytes, header: header, request: request)
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in
                 memory.keepDecoded(entry, for: content)

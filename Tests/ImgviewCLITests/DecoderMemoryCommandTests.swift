@@ -80,6 +80,39 @@ struct DecoderMemoryCommandTests {
         #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(name): \(result.peakKB) KB at the peak")
     }
 
+    /// Local files larger than the cache keeps in memory (32 MB): a 24 MP photo as an uncompressed
+    /// BMP (72 MB) and a PNG whose deflate stores its rows (120 MB) were read whole beside their
+    /// decode (111 and 158 MB at the peak in the debug binary at 80×24, 95 and 142 in release); now
+    /// mapped, their pages let go as the decoder's rows move on. `info` of them too (157 MB once).
+    @Test(arguments: ["bmp-photo-6000x4000.bmp", "png-photo-8000x5000-stored.png"])
+    func aLargeLocalFileIsNotHeldWhole(name: String) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try HostileImages.memoryImage(name, in: folder)
+        for arguments in [["show", file.path], ["show", "--size", "240x67", "--mode", "blocks", "--colors", "full", file.path]] {
+            let result = try await Self.measured(arguments)
+            #expect(result.status == 0 && result.lines.isEmpty, "\(name) \(arguments): exit \(result.status), \(result.lines)")
+            #expect(result.stdout.split(separator: "\n").count >= 10, "\(name): a preview")
+            #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(name) \(arguments): \(result.peakKB) KB at the peak")
+        }
+        let info = try await Self.measured(["info", file.path])
+        #expect(info.status == 0, "\(name): exit \(info.status), \(info.lines)")
+        #expect(info.peakKB < memoryBound(kilobytes: 100 * 1024), "info \(name): \(info.peakKB) KB at the peak")
+    }
+
+    /// Pixel previews full screen (kitty into a pipe at 240×67, 10×20-pixel cells): a lossless
+    /// WebP of 3460² kept 1.5 times its box beside libwebp's pixels, and the kitty encoder made
+    /// three whole copies of the payload (128 MB at the peak in the debug binary before).
+    @Test func aKittyPreviewFullScreenStaysUnderAHundredMegabytes() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try HostileImages.memoryImage("webp-lossless-3460-square.webp", in: folder)
+        let result = try await Self.measured(["show", "--mode", "kitty", "--size", "240x67", file.path])
+        #expect(result.status == 0 && result.lines.isEmpty, "exit \(result.status), \(result.lines)")
+        #expect(result.stdout.hasPrefix("\u{1B}_G"), "a kitty preview")
+        #expect(result.peakKB < memoryBound(kilobytes: 100 * 1024), "\(result.peakKB) KB at the peak")
+    }
+
     /// A HEIC and a JPEG XL declaring 9000×9000 (within the pixel limit; the HEIC's stream is
     /// small) are refused in one line before libheif or libjxl allocate for them.
     @Test(arguments: ["heic", "jxl"])

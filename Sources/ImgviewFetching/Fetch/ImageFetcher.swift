@@ -2,11 +2,16 @@ import Crypto
 import HTTPTypes
 import ImgviewImaging
 import ImgviewSupport
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// Fetches an image's bytes: the disk cache, then revalidation or a download with retries, then
@@ -376,17 +381,41 @@ public struct ImageFetcher: ImageFetching {
             request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
     }
 
+    /// The probe of a local file's body; a file left where it is is opened by its name's bytes,
+    /// which need not be UTF-8.
+    private static func probe(of body: ImageResponse.Body, at url: URL) -> ImageProbe? {
+        guard case .file = body else { return body.probe(through: .header) }
+        let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return FileBytes(descriptor: FileDescriptor(rawValue: descriptor)).flatMap { ImageProbe.read($0, through: .header) }
+    }
+
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
-        let (data, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(url)
-        guard let probe = ImageProbe.read(data) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        // A file larger than the cache keeps in memory is left where it is, as a large cache
+        // blob is: the decoder maps it (DECISIONS.md, "Large files reach the decoder mapped").
+        // `get` keeps nothing in memory but copies the file: it reads it whole, as it always has.
+        let wholeLimit = configuration.memoryItemLimit > 0 ? configuration.memoryItemLimit : .max
+        let (contents, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(
+            url, wholeLimit: wholeLimit, hashing: request.needsDigest)
+        let body: ImageResponse.Body
+        let byteCount: Int64
+        let sha256: String
+        switch contents {
+        case .data(let data):
+            (body, byteCount, sha256) = (.data(data), Int64(data.count), request.needsDigest ? SHA256.hash(data: data).hexString : "")
+        case .file(let count, let hash):
+            (body, byteCount, sha256) = (.file(url, owner: nil), count, hash)
+        }
+        guard let probe = Self.probe(of: body, at: url) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
         let now = configuration.now()
         let entry = CacheEntry(
-            url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: Int64(data.count),
-            sha256: request.needsDigest ? SHA256.hash(data: data).hexString : "", etag: nil,
-            lastModified: HTTPDate.string(from: modified), fetchedAt: now, lastAccessedAt: now, freshUntil: now, probe: probe)
+            url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: byteCount,
+            sha256: sha256, etag: nil, lastModified: HTTPDate.string(from: modified), fetchedAt: now,
+            lastAccessedAt: now, freshUntil: now, probe: probe)
         var response = ImageResponse(
-            request: request, entry: entry, source: .file, body: .data(data), elapsed: .zero, isCached: false, probe: probe)
+            request: request, entry: entry, source: .file, body: body, elapsed: .zero, isCached: false, probe: probe)
         response.fileStamp = stamp
         return response
     }

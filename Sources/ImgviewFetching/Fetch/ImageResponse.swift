@@ -8,6 +8,10 @@ import SystemPackage
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An image's bytes as the service delivers them, with where they came from.
 public struct ImageResponse: Sendable {
     /// Where the bytes were found.
@@ -87,6 +91,27 @@ public struct ImageResponse: Sendable {
         switch body {
         case .data(let data): data
         case .file(let url, _): try Data(contentsOf: url)
+        }
+    }
+
+    /// The bytes for a decoder: in memory, or a file's mapped (no copy, see `MappedFile`), with
+    /// the mapping for the decoder to let go of what it has read.
+    public func mappedData() throws -> (data: Data, mapping: MappedFile?) {
+        switch body {
+        case .data(let data):
+            return (data, nil)
+        case .file(let url, _):
+            do {
+                let mapping = try MappedFile(url)
+                return (mapping.data, mapping)
+            } catch {
+                if source == .file {
+                    throw error == .noSuchFileOrDirectory
+                        ? ImagePipelineError.fileNotFound(request.url)
+                        : ImagePipelineError.fileUnreadable(request.url, reason: String(cString: strerror(error.rawValue)))
+                }
+                throw FileSystemError(operation: "read", path: url.path, errno: error.rawValue)
+            }
         }
     }
 

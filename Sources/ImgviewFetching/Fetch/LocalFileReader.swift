@@ -11,11 +11,12 @@ import SystemPackage
     import Glibc
 #endif
 
-/// Reads a local image file whole, for every consumer (`show FILE`, a `file://` catalog entry,
-/// a file in the browser): one set of checks, one set of errors.
+/// Reads a local image file, for every consumer (`show FILE`, a `file://` catalog entry, a file
+/// in the browser): one set of checks, one set of errors.
 ///
 /// Only regular files are read (a FIFO or a device would block or never end), a file over
-/// `limit` is refused before anything is read, and the bytes go straight into one buffer.
+/// `limit` is refused before anything is read, and the bytes go straight into one buffer; or,
+/// past a size the caller names, are only hashed, for the decoder to map.
 public struct LocalFileReader: Sendable {
     public var limit: Int64
 
@@ -23,8 +24,27 @@ public struct LocalFileReader: Sendable {
         self.limit = limit
     }
 
+    /// What a file holds, read whole or left where it is.
+    public enum Contents: Sendable {
+        case data(Data)
+        /// Larger than `wholeLimit`: its size and SHA-256 (hashed in blocks, or empty when not
+        /// asked for); the decoder maps it (`MappedFile`).
+        case file(byteCount: Int64, sha256: String)
+    }
+
     /// The file's bytes, its modification time, and its stamp as it was opened.
     public func read(_ url: URL) throws(ImagePipelineError) -> (data: Data, modified: Date, stamp: FileStamp) {
+        switch try read(url, wholeLimit: .max) {
+        case (.data(let data), let modified, let stamp): (data, modified, stamp)
+        case (.file, _, _): preconditionFailure("a file under Int.max is read whole")
+        }
+    }
+
+    /// The file's bytes when it holds no more than `wholeLimit` of them, else its size and hash
+    /// (when `hashing`); its modification time, and its stamp as it was opened.
+    public func read(
+        _ url: URL, wholeLimit: Int, hashing: Bool = true
+    ) throws(ImagePipelineError) -> (contents: Contents, modified: Date, stamp: FileStamp) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; a regular file reads the same with it.
         let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw Self.error(url, errno) }
@@ -36,7 +56,15 @@ public struct LocalFileReader: Sendable {
         guard size <= limit else { throw .tooLarge(url, limit: limit) }
         let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
         let stamp = FileStamp(status: status)
-        guard size > 0 else { return (Data(), modified, stamp) }
+        guard size > 0 else { return (.data(Data()), modified, stamp) }
+        guard size <= Int64(wholeLimit) else {
+            guard hashing else { return (.file(byteCount: size, sha256: ""), modified, stamp) }
+            do {
+                return (.file(byteCount: size, sha256: try FileDigest.sha256(of: FileDescriptor(rawValue: descriptor))), modified, stamp)
+            } catch {
+                throw Self.error(url, (error as? Errno)?.rawValue ?? EIO)
+            }
+        }
         var failure: Int32 = 0
         var data = Data(count: Int(size))
         let count = data.withUnsafeMutableBytes { buffer -> Int in
@@ -56,7 +84,7 @@ public struct LocalFileReader: Sendable {
         }
         if failure != 0 { throw Self.error(url, failure) }
         if count < data.count { data.removeSubrange(count...) }
-        return (data, modified, stamp)
+        return (.data(data), modified, stamp)
     }
 
     private static func error(_ url: URL, _ code: Int32) -> ImagePipelineError {

@@ -38,8 +38,10 @@ public struct AnimationAssembler {
         maxDecodeBytes = request.maxDecodeBytes
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         self.minimum = minimum
+        let smallest = request.smallestSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
         factor = PixelReducer.factor(
-            width: canvasWidth, height: canvasHeight, covering: minimum, beside: heldBytes, within: request.maxDecodeBytes)
+            width: canvasWidth, height: canvasHeight, covering: minimum, atLeast: smallest, beside: heldBytes,
+            within: request.maxDecodeBytes)
         let reduced = PixelReducer.reducedSize(width: canvasWidth, height: canvasHeight, factor: factor)
         keptPixelsPerFrame = reduced.width * reduced.height
     }

@@ -62,6 +62,10 @@ public struct DecodeRequest: Sendable, Equatable {
 
     /// The upright size the caller will scale down to; nil means full size.
     public var minimumSize: (width: Int, height: Int)?
+    /// The least a decoder whose library holds the whole image may come down to when an output
+    /// of `minimumSize` does not fit beside it (`PixelReducer.factor(…beside:…)`): a pixel
+    /// preview asks for room over what it shows and needs only what it shows. Nil: `minimumSize`.
+    public var smallestSize: (width: Int, height: Int)?
     /// Images whose header declares more pixels than this are refused before decoding; for an
     /// animation, this bounds its canvas (every frame is composed at that size).
     public var maxPixelCount: Int
@@ -83,15 +87,20 @@ public struct DecodeRequest: Sendable, Equatable {
     /// in for the image when it covers `minimumSize` and has its shape: for a thumbnail (a grid's
     /// cell, a contact sheet), where a stale or soft one costs little, never for the image itself.
     public var allowsEmbeddedThumbnail: Bool
+    /// The mapping the bytes are read from when they are a large file's (`MappedFile`), so that
+    /// what the decoder has read can leave memory as it goes (`releaseReadInput`).
+    public var mappedInput: MappedFile?
 
     /// `maxDecodeBytes` nil is the default bound, raised in proportion with a pixel limit above
     /// the default one: whoever allows more pixels allows their memory too.
     public init(
-        minimumSize: (width: Int, height: Int)? = nil, maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
+        minimumSize: (width: Int, height: Int)? = nil, smallestSize: (width: Int, height: Int)? = nil,
+        maxPixelCount: Int = defaultMaxPixelCount, maxDecodeBytes: Int? = nil,
         animationLimits: AnimationLimits = .default, animates: Bool = true, cancellation: CancellationFlag = CancellationFlag(),
-        page: Int = 0, allowsEmbeddedThumbnail: Bool = false
+        page: Int = 0, allowsEmbeddedThumbnail: Bool = false, mappedInput: MappedFile? = nil
     ) {
         self.minimumSize = minimumSize
+        self.smallestSize = smallestSize
         self.maxPixelCount = maxPixelCount
         self.maxDecodeBytes = maxDecodeBytes ?? Self.decodeBytes(allowing: maxPixelCount)
         self.animationLimits = animationLimits
@@ -99,6 +108,14 @@ public struct DecodeRequest: Sendable, Equatable {
         self.cancellation = cancellation
         self.page = max(0, page)
         self.allowsEmbeddedThumbnail = allowsEmbeddedThumbnail
+        self.mappedInput = mappedInput
+    }
+
+    /// Lets the pages of a mapped input read so far leave memory: called by decoders that read
+    /// their bytes front to back, between rows or scans, beside the cancellation check. Pages
+    /// read again come back from the page cache, so a decoder that looks back loses nothing.
+    public func releaseReadInput() {
+        mappedInput?.releaseResidentPages()
     }
 
     /// The full-size memory a pixel limit of `maxPixelCount` allows: the default, or more in proportion.
@@ -115,6 +132,7 @@ public struct DecodeRequest: Sendable, Equatable {
 
     public static func == (lhs: DecodeRequest, rhs: DecodeRequest) -> Bool {
         lhs.minimumSize?.width == rhs.minimumSize?.width && lhs.minimumSize?.height == rhs.minimumSize?.height
+            && lhs.smallestSize?.width == rhs.smallestSize?.width && lhs.smallestSize?.height == rhs.smallestSize?.height
             && lhs.maxPixelCount == rhs.maxPixelCount && lhs.maxDecodeBytes == rhs.maxDecodeBytes
             && lhs.animationLimits == rhs.animationLimits && lhs.animates == rhs.animates && lhs.page == rhs.page
             && lhs.allowsEmbeddedThumbnail == rhs.allowsEmbeddedThumbnail

@@ -22,18 +22,19 @@ public enum PixelReducer {
     /// RGBA is built beside them: twice `minimum`, as `factor(width:height:covering:)` gives, when
     /// the output fits in what the library leaves of `budget` (the request's `maxDecodeBytes`), or
     /// in a sixteenth of it (4.5 MB at the default, more than twice an 80×24 box needs); else the
-    /// smallest reduction that fits, going no further than covering `minimum` once. An output
+    /// smallest reduction that fits, going no further than covering `minimum` once, or `smallest`
+    /// (a pixel preview's own pixels, without the room it asks for) where it is given. An output
     /// summed in any order costs `bytesPerPixel` 20 (`RowDownscaler`'s sums and its bytes).
     ///
     /// Full screen, twice the box is up to 18 MB of output, and beside an AVIF's or a lossless
     /// WebP's full-size buffers near the limit that passed 100 MB at the peak (DECISIONS.md,
     /// "One row of sums; the output beside a library's full-size buffers").
     public static func factor(
-        width: Int, height: Int, covering minimum: (width: Int, height: Int)?, beside heldBytes: Int, within budget: Int,
-        bytesPerPixel: Int = 4
+        width: Int, height: Int, covering minimum: (width: Int, height: Int)?, atLeast smallest: (width: Int, height: Int)? = nil,
+        beside heldBytes: Int, within budget: Int, bytesPerPixel: Int = 4
     ) -> Int {
         let twice = factor(width: width, height: height, covering: minimum)
-        let once = RowDownscaler.reduction(sourceWidth: width, sourceHeight: height, covering: minimum)
+        let once = RowDownscaler.reduction(sourceWidth: width, sourceHeight: height, covering: smallest ?? minimum)
         let room = max(budget - heldBytes, budget / 16)
         for factor in twice..<max(twice, once) {
             let reduced = reducedSize(width: width, height: height, factor: factor)

@@ -45,22 +45,29 @@ public struct GraphicsRenderer: Sendable {
     /// only with more decoded pixels than it shows (DECISIONS.md, "Pixel previews: decoded with
     /// room to spare").
     public func minimumDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        decodeSize(width: width, height: height, withRoom: true)
+    }
+
+    /// The pixels the preview shows, without the room `minimumDecodeSize` adds: what a decoder
+    /// whose library holds the whole image may come down to when the room does not fit beside it
+    /// (`DecodeRequest.smallestSize`).
+    public func smallestDecodeSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        decodeSize(width: width, height: height, withRoom: false)
+    }
+
+    private func decodeSize(width: Int, height: Int, withRoom: Bool) -> (width: Int, height: Int) {
+        // One and a half times the pixels shown, rounded up; or just them.
+        let room = { (pixels: Int) in withRoom ? (pixels * 3 + 1) / 2 : pixels }
         let view = shownViewport(width: width, height: height)
         guard !view.isFit else {
             let layout = layout(width: width, height: height)
-            return (min(width, Self.withRoom(layout.pixelWidth)), min(height, Self.withRoom(layout.pixelHeight)))
+            return (min(width, room(layout.pixelWidth)), min(height, room(layout.pixelHeight)))
         }
         let visible = view.region(width: Double(width), height: Double(height), boxAspect: options.boxAspect)
         let layout = GraphicsLayout.fitting(
             width: visible.width, height: visible.height, columns: options.boxColumns, rows: options.boxRows, cell: options.cell)
         return Viewport.decodeSize(
-            width: width, height: height, showing: visible,
-            samples: (Self.withRoom(layout.pixelWidth), Self.withRoom(layout.pixelHeight)))
-    }
-
-    /// One and a half times `pixels`, rounded up.
-    private static func withRoom(_ pixels: Int) -> Int {
-        (pixels * 3 + 1) / 2
+            width: width, height: height, showing: visible, samples: (room(layout.pixelWidth), room(layout.pixelHeight)))
     }
 
     /// Renders `pixels`, laid out with the proportions of `imageSize` (the image's own upright

@@ -44,28 +44,32 @@ public struct KittyGraphicsEncoder: Sendable {
     }
 
     private func transmit(_ payload: Payload, keys: String) -> [UInt8] {
-        var keys = keys
-        let data: Data
         switch payload {
         case .png(let png):
-            keys += ",f=100"
-            data = png
+            return png.withUnsafeBytes { transmit(UnsafeRawBufferPointer($0), keys: keys + ",f=100") }
         case .rgb(let image):
-            keys += ",f=24,s=\(image.width),v=\(image.height)"
-            data = Data(image.bytes)
+            return image.bytes.withUnsafeBytes { transmit($0, keys: keys + ",f=24,s=\(image.width),v=\(image.height)") }
         }
-        let encoded = Array(data.base64EncodedData())
+    }
+
+    /// `raw` in base64, a chunk at a time: 3 bytes become 4, so each chunk of `chunkSize`
+    /// characters is the encoding of its own raw bytes, and no whole encoded copy is made (a
+    /// full-screen image is megabytes; DECISIONS.md, "Pixel previews at full screen").
+    private func transmit(_ raw: UnsafeRawBufferPointer, keys: String) -> [UInt8] {
+        let rawChunk = Self.chunkSize / 4 * 3
+        let encodedCount = (raw.count + 2) / 3 * 4
         var output: [UInt8] = []
-        output.reserveCapacity(encoded.count + encoded.count / Self.chunkSize * 32 + 64)
+        output.reserveCapacity(encodedCount + encodedCount / Self.chunkSize * 32 + 64)
         var start = 0
         repeat {
-            let end = min(start + Self.chunkSize, encoded.count)
-            let more = end < encoded.count ? 1 : 0
+            let end = min(start + rawChunk, raw.count)
+            let more = end < raw.count ? 1 : 0
             // The first chunk carries the keys; the others only say whether more follow.
             let control = start == 0 ? "\(keys),m=\(more)" : "m=\(more)"
-            output += command(control, payload: encoded[start..<end])
+            let encoded = Array(Data(raw[start..<end]).base64EncodedData())
+            output += command(control, payload: encoded[...])
             start = end
-        } while start < encoded.count
+        } while start < raw.count
         return output
     }
 

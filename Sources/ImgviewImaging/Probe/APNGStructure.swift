@@ -140,6 +140,8 @@ public struct APNGStructure: Sendable, Equatable {
                 }
                 open = frame
             case "IDAT":
+                // acTL comes before the image data or not at all: a still needs no walk over its megabytes.
+                guard sawControl else { return nil }
                 sawImageData = true
                 // IDAT is a frame's data only when its fcTL came first: the default image is then frame 0.
                 if open != nil, structure.frames.isEmpty { open?.data.append(chunk) }

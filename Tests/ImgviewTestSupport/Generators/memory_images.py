@@ -210,6 +210,56 @@ def jxl_photo():
     return encoded_gradient(lambda source, target: ["cjxl", "-d", "1", "-e", "3", source, target], ".jxl")
 
 
+def photo_rows(width, height, channels=3):
+    """Rows of a photo-like picture, top first: a gradient under noise, shifted and tinted from
+    row to row, so that no row repeats and deflate finds little to take out."""
+    length = width * channels
+    pool = bytes(((x // channels) * 200 // width + (x % channels) * 40 + (x * 2654435761 >> 13) % 41) & 0xFF
+                 for x in range(length + 4096))
+    tints = [bytes((value + tint) & 0xFF for value in range(256)) for tint in range(41)]
+    for y in range(height):
+        shift = (y * 97) % 4096
+        yield pool[shift:shift + length].translate(tints[y * 40 // height])
+
+
+def bmp_photo(width=6000, height=4000):
+    """An uncompressed 24-bit bitmap, bottom-up as most are: 72 MB at 6000×4000 (a 24 MP photo
+    saved as BMP), read by imgview row by row."""
+    row_length = (width * 3 + 3) // 4 * 4
+    rows = list(photo_rows(width, height))
+    pixels = b"".join(row + b"\0" * (row_length - width * 3) for row in reversed(rows))
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(pixels), 2835, 2835, 0, 0)
+    offset = 14 + len(info)
+    return b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset) + info + pixels
+
+
+def png_photo_stored(width=8000, height=5000):
+    """An RGB PNG whose deflate stores the rows as they are (level 0): 120 MB at 8000×5000, the
+    size of a photo's noise that deflate cannot shrink, quick to write and to read."""
+    compressor = zlib.compressobj(0)
+    data = b"".join(compressor.compress(b"\0" + row) for row in photo_rows(width, height)) + compressor.flush()
+
+    def png_chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    idat = b"".join(png_chunk(b"IDAT", data[i:i + (1 << 20)]) for i in range(0, len(data), 1 << 20))
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + idat + png_chunk(b"IEND", b""))
+
+
+def jpeg_progressive(width=6000, height=4000):
+    """A progressive JPEG of a 24 MP photo's size (4:2:0): libjpeg keeps its 72 MB of coefficients
+    until the last scan. Encoded by cjpeg (libjpeg-turbo-progs) from the photo-like rows."""
+    with tempfile.TemporaryDirectory(prefix="imgview-memory-images-") as folder:
+        source = os.path.join(folder, "photo.ppm")
+        with open(source, "wb") as f:
+            f.write(b"P6 %d %d 255\n" % (width, height))
+            for row in photo_rows(width, height):
+                f.write(row)
+        out = subprocess.run(["cjpeg", "-progressive", "-quality", "85", source], check=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+        return out.stdout
+
+
 # Each file by the name the tests and the bench give it, with what it once cost (issue 26).
 IMAGES = {
     "webp-animation-10000-square-5000-frames.webp": webp_animation,
@@ -229,6 +279,13 @@ IMAGES = {
     "webp-lossless-4242-square.webp": lambda: webp_lossless(4242, 4242),
     "webp-lossless-3460-square.webp": lambda: webp_lossless(3460, 3460),
     "gif-3000-square.gif": lambda: gif(3000, 3000, 1),
+    # Local files larger than the cache keeps in memory, once read whole beside their decode
+    # (DECISIONS.md, "Large files reach the decoder mapped").
+    "bmp-photo-6000x4000.bmp": bmp_photo,
+    "png-photo-8000x5000-stored.png": png_photo_stored,
+    # Pixel previews full screen (kitty or sixel, 240×67) asked 1.5 times their box beside the
+    # library's full-size buffers (DECISIONS.md, "Pixel previews at full screen").
+    "jpeg-progressive-6000x4000.jpg": jpeg_progressive,
 }
 
 
