@@ -91,13 +91,16 @@ extension BrowserPresenter {
     /// The order key: name, date, mtime, size, and round again; the selection and the marks stay.
     func cycleOrder() {
         let order = state.order.next
+        let readsKeys = order.needsKeys && (keyReading != nil || state.images.contains(where: { sortKeys[$0.urlString] == nil }))
+        // One update: no frame may name the new order over the tabs still in the old one.
         update {
             $0.order = order
+            if readsKeys { $0.isSorting = true }
             $0.notice = Notice(
                 "sorted by \(order.summary)\($0.isReversed ? ", reversed" : "") · \(Self.keyLabel(.order, in: $0)): \(order.next.summary) next"
             )
         }
-        if order.needsKeys, keyReading != nil || state.images.contains(where: { sortKeys[$0.urlString] == nil }) {
+        if readsKeys {
             resortsAfterReading = true
             readSortKeys()
             return
