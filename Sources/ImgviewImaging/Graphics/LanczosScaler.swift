@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -43,14 +41,8 @@ public struct LanczosScaler: Sendable {
         bytes.withUnsafeMutableBufferPointer { output in
             // Each band writes only its own rows of `output`.
             nonisolated(unsafe) let output = output
-            let scaleBand: @Sendable (Int) -> Void = { band in
-                let rows = (band * height / bands)..<((band + 1) * height / bands)
+            RowBands.run(rows: height, bands: bands) { rows in
                 self.scale(pixels, columns: columns, horizontal: horizontal, vertical: vertical, rows: rows, into: output)
-            }
-            if bands == 1 {
-                scaleBand(0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: bands, execute: scaleBand)
             }
         }
         return RGBImage(width: width, height: height, bytes: bytes)

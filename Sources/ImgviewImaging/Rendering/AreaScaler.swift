@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Scales pixels to an exact size by area averaging in linear light, composing alpha over a background.
 ///
 /// Every output sample is the mean of the source area it covers, pixels at the edges
@@ -32,14 +30,8 @@ public struct AreaScaler: Sendable {
         output.withUnsafeMutableBufferPointer { output in
             // Each band writes only its own rows of `output`; the source row at the seam is read by both.
             nonisolated(unsafe) let output = output
-            let scaleBand: @Sendable (Int) -> Void = { band in
-                let rows = (band * height / bands)..<((band + 1) * height / bands)
+            RowBands.run(rows: height, bands: bands) { rows in
                 self.scale(pixels, horizontal: horizontal, vertical: vertical, rows: rows, width: width, into: output)
-            }
-            if bands == 1 {
-                scaleBand(0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: bands, execute: scaleBand)
             }
         }
         return LinearImage(width: width, height: height, values: output)

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Picks, for each cell, the block character and the two colours that best reproduce it.
 ///
 /// Tries every pattern of its symbol set (halves, quadrants and eighths, or sextants): the foreground is the mean of the
@@ -37,14 +35,8 @@ public struct BlockRenderer: Sendable {
         cells.withUnsafeMutableBufferPointer { cells in
             // Each band writes only its own rows of `cells`.
             nonisolated(unsafe) let cells = cells
-            let renderBand: @Sendable (Int) -> Void = { band in
-                let bandRows = (band * rows / bands)..<((band + 1) * rows / bands)
+            RowBands.run(rows: rows, bands: bands) { bandRows in
                 self.render(image, columns: columns, rows: bandRows, colors: colors, into: cells)
-            }
-            if bands == 1 {
-                renderBand(0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: bands, execute: renderBand)
             }
         }
         return CellGrid(columns: columns, rows: rows, cells: cells)
