@@ -381,16 +381,6 @@ public struct ImageFetcher: ImageFetching {
             request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
     }
 
-    /// The probe of a local file's body; a file left where it is is opened by its name's bytes,
-    /// which need not be UTF-8.
-    private static func probe(of body: ImageResponse.Body, at url: URL) -> ImageProbe? {
-        guard case .file = body else { return body.probe(through: .header) }
-        let descriptor = url.withFilePath { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return FileBytes(descriptor: FileDescriptor(rawValue: descriptor)).flatMap { ImageProbe.read($0, through: .header) }
-    }
-
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
         // A file larger than the cache keeps in memory is left where it is, as a large cache
@@ -402,13 +392,15 @@ public struct ImageFetcher: ImageFetching {
         let body: ImageResponse.Body
         let byteCount: Int64
         let sha256: String
+        let found: ImageProbe?
         switch contents {
         case .data(let data):
             (body, byteCount, sha256) = (.data(data), Int64(data.count), request.needsDigest ? SHA256.hash(data: data).hexString : "")
-        case .file(let count, let hash):
-            (body, byteCount, sha256) = (.file(url, owner: nil), count, hash)
+            found = body.probe(through: .header)
+        case .file(let count, let hash, let probe):
+            (body, byteCount, sha256, found) = (.file(url, owner: nil), count, hash, probe)
         }
-        guard let probe = Self.probe(of: body, at: url) else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
+        guard let probe = found else { throw ImagePipelineError.notAnImage(url, contentType: nil) }
         let now = configuration.now()
         let entry = CacheEntry(
             url: url, finalURL: url, contentType: probe.format.mimeType, format: probe.format, byteCount: byteCount,

@@ -1,3 +1,4 @@
+import ImgviewImaging
 import ImgviewSupport
 import SystemPackage
 
@@ -27,9 +28,9 @@ public struct LocalFileReader: Sendable {
     /// What a file holds, read whole or left where it is.
     public enum Contents: Sendable {
         case data(Data)
-        /// Larger than `wholeLimit`: its size and SHA-256 (hashed in blocks, or empty when not
-        /// asked for); the decoder maps it (`MappedFile`).
-        case file(byteCount: Int64, sha256: String)
+        /// Larger than `wholeLimit`: its size, SHA-256 (hashed in blocks, or empty when not asked
+        /// for) and header, read through the descriptor already open; the decoder maps it (`MappedFile`).
+        case file(byteCount: Int64, sha256: String, probe: ImageProbe?)
     }
 
     /// The file's bytes, its modification time, and its stamp as it was opened.
@@ -58,9 +59,11 @@ public struct LocalFileReader: Sendable {
         let stamp = FileStamp(status: status)
         guard size > 0 else { return (.data(Data()), modified, stamp) }
         guard size <= Int64(wholeLimit) else {
-            guard hashing else { return (.file(byteCount: size, sha256: ""), modified, stamp) }
+            let file = FileDescriptor(rawValue: descriptor)
+            let probe = FileBytes(descriptor: file).flatMap { ImageProbe.read($0, through: .header) }
+            guard hashing else { return (.file(byteCount: size, sha256: "", probe: probe), modified, stamp) }
             do {
-                return (.file(byteCount: size, sha256: try FileDigest.sha256(of: FileDescriptor(rawValue: descriptor))), modified, stamp)
+                return (.file(byteCount: size, sha256: try FileDigest.sha256(of: file), probe: probe), modified, stamp)
             } catch {
                 throw Self.error(url, (error as? Errno)?.rawValue ?? EIO)
             }
