@@ -255,7 +255,7 @@ public final class ImagePipeline: Sendable {
         let decoder = configuration.decoder
         return try await refusingBadImages(content.url) {
             try await run(headers, content, waiter: waiter) { _ in
-                try decoder.inspect(try response.mappedData().data, probe: response.probe)
+                try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }
             } stored: { [memory] header in
                 memory.headers.set(header, for: content, cost: 1)
             }
@@ -293,12 +293,13 @@ public final class ImagePipeline: Sendable {
                     entry.isStoredThumbnail = true
                     return entry
                 }
-                let (bytes, mapping) = try response.mappedData()
-                let request = DecodeRequest(
-                    minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates,
-                    cancellation: cancellation,
-                    page: options.page, allowsEmbeddedThumbnail: thumbnail != nil, mappedInput: mapping)
-                let image = try decoder.decode(bytes, header: header, request: request)
+                let image = try response.withDecoderBytes { bytes, mapping in
+                    let request = DecodeRequest(
+                        minimumSize: minimum, smallestSize: smallest, maxPixelCount: maxPixelCount, animates: options.animates,
+                        cancellation: cancellation,
+                        page: options.page, allowsEmbeddedThumbnail: thumbnail != nil, mappedInput: mapping)
+                    return try decoder.decode(bytes, header: header, request: request)
+                }
                 return DecodedEntry(image: image, decodeTime: started.duration(to: .now))
             } stored: { [memory] entry in
                 memory.keepDecoded(entry, for: content)

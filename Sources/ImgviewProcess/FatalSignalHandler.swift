@@ -1,3 +1,4 @@
+import ImgviewSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,6 +20,7 @@ enum FatalSignalHandler {
         _ = lineWritten.load(ordering: .relaxed)
         _ = TerminalRestorations.current.load(ordering: .relaxed)
         _ = interruptedLine
+        MappedRegions.prepare()
         let debugBuild: Bool
         #if DEBUG
             debugBuild = true
@@ -70,6 +72,7 @@ enum FatalSignalHandler {
     fileprivate static func handle(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         let savedErrno = errno
         defer { errno = savedErrno }
+        if number == SIGBUS, let info, isMappedFileCutShort(info) { return }
         if isCrash(number, info) {
             crashed(number, info, context)
             return
@@ -78,6 +81,13 @@ enum FatalSignalHandler {
         let count = requests.add(1, ordering: .acquiringAndReleasing).newValue
         // The relay thread acts on it; should that thread be stuck, the third request ends here.
         if count >= 3 || !SignalRelay.notify(number) { endNow(number) }
+    }
+
+    /// Whether a SIGBUS is a read past the end of a mapped file that was cut short, now read as
+    /// zeros (`MappedRegions`): the read runs again, and its reader reports the file as changed.
+    private static func isMappedFileCutShort(_ info: UnsafeMutablePointer<siginfo_t>) -> Bool {
+        guard info.pointee.si_code == Int32(BUS_ADRERR), let address = info.pointee._sifields._sigfault.si_addr else { return false }
+        return MappedRegions.recover(faultAddress: UInt(bitPattern: address))
     }
 
     /// Whether `number` means this program went wrong: a crash signal the kernel raised for a

@@ -31,6 +31,8 @@ public enum ImagePipelineError: Error, Sendable, Equatable {
     case offlineMiss(URL)
     case fileNotFound(URL)
     case fileUnreadable(URL, reason: String)
+    /// The file was replaced, changed or cut short between being opened and being decoded.
+    case fileChanged(URL)
     case unsupportedURL(URL)
     /// The cache folder failed under us.
     case cache(String)
@@ -62,6 +64,7 @@ extension ImagePipelineError: UserFacingError {
         case .offlineMiss(let url): "\(Self.show(url)): not in the cache, and --offline forbids the network"
         case .fileNotFound(let url): "\(TerminalText.sanitized(url.displayPath)): no such file"
         case .fileUnreadable(let url, let reason): "\(TerminalText.sanitized(url.displayPath)): \(reason)"
+        case .fileChanged(let url): "\(TerminalText.sanitized(url.displayPath)): changed while it was read"
         case .unsupportedURL(let url): "\(Self.show(url)): unsupported URL"
         case .cache(let reason): "cache: \(TerminalText.sanitized(reason))"
         case .storage(let url, let failure): "\(Self.show(url)): \(failure.storageReason)"
@@ -76,7 +79,7 @@ extension ImagePipelineError: UserFacingError {
         case .transport, .timedOut, .truncated, .unsupportedURL: .network
         case .notAnImage, .tooLarge: .badImage
         case .offlineMiss: .offlineMiss
-        case .fileUnreadable: .notFound
+        case .fileUnreadable, .fileChanged: .notFound
         case .cache: .cache
         case .storage: .storage
         case .cancelled: .interrupted

@@ -94,16 +94,20 @@ public struct ImageResponse: Sendable {
         }
     }
 
-    /// The bytes for a decoder: in memory, or a file's mapped (no copy, see `MappedFile`), with
-    /// the mapping for the decoder to let go of what it has read.
-    public func mappedData() throws -> (data: Data, mapping: MappedFile?) {
-        switch body {
+    /// Runs `body` (a decoder) on the bytes: in memory, or a file's mapped (no copy, see
+    /// `MappedFile`), with the mapping for the decoder to let go of what it has read.
+    ///
+    /// A file is read as it was when its bytes were hashed and probed, or not at all: one that
+    /// was replaced or changed since, or cut short while `body` read it, throws `fileChanged`
+    /// (a cached body that changed, `cache`) instead of `body`'s result or error.
+    public func withDecoderBytes<T>(_ body: (Data, MappedFile?) throws -> T) throws -> T {
+        switch self.body {
         case .data(let data):
-            return (data, nil)
+            return try body(data, nil)
         case .file(let url, _):
+            let mapping: MappedFile
             do {
-                let mapping = try MappedFile(url)
-                return (mapping.data, mapping)
+                mapping = try MappedFile(url)
             } catch {
                 if source == .file {
                     throw error == .noSuchFileOrDirectory
@@ -112,7 +116,17 @@ public struct ImageResponse: Sendable {
                 }
                 throw FileSystemError(operation: "read", path: url.path, errno: error.rawValue)
             }
+            if let fileStamp, mapping.stamp != fileStamp { throw changed(url) }
+            let result: Result<T, any Error> = Result { try body(mapping.data, mapping) }
+            guard mapping.isIntact else { throw changed(url) }
+            return try result.get()
         }
+    }
+
+    private func changed(_ file: URL) -> ImagePipelineError {
+        source == .file
+            ? .fileChanged(request.url)
+            : .cache("\(file.path) changed while it was read")
     }
 
     /// Writes the bytes to `destination`, a file of its own that appears whole or not at all; see `OutputFile`.
