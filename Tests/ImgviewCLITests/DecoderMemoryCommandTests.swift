@@ -83,7 +83,8 @@ struct DecoderMemoryCommandTests {
     /// Local files larger than the cache keeps in memory (32 MB): a 24 MP photo as an uncompressed
     /// BMP (72 MB) and a PNG whose deflate stores its rows (120 MB) were read whole beside their
     /// decode (111 and 158 MB at the peak in the debug binary at 80×24, 95 and 142 in release); now
-    /// mapped, their pages let go as the decoder's rows move on. `info` of them too (157 MB once).
+    /// mapped, their pages let go as the decoder's rows move on. `info` of them too (157 MB once),
+    /// and `get`, which copies them.
     @Test(arguments: ["bmp-photo-6000x4000.bmp", "png-photo-8000x5000-stored.png"])
     func aLargeLocalFileIsNotHeldWhole(name: String) async throws {
         let folder = try makeTemporaryDirectory()
@@ -98,6 +99,12 @@ struct DecoderMemoryCommandTests {
         let info = try await Self.measured(["info", file.path])
         #expect(info.status == 0, "\(name): exit \(info.status), \(info.lines)")
         #expect(info.peakKB < memoryBound(kilobytes: 100 * 1024), "info \(name): \(info.peakKB) KB at the peak")
+        // `get` copies it from where it is (it read the 120 MB PNG whole before: 139 MB at the peak).
+        let copy = folder.appendingPathComponent("copy-\(name)")
+        let get = try await Self.measured(["get", file.path, "-o", copy.path])
+        #expect(get.status == 0, "\(name): exit \(get.status), \(get.lines)")
+        #expect(FileManager.default.contentsEqual(atPath: copy.path, andPath: file.path))
+        #expect(get.peakKB < memoryBound(kilobytes: 100 * 1024), "get \(name): \(get.peakKB) KB at the peak")
     }
 
     /// Pixel previews full screen (kitty into a pipe at 240×67, 10×20-pixel cells): a lossless

@@ -385,8 +385,8 @@ public struct ImageFetcher: ImageFetching {
         let url = request.url
         // A file larger than the cache keeps in memory is left where it is, as a large cache
         // blob is: the decoder maps it (DECISIONS.md, "Large files reach the decoder mapped").
-        // `get` keeps nothing in memory but copies the file: it reads it whole, as it always has.
-        let wholeLimit = configuration.memoryItemLimit > 0 ? configuration.memoryItemLimit : .max
+        // `get` keeps nothing in memory: it copies the file from where it is.
+        let wholeLimit = configuration.memoryItemLimit
         let (contents, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(
             url, wholeLimit: wholeLimit, hashing: request.needsDigest)
         let body: ImageResponse.Body
