@@ -201,18 +201,18 @@ extension Imgview {
             if let placeholders = graphics.placeholders {
                 // Text: its rows scroll the terminal as any output does, and the cursor ends below them.
                 let rows = (0..<placeholders.rows).flatMap { (row: Int) -> [UInt8] in placeholders.row(row) + [0x0A] }
-                return StandardOutput.write(Data(graphics.bytes + rows))
+                return StandardOutput.write(parts: graphics.bytes, rows)
             }
-            guard onTerminal else { return StandardOutput.write(Data(graphics.bytes + [0x0A])) }
+            guard onTerminal else { return StandardOutput.write(parts: graphics.bytes, [0x0A]) }
             let reservation = RowReservation(rows: graphics.layout.rows)
             guard TmuxPlacement.isPassedThrough(graphics.bytes) else {
-                return StandardOutput.write(Data(reservation.surrounding(graphics.bytes)))
+                return StandardOutput.write(parts: reservation.start, graphics.bytes, reservation.end)
             }
             // The rows first: the cursor tmux reports must be at their top.
-            StandardOutput.write(Data(reservation.start))
+            StandardOutput.write(parts: reservation.start)
             let cursor = TmuxPane.outerCursor(environment: environment)
             let placed = cursor.map { TmuxPlacement.positioned(graphics.bytes, row: $0.row, column: $0.column) } ?? graphics.bytes
-            StandardOutput.write(Data(placed + reservation.end))
+            StandardOutput.write(parts: placed, reservation.end)
         }
     }
 }

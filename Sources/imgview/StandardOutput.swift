@@ -17,6 +17,20 @@ enum StandardOutput {
         write(Data(text.utf8))
     }
 
+    /// Writes each of `parts` in turn, without joining them first: a pixel preview is megabytes,
+    /// and a joined copy of it (and a `Data` of that) was as large again at the process's peak.
+    static func write(parts: [UInt8]...) {
+        for part in parts where !part.isEmpty {
+            do {
+                _ = try FileDescriptor.standardOutput.writeAll(part)
+            } catch Errno.brokenPipe {
+                endByBrokenPipe()
+            } catch {
+                endByFailedWrite((error as? Errno)?.rawValue ?? EIO)
+            }
+        }
+    }
+
     /// Writes all of `data`; when the reader has gone (`imgview list | head -1`), ends the process
     /// the way `cat` ends there: quietly, by SIGPIPE (which a Swift process ignores, so a write
     /// fails with EPIPE instead).

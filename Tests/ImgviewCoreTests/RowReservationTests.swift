@@ -10,7 +10,7 @@ struct RowReservationTests {
         let reservation = RowReservation(rows: 3)
         #expect(reservation.start == Array("\n\n\n\u{1B}[3A\u{1B}7".utf8))
         #expect(reservation.end == Array("\u{1B}8\u{1B}[3B\r".utf8))
-        #expect(reservation.surrounding(Array("IMG".utf8)) == Array("\n\n\n\u{1B}[3A\u{1B}7IMG\u{1B}8\u{1B}[3B\r".utf8))
+        #expect(reservation.start + Array("IMG".utf8) + reservation.end == Array("\n\n\n\u{1B}[3A\u{1B}7IMG\u{1B}8\u{1B}[3B\r".utf8))
         #expect(RowReservation(rows: 0).start == Array("\u{1B}7".utf8) && RowReservation(rows: 0).end == Array("\u{1B}8\r".utf8))
     }
 

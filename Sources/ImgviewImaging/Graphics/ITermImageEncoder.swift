@@ -23,12 +23,26 @@ public struct ITermImageEncoder: Sendable {
     /// The image sequence, drawn `rowsDown` rows below the cursor (a strip of a larger image; see
     /// `GraphicsRenderer`): the move goes inside the same passthrough packet, which is where
     /// `TmuxPlacement` puts the cursor.
+    ///
+    /// Made in one buffer, the PNG encoded into it in base64 a slice at a time: a full-screen
+    /// image is megabytes, and each whole copy on the way (the base64, the body, the framed
+    /// sequence) was as large again at the process's peak.
     public func display(png: Data, layout: GraphicsLayout, rowsDown: Int = 0) -> [UInt8] {
-        var body: [UInt8] = Array(
+        let move = rowsDown > 0 ? EscapeSequence.cursorDown(rowsDown) : []
+        let header = Array(
             "1337;File=inline=1;size=\(png.count);width=\(layout.columns);height=\(layout.rows);preserveAspectRatio=1:".utf8)
-        body += Array(png.base64EncodedData())
+        var sequence = move + ControlString.osc.opening
+        sequence.reserveCapacity(sequence.count + header.count + (png.count + 2) / 3 * 4 + 1)
+        sequence += header
+        let slice = 48 * 1024
+        var start = png.startIndex
+        while start < png.endIndex {
+            let end = min(start + slice, png.endIndex)
+            sequence += png[start..<end].base64EncodedData()
+            start = end
+        }
         // BEL, not ST: what iTerm2's own documentation and tools write.
-        let sequence = ControlString.osc.framed(body, endingWithBell: true)
-        return TerminalRoute(passthrough: passthrough).wrap(rowsDown > 0 ? EscapeSequence.cursorDown(rowsDown) + sequence : sequence)
+        sequence.append(ControlCode.bell)
+        return TerminalRoute(passthrough: passthrough).wrap(sequence)
     }
 }

@@ -25,9 +25,4 @@ public struct RowReservation: Sendable, Equatable {
     public var end: [UInt8] {
         EscapeSequence.restoreCursor + (rows > 0 ? EscapeSequence.cursorDown(rows) : []) + [UInt8(ascii: "\r")]
     }
-
-    /// `bytes` drawn in the reserved rows.
-    public func surrounding(_ bytes: [UInt8]) -> [UInt8] {
-        start + bytes + end
-    }
 }
