@@ -49,11 +49,11 @@ struct GlobalOptions: ParsableArguments {
     /// for `--help` too, which must not read the file.
     func validate() throws {
         if let cacheSize { _ = try Self.size(cacheSize, option: "--cache-size") }
-        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_SIZE"], !text.isEmpty {
+        if let text = Settings.variable("IMGVIEW_CACHE_SIZE"), !text.isEmpty {
             _ = try Self.size(text, option: "IMGVIEW_CACHE_SIZE")
         }
         if let cacheMaxEntry { _ = try Self.size(cacheMaxEntry, option: "--cache-max-entry") }
-        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_MAX_ENTRY"], !text.isEmpty {
+        if let text = Settings.variable("IMGVIEW_CACHE_MAX_ENTRY"), !text.isEmpty {
             _ = try Self.size(text, option: "IMGVIEW_CACHE_MAX_ENTRY")
         }
     }
@@ -157,7 +157,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// `$XDG_CACHE_HOME/imgview`, else `~/.cache/imgview`.
     static var standardCacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Settings.variables(["XDG_CACHE_HOME", "HOME"])
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
         }
