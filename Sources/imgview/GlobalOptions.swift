@@ -45,6 +45,20 @@ struct GlobalOptions: ParsableArguments {
         help: "Do not read the config file ($XDG_CONFIG_HOME/imgview/config.toml; env IMGVIEW_NO_CONFIG=1).")
     var noConfig = false
 
+    /// Every option at its default, as a command line without any of them is parsed: for a
+    /// command made without the parser (`Info.withPlainArguments`). An option added above is
+    /// added here too; a test compares this with what the parser makes.
+    static var unset: Self {
+        var options = Self()
+        options.catalog = nil
+        options.cacheDirectory = nil
+        options.cacheSize = nil
+        options.cacheMaxEntry = nil
+        options.offline = false
+        options.noConfig = false
+        return options
+    }
+
     /// Checks what was typed and the environment, never the config file: ArgumentParser runs this
     /// for `--help` too, which must not read the file.
     func validate() throws {
