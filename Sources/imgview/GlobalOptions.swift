@@ -105,6 +105,12 @@ struct GlobalOptions: ParsableArguments {
         return bytes
     }
 
+    /// Whether `argument` may be one of the global options `movingLeadingGlobals` moves: without
+    /// one, it has nothing to do.
+    static func mayBeMoved(_ argument: String) -> Bool {
+        argument.hasPrefix("--catalog") || argument.hasPrefix("--cache-") || argument == "--offline" || argument == "--no-config"
+    }
+
     /// `arguments` with global options written before the subcommand moved after it.
     ///
     /// ArgumentParser reads a subcommand's options only after its name; users write

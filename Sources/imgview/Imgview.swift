@@ -50,10 +50,10 @@ struct Imgview: AsyncParsableCommand {
         }
         do {
             let given = Array(CommandLine.arguments.dropFirst())
-            // Every global option starts with --: without one there is nothing to move, and every
-            // command's configuration need not be made to find the subcommands' names.
+            // Without a global option there is nothing to move, and every command's configuration
+            // need not be made to find the subcommands' names.
             let arguments =
-                given.contains(where: { $0.hasPrefix("--") })
+                given.contains(where: GlobalOptions.mayBeMoved)
                 ? GlobalOptions.movingLeadingGlobals(
                     in: given,
                     subcommands: Set(configuration.subcommands.map { $0._commandName }),
