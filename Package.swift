@@ -214,6 +214,8 @@ let package = Package(
             dependencies: [
                 "ImgviewServer", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching", "ImgviewPipeline", "ImgviewCodecs",
                 "ImgviewTestSupport", .target(name: "imgview"),
+                // InfoPlainArgumentsTests compares a command made without the parser with the parser's.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The screenshot similarity script the emulator tests run with python3, and the hostile
             // terminal the reply tests play under a pty.

@@ -58,18 +58,20 @@ enum ColorProfileLocator {
     /// PNG: an `sRGB` chunk means sRGB; else the `iCCP` chunk's profile, inflated. `gAMA` and
     /// `cHRM` alone are not read (DECISIONS.md, "Colour management").
     static func pngProfile(_ bytes: Data) -> EmbeddedColorProfile? {
-        let data = Array(bytes)
+        // Read in place: the chunks before the first IDAT are a few bytes of a file that may be megabytes.
+        let reader = DataBytes(bytes)
         var offset = 8
-        while offset + 12 <= data.count {
-            let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
+        while offset + 12 <= reader.count {
+            let header = reader.bytes(at: offset, count: 8)
+            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+            let type = String(decoding: header[4..<8], as: UTF8.self)
             let start = offset + 8
-            guard length < Int32.max, start + length <= data.count else { return nil }
+            guard length < Int32.max, start + length <= reader.count else { return nil }
             switch type {
             case "sRGB", "IDAT", "IEND":
                 return nil
             case "iCCP":
-                let chunk = data[start..<(start + length)]
+                let chunk = reader.bytes(at: start, count: length)
                 guard let nameEnd = chunk.firstIndex(of: 0), nameEnd + 2 <= chunk.endIndex, chunk[nameEnd + 1] == 0 else { return nil }
                 return inflate(Array(chunk[(nameEnd + 2)...])).map { .icc($0) }
             default:
@@ -81,17 +83,19 @@ enum ColorProfileLocator {
 
     /// WebP: the extended format's `ICCP` chunk, before the image data.
     static func webpProfile(_ bytes: Data) -> EmbeddedColorProfile? {
-        let data = Array(bytes)
-        guard data.count >= 12, data[0..<4].elementsEqual("RIFF".utf8), data[8..<12].elementsEqual("WEBP".utf8) else { return nil }
+        // Read in place, as PNG's.
+        let reader = DataBytes(bytes)
+        guard reader.count >= 12, reader.matches(Array("RIFF".utf8), at: 0), reader.matches(Array("WEBP".utf8), at: 8) else { return nil }
         var offset = 12
-        while offset + 8 <= data.count {
-            let type = String(decoding: data[offset..<(offset + 4)], as: UTF8.self)
-            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
+        while offset + 8 <= reader.count {
+            let header = reader.bytes(at: offset, count: 8)
+            let type = String(decoding: header[0..<4], as: UTF8.self)
+            let size = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
             let start = offset + 8
             guard size <= maxProfileBytes || type != "ICCP" else { return nil }
             if type == "ICCP" {
-                guard start + size <= data.count, size > 0 else { return nil }
-                return .icc(Array(data[start..<(start + size)]))
+                guard start + size <= reader.count, size > 0 else { return nil }
+                return .icc(reader.bytes(at: start, count: size))
             }
             if type != "VP8X" { return nil }  // the profile, when there is one, follows VP8X at once
             offset = start + size + (size & 1)

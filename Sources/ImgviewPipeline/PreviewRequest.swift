@@ -19,21 +19,26 @@ public struct PreviewRequest: Sendable, Hashable {
     /// switch modes (the browser); a preview made once is decoded for its own mode only, which
     /// for ASCII is fewer pixels than blocks need.
     public var modeCanChange: Bool
+    /// Whether a local file's bytes are hashed, for a consumer that shows the facts with the
+    /// preview (the browser); one that shows only the preview (`show`) keeps what it makes by the
+    /// file's stamp, as a thumbnail does.
+    public var hashesLocalFile: Bool
 
     public init(
         url: URL, cachePolicy: ImageRequest.CachePolicy = .useCache, options: RenderOptions, thumbnail: ThumbnailSize? = nil,
-        modeCanChange: Bool = true
+        modeCanChange: Bool = true, hashesLocalFile: Bool = true
     ) {
         self.url = url
         self.cachePolicy = cachePolicy
         self.options = options
         self.thumbnail = thumbnail
         self.modeCanChange = modeCanChange
+        self.hashesLocalFile = hashesLocalFile
     }
 
     /// The request for the bytes this preview is made from: a thumbnail of a local file does not
-    /// hash them (what is made of it is kept by the file's stamp).
+    /// hash them (what is made of it is kept by the file's stamp), nor does a preview that asks not to.
     public var imageRequest: ImageRequest {
-        ImageRequest(url: url, cachePolicy: cachePolicy, needsDigest: thumbnail == nil || !url.isFileURL)
+        ImageRequest(url: url, cachePolicy: cachePolicy, needsDigest: !url.isFileURL || (thumbnail == nil && hashesLocalFile))
     }
 }

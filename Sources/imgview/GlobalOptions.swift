@@ -45,15 +45,29 @@ struct GlobalOptions: ParsableArguments {
         help: "Do not read the config file ($XDG_CONFIG_HOME/imgview/config.toml; env IMGVIEW_NO_CONFIG=1).")
     var noConfig = false
 
+    /// Every option at its default, as a command line without any of them is parsed: for a
+    /// command made without the parser (`Info.withPlainArguments`). An option added above is
+    /// added here too; a test compares this with what the parser makes.
+    static var unset: Self {
+        var options = Self()
+        options.catalog = nil
+        options.cacheDirectory = nil
+        options.cacheSize = nil
+        options.cacheMaxEntry = nil
+        options.offline = false
+        options.noConfig = false
+        return options
+    }
+
     /// Checks what was typed and the environment, never the config file: ArgumentParser runs this
     /// for `--help` too, which must not read the file.
     func validate() throws {
         if let cacheSize { _ = try Self.size(cacheSize, option: "--cache-size") }
-        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_SIZE"], !text.isEmpty {
+        if let text = Settings.variable("IMGVIEW_CACHE_SIZE"), !text.isEmpty {
             _ = try Self.size(text, option: "IMGVIEW_CACHE_SIZE")
         }
         if let cacheMaxEntry { _ = try Self.size(cacheMaxEntry, option: "--cache-max-entry") }
-        if let text = ProcessInfo.processInfo.environment["IMGVIEW_CACHE_MAX_ENTRY"], !text.isEmpty {
+        if let text = Settings.variable("IMGVIEW_CACHE_MAX_ENTRY"), !text.isEmpty {
             _ = try Self.size(text, option: "IMGVIEW_CACHE_MAX_ENTRY")
         }
     }
@@ -89,6 +103,12 @@ struct GlobalOptions: ParsableArguments {
             throw ValidationError("\(option): \"\(TerminalText.sanitized(text))\" is not a size (use e.g. 500M, 2G)")
         }
         return bytes
+    }
+
+    /// Whether `argument` may be one of the global options `movingLeadingGlobals` moves: without
+    /// one, it has nothing to do.
+    static func mayBeMoved(_ argument: String) -> Bool {
+        argument.hasPrefix("--catalog") || argument.hasPrefix("--cache-") || argument == "--offline" || argument == "--no-config"
     }
 
     /// `arguments` with global options written before the subcommand moved after it.
@@ -157,7 +177,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// `$XDG_CACHE_HOME/imgview`, else `~/.cache/imgview`.
     static var standardCacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Settings.variables(["XDG_CACHE_HOME", "HOME"])
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("imgview")
         }

@@ -49,7 +49,7 @@ enum HTTPClient: String, CaseIterable {
     }
 
     /// The client `IMGVIEW_HTTP` names; curl when it is unset or empty.
-    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HTTPClient {
+    static func fromEnvironment(_ environment: [String: String] = Settings.variables(["IMGVIEW_HTTP"])) throws -> HTTPClient {
         guard let value = environment["IMGVIEW_HTTP"], !value.isEmpty else { return .curl }
         guard let client = HTTPClient(rawValue: value.lowercased()) else { throw UnknownClient(value: value) }
         if client == .urlsession, !hasURLSession { throw NotBuiltIn() }

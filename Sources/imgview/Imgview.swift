@@ -49,13 +49,18 @@ struct Imgview: AsyncParsableCommand {
             return
         }
         do {
-            let arguments = GlobalOptions.movingLeadingGlobals(
-                in: Array(CommandLine.arguments.dropFirst()),
-                subcommands: Set(configuration.subcommands.map { $0._commandName }),
-                nested: Dictionary(
-                    uniqueKeysWithValues: configuration.subcommands.map {
-                        ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
-                    }))
+            let given = Array(CommandLine.arguments.dropFirst())
+            // Without a global option there is nothing to move, and every command's configuration
+            // need not be made to find the subcommands' names.
+            let arguments =
+                given.contains(where: GlobalOptions.mayBeMoved)
+                ? GlobalOptions.movingLeadingGlobals(
+                    in: given,
+                    subcommands: Set(configuration.subcommands.map { $0._commandName }),
+                    nested: Dictionary(
+                        uniqueKeysWithValues: configuration.subcommands.map {
+                            ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
+                        })) : given
             var command = try parse(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -73,8 +78,10 @@ struct Imgview: AsyncParsableCommand {
     /// after it) and over the subcommand four times before it parses it (DECISIONS.md, "Start-up
     /// of `show`"). Whatever that parse does not accept (`--help`, `--version`, a completion
     /// request, a usage error; help, which the parse returns as a command of its own) is parsed
-    /// again from the root, so every answer and message is the root's, as before.
+    /// again from the root, so every answer and message is the root's, as before. `info` given only
+    /// images is not parsed at all (`Info.withPlainArguments`).
     static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        if arguments.first == Info._commandName, let info = Info.withPlainArguments(Array(arguments.dropFirst())) { return info }
         if let name = arguments.first,
             let leaf = configuration.subcommands.first(where: { $0._commandName == name && $0.configuration.subcommands.isEmpty }),
             let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),

@@ -44,7 +44,7 @@ extension ServiceOptions {
 
     /// The freedesktop.org thumbnail store the grid and contact sheets share with file managers.
     static func thumbnailStore() -> FreedesktopThumbnails? {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Settings.variables(["XDG_CACHE_HOME", "HOME"])
         guard let root = FreedesktopThumbnails.standardRoot(environment: environment) else { return nil }
         return FreedesktopThumbnails(
             root: root, version: Imgview.version, workingDirectory: FileManager.default.currentDirectoryPath)

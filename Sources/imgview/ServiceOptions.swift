@@ -49,6 +49,20 @@ struct ServiceOptions: ParsableArguments {
         help: ArgumentHelp("Send this User-Agent instead of imgview's own (imgview/VERSION), or the config file's.", valueName: "text"))
     var userAgent: String?
 
+    /// Every option at its default, as a command line without any of them is parsed (see
+    /// `GlobalOptions.unset`).
+    static var unset: Self {
+        var options = Self()
+        options.idleTimeoutOption = nil
+        options.overallTimeoutOption = nil
+        options.retriesOption = nil
+        options.maxFileSizeOption = nil
+        options.headerLines = []
+        options.referer = nil
+        options.userAgent = nil
+        return options
+    }
+
     func validate() throws {
         if let value = idleTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }
         if let value = overallTimeoutOption, !(value > 0) { throw ValidationError("timeouts must be positive") }

@@ -57,13 +57,19 @@ struct Settings: Sendable {
         return load(ignoring: ignoresFile(arguments: CommandLine.arguments, environment: environment), environment: environment)
     }()
 
-    /// The environment variables `names` that are set.
+    /// The environment variables `names` that are set: each looked up alone, where
+    /// `ProcessInfo`'s `environment` makes a dictionary of every variable each time it is asked.
     static func variables(_ names: [String]) -> [String: String] {
         var found: [String: String] = [:]
         for name in names {
-            if let value = getenv(name) { found[name] = String(cString: value) }
+            if let value = variable(name) { found[name] = value }
         }
         return found
+    }
+
+    /// The environment variable `name`, if it is set.
+    static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
     /// `current`; a file with an error ends the process there, with its one line and exit 2.

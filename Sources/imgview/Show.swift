@@ -166,7 +166,8 @@ extension Imgview {
                 // Each image of its own kitty id: sending an id again would take the earlier image off the screen.
                 shown += 1
                 imageOptions.graphics?.imageID = shown
-                let request = PreviewRequest(url: url, options: imageOptions, modeCanChange: false)
+                // Nothing `show` prints needs the file's SHA-256.
+                let request = PreviewRequest(url: url, options: imageOptions, modeCanChange: false, hashesLocalFile: false)
                 let response = try await waiting.track(argument == "-" ? "standard input" : argument) { progress in
                     try await pipeline.preview(for: request, progress: progress)
                 }

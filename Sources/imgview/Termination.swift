@@ -13,13 +13,13 @@ extension ProcessSignals {
     /// process go, and `Terminated` ends the process with one line and 128+N. What `show` and
     /// `info` call around their work.
     static func cancellingOnTermination<Result: Sendable>(
-        cacheDirectory: URL, _ work: @escaping @Sendable () async throws -> Result
+        cacheDirectory: @autoclosure () -> URL, _ work: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         do {
             return try await cancellingOnTermination(work)
         } catch let terminated as Terminated {
             // A transfer winding down still holds its file open; its name goes now, its bytes when it closes.
-            (try? DiskCache(directory: cacheDirectory))?.removeTemporaryFilesOfThisProcess()
+            (try? DiskCache(directory: cacheDirectory()))?.removeTemporaryFilesOfThisProcess()
             throw terminated
         }
     }
