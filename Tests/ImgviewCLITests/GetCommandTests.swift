@@ -257,4 +257,22 @@ struct GetCommandTests {
         let both = try await ImgviewProcess.run(["get", "a", "b", "-o", "x.jpg"])
         #expect(both.status == ImgviewSupport.ExitStatus.usage.rawValue)
     }
+
+    /// A local file is copied from where it is: through a link the user names, and once more
+    /// over a copy it already made (up to date, nothing written).
+    @Test func aLocalFileIsCopiedThroughALink() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = folder.appendingPathComponent("hopper.jpg")
+        try Self.image.write(to: original)
+        let link = folder.appendingPathComponent("link.jpg")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: original)
+        let copy = folder.appendingPathComponent("copy.jpg")
+        let result = try await ImgviewProcess.run(["get", link.path, "-o", copy.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: copy) == Self.image)
+        let again = try await ImgviewProcess.run(["get", link.path, "-o", copy.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Data(contentsOf: copy) == Self.image)
+    }
 }

@@ -155,13 +155,26 @@ public struct ImageResponse: Sendable {
         case .data(let data):
             return try body(.data(data))
         case .file(let url, _):
-            let file: FileDescriptor
-            do {
-                file = try FileDescriptor.open(url.path, .readOnly, options: [.noFollow, .closeOnExec])
-            } catch {
-                throw FileSystemError(operation: "read", path: url.path, errno: Errno.code(of: error))
+            // A cache blob is never a link; a local file the user named may be one, and its name
+            // may not be UTF-8.
+            let flags = O_RDONLY | O_CLOEXEC | (source == .file ? 0 : O_NOFOLLOW)
+            let descriptor = url.withFilePath { open($0, flags) }
+            guard descriptor >= 0 else {
+                let code = errno
+                if source == .file {
+                    throw code == ENOENT
+                        ? ImagePipelineError.fileNotFound(request.url)
+                        : ImagePipelineError.fileUnreadable(request.url, reason: String(cString: strerror(code)))
+                }
+                throw FileSystemError(operation: "read", path: url.path, errno: code)
             }
+            let file = FileDescriptor(rawValue: descriptor)
             defer { try? file.close() }
+            // What is copied is what was hashed, or nothing: the file may have been replaced since.
+            var status = stat()
+            if source == .file, let fileStamp, fstat(descriptor, &status) != 0 || FileStamp(status: status) != fileStamp {
+                throw ImagePipelineError.fileChanged(request.url)
+            }
             return try body(.file(file))
         }
     }
