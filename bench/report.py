@@ -754,8 +754,8 @@ def write(results, output):
             "for djxl) and a PNG, and for the recompressed JPEG, djxl rebuilding it (which costs djxl 0.7 more than a "
             "PPM). CPU time is user + system, the median of the runs; djxl uses two threads, imgview one. libheif 1.15 cannot "
             "decode at a reduced size, 80x24 blocks ask more than a 320-pixel thumbnail has, and libjxl 0.7 gains "
-            "nothing from its DC-only path (DECISIONS.md, \"HEIC and JPEG XL at 12 megapixels\"); a recompressed JPEG "
-            "is rebuilt and decoded at a DCT scale (\"JPEG XL: a recompressed JPEG rebuilt\").")
+            "nothing from its DC-only path (DECISIONS.md, \"HEIC thumbnails for text previews: not below the box…\"); a "
+            "recompressed JPEG is rebuilt and decoded at a DCT scale.")
         add("")
         add(formats_large)
         add("")

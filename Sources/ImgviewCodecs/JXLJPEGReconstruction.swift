@@ -11,7 +11,7 @@ extension JXLDecoder {
     /// A JPEG that cjxl recompressed (its default for JPEG input) rebuilt from its reconstruction
     /// data as the very JPEG it was, then decoded by libjpeg at the DCT scale that covers the
     /// request: libjxl 0.7 has no reduced decoding of its own, and rebuilding costs a fraction of
-    /// rendering every pixel (DECISIONS.md, "JPEG XL: a recompressed JPEG rebuilt").
+    /// rendering every pixel (DECISIONS.md, "HEIC thumbnails for text previews: not below the box…").
     ///
     /// Nil, and the pixels are decoded as before, when the box needs the whole image, the file
     /// holds no reconstruction data (or is an animation), the rebuilt JPEG would pass

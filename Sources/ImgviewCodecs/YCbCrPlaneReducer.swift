@@ -6,7 +6,7 @@ import ImgviewImaging
 /// are averaged, and only the averages become RGBA (`YCbCrConversion`).
 ///
 /// Converting every pixel of a 12 MP HEIC to RGB and summing its three channels in linear light
-/// cost more than this (DECISIONS.md, "HEIC: planes reduced before they are converted").
+/// cost more than this (DECISIONS.md, "HEIC thumbnails for text previews: not below the box…").
 struct YCbCrPlaneReducer {
     /// One 8-bit plane: its first byte, the bytes from one row to the next, and its size.
     struct Plane {
