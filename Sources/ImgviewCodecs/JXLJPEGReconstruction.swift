@@ -43,8 +43,11 @@ extension JXLDecoder {
         else { return nil }
         // libjxl keeps the JPEG's EXIF orientation in the codestream too: the JPEG XL's is the one shown.
         let jpegHeader = ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: header.orientation)
+        // The rebuilt JPEG is in memory: the file's mapping has nothing more to release as it is read.
+        var jpegRequest = request
+        jpegRequest.mappedInput = nil
         do {
-            var image = try JPEGDecoder().decode(jpeg, header: jpegHeader, request: request)
+            var image = try JPEGDecoder().decode(jpeg, header: jpegHeader, request: jpegRequest)
             guard image.warning == nil else { return nil }
             image.header = header
             if image.colorProfile == nil { image.colorProfile = ColorProfileLocator.profile(in: jpeg, format: .jpeg) }
