@@ -15,8 +15,10 @@ data: URI), then:
     /usr/bin/time), i.e. decode, scale and render to a 80x24 preview (chafa 1.12 reads neither
     JPEG XL nor QOI: those rows have no peer);
   - 12 megapixels (10_large cropped to 4000x3000): a HEIC with and one without a thumbnail against
-    `heif-convert` of the same file, and a JPEG XL against `djxl`, each to its cheapest output
-    (JPEG for heif-convert, PPM for djxl) and to PNG, CPU time (user + sys) and wall time.
+    `heif-convert` of the same file, and a JPEG XL (VarDCT from the PNG, and the JPEG recompressed
+    losslessly) against `djxl`, each to its cheapest output of pixels (JPEG for heif-convert, PPM
+    for djxl) and to PNG, CPU time (user + sys) and wall time; djxl also rebuilds the recompressed
+    JPEG (its default for a .jpg output).
 
 Usage: python3 bench/bench_formats.py [--imgview PATH] [--size 80x24] [--runs N] [--quick]
          [--formats gif,heic,...] [--no-large] [--json FILE]
@@ -149,15 +151,16 @@ def large(imgview_binary, folder, cols, rows, runs):
         subprocess.run(["convert", os.path.join(TESTDATA, "10_large_6000x4000.jpg"), "-resize", "4000x3000^", "-gravity", "center",
                         "-extent", "4000x3000", "-quality", "92", jpeg], check=True)
     png = plain_png(jpeg, folder)
-    files = {"heic-thumbnail": (["heif-enc", "-q", "80", "-t", "320", png, "-o"], "12mp.thumb.heic"),
-             "heic": (["heif-enc", "-q", "80", png, "-o"], "12mp.heic"),
-             "jxl": (["cjxl", png, "-d", "1"], "12mp.jxl")}
+    # The encoder's command for an output path; "jxl-jpeg" is the JPEG itself recompressed, cjxl's default for a JPEG.
+    files = {"heic-thumbnail": (lambda out: ["heif-enc", "-q", "80", "-t", "320", png, "-o", out], "12mp.thumb.heic"),
+             "heic": (lambda out: ["heif-enc", "-q", "80", png, "-o", out], "12mp.heic"),
+             "jxl": (lambda out: ["cjxl", png, out, "-d", "1"], "12mp.jxl"),
+             "jxl-jpeg": (lambda out: ["cjxl", jpeg, out, "--lossless_jpeg=1"], "12mp.jpeg.jxl")}
     records = []
     for kind, (command, name) in files.items():
         path = os.path.join(folder, name)
         if not os.path.exists(path):
-            argv = command + [path] if kind != "jxl" else command[:2] + [path] + command[2:]
-            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(command(path), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         mine = imgview(imgview_binary, path, cols, rows)
         if kind.startswith("heic"):
             peers = {"heif-convert → JPEG": ["heif-convert", "--quiet", path, os.path.join(folder, "out.jpg")],
@@ -165,6 +168,9 @@ def large(imgview_binary, folder, cols, rows, runs):
         else:
             peers = {"djxl → PPM": ["djxl", path, os.path.join(folder, "out.ppm")],
                      "djxl → PNG": ["djxl", path, os.path.join(folder, "out.png")]}
+        if kind == "jxl-jpeg":
+            # djxl's default for a recompressed JPEG written as .jpg: the original JPEG rebuilt.
+            peers["djxl → JPEG (rebuilt)"] = ["djxl", path, os.path.join(folder, "out.jpg")]
         imgview_cpu, imgview_wall = cpu_seconds(mine, runs)
         record = {"file": kind, "bytes": os.path.getsize(path), "imgview_command": shlex.join(mine), "imgview_cpu_s": round(imgview_cpu, 3),
                   "imgview_wall_s": round(imgview_wall, 3), "imgview_rss_mb": round(peak_rss_mb(mine), 1), "peers": []}

@@ -29,11 +29,13 @@ fi
 # What the benchmarks run besides imgview: the peers (chafa, jp2a, timg, catimg, img2txt from
 # caca-utils), hyperfine, the font the quality score draws text with, curl, tmux, GNU time
 # (/usr/bin/time), pgrep (procps); then what the build needs (scripts/setup.sh installs the same).
-# imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs.
+# imagemagick, webp and libavif-bin make the GIF, WebP, AVIF and BMP copies of the photographs;
+# libheif-examples and libjxl-tools the HEIC and JPEG XL ones, and are the 12 MP rows' peers
+# (heif-convert, djxl).
 scripts/install-packages.sh \
   libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
   chafa jp2a timg catimg caca-utils hyperfine fonts-dejavu-core curl tmux time procps python3 \
-  imagemagick webp libavif-bin
+  imagemagick webp libavif-bin libheif-examples libjxl-tools
 scripts/install-numpy-pillow.sh
 scripts/setup-emulators.sh   # Xvfb, xterm, kitty and mlterm: the pixel modes are scored from screenshots
 command -v swift >/dev/null || { echo "bench: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }

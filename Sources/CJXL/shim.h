@@ -27,7 +27,9 @@
     X(JxlDecoderSetPreferredColorProfile) \
     X(JxlDecoderImageOutBufferSize) \
     X(JxlDecoderSetImageOutBuffer) \
-    X(JxlDecoderFlushImage)
+    X(JxlDecoderFlushImage) \
+    X(JxlDecoderSetJPEGBuffer) \
+    X(JxlDecoderReleaseJPEGBuffer)
 
 #define IMGVIEW_JXL_POINTER(name) __typeof__(name) * _Nonnull name;
 struct imgview_jxl {

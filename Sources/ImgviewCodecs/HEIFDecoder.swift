@@ -335,6 +335,15 @@ final class HEIFSession {
         let factor = PixelReducer.factor(
             width: width, height: height, covering: request.minimumSize, atLeast: request.smallestSize, beside: planeBytes,
             within: request.maxDecodeBytes)
+        if factor > 1 {
+            // Averaged as planes, converted once a block: cheaper than converting and summing every pixel.
+            return YCbCrPlaneReducer(
+                luma: .init(base: luma, stride: Int(lumaStride), width: width, height: height),
+                blue: .init(base: blue, stride: Int(blueStride), width: chromaWidth, height: chromaHeight),
+                red: .init(base: red, stride: Int(redStride), width: chromaWidth, height: chromaHeight),
+                shiftAcross: shiftAcross, shiftDown: shiftDown, conversion: conversion
+            ).reduce(by: factor)
+        }
         var scaler = RowDownscaler(sourceWidth: width, sourceHeight: height, factor: factor, order: .inOrder)
         var row = [UInt8](repeating: 255, count: width * 4)
         row.withUnsafeMutableBufferPointer { row in

@@ -12,7 +12,8 @@ import ImgviewImaging
 ///
 /// libjxl 0.7 gains nothing from decoding a smaller image (its DC-only path renders at full size
 /// and costs more), so each frame is decoded whole into an RGBA canvas and reduced at once by
-/// `AnimationAssembler`. A lossy (XYB) image is asked for in sRGB, which libjxl converts to
+/// `AnimationAssembler`; but a JPEG that cjxl recompressed is rebuilt as that JPEG and decoded at
+/// a DCT scale when the box is smaller than the image (`decodeAsJPEG`). A lossy (XYB) image is asked for in sRGB, which libjxl converts to
 /// itself; an image kept in its original colour space hands that space on as `colorProfile`
 /// (an ICC profile, as libjxl describes it). A cut file shows what libjxl could render of it,
 /// or the frames that arrived. Its input is never closed and it is never given bytes without a
@@ -31,6 +32,7 @@ public struct JXLDecoder: ImageDecoding {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
+        if let image = try Self.decodeAsJPEG(bytes, header: header, request: request) { return image }
         return try JXLSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(header: header, request: request) }
     }
 }
@@ -51,9 +53,9 @@ extension JXLDecoder {
 }
 
 /// One libjxl decoder over a buffer, alive only inside `with`.
-private final class JXLSession {
-    private let jxl: imgview_jxl
-    private let decoder: OpaquePointer
+final class JXLSession {
+    let jxl: imgview_jxl
+    let decoder: OpaquePointer
 
     static func with<T>(_ bytes: Data, _ body: (JXLSession) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
         let jxl = try JXLLibrary.functions()
@@ -85,7 +87,7 @@ private final class JXLSession {
         self.decoder = decoder
     }
 
-    private func subscribe(_ events: [JxlDecoderStatus]) throws(ImageDecodingError) {
+    func subscribe(_ events: [JxlDecoderStatus]) throws(ImageDecodingError) {
         let mask = events.reduce(Int32(0)) { $0 | Int32($1.rawValue) }
         guard jxl.JxlDecoderSubscribeEvents(decoder, mask) == JXL_DEC_SUCCESS else {
             throw .corrupt(.jxl, detail: "libjxl refused the events")

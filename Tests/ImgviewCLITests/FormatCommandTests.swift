@@ -29,6 +29,16 @@ struct FormatCommandTests {
         #expect(animated.stdout == still.stdout)
     }
 
+    /// A JPEG recompressed by cjxl, in a box smaller than it: rebuilt and decoded as the JPEG it was,
+    /// so its preview is the JPEG's own, to the byte (decoded as pixels by libjxl, it differs).
+    @Test func aRecompressedJPEGPreviewsAsItsJPEG() async throws {
+        let arguments = ["--size", "8x3", "--mode", "blocks", "--colors", "full"]
+        let jxl = try await ImgviewProcess.run(["show", Self.fixture("camera-exif.jxl")] + arguments)
+        let jpeg = try await ImgviewProcess.run(["show", Self.fixture("camera-exif.jpg")] + arguments)
+        #expect(jxl.status == 0 && jxl.stderr.isEmpty, "\(jxl.stderr)")
+        #expect(!jxl.stdout.isEmpty && jxl.stdout == jpeg.stdout)
+    }
+
     @Test func infoReportsFramesDurationAndLoops() async throws {
         let text = try await ImgviewProcess.run(["info", Self.fixture("anim.webp")])
         #expect(text.status == 0, "\(text.stderr)")

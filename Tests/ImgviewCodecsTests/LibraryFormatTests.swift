@@ -149,6 +149,60 @@ struct LibraryFormatTests {
         QuadrantPicture.expect(try decoder.decode(bytes, header: header, request: DecodeRequest()).pixels)
     }
 
+    /// cjxl's default for a JPEG: the JPEG recompressed, rebuilt byte for byte from its reconstruction data.
+    @Test func aRecompressedJPEGIsRebuiltAsItWas() throws {
+        let bytes = try Fixtures.data("camera-exif.jxl")
+        let header = try decoder.inspect(bytes)
+        let rebuilt = try JXLSession.with(bytes) { session throws(ImageDecodingError) in
+            try session.reconstructedJPEG(
+                width: header.storedWidth, height: header.storedHeight, likely: 64, limit: 1 << 20, request: DecodeRequest())
+        }
+        #expect(rebuilt.map { Data($0) } == (try Fixtures.data("camera-exif.jpg")), "grown from 64 bytes to the whole JPEG")
+        let tooSmall = try JXLSession.with(bytes) { session throws(ImageDecodingError) in
+            try session.reconstructedJPEG(
+                width: header.storedWidth, height: header.storedHeight, likely: 64, limit: 4096, request: DecodeRequest())
+        }
+        #expect(tooSmall == nil, "a JPEG past its limit is not rebuilt")
+        let pixelsOnly = try Fixtures.data("q-lossy.jxl")
+        let lossy = try decoder.inspect(pixelsOnly)
+        let none = try JXLSession.with(pixelsOnly) { session throws(ImageDecodingError) in
+            try session.reconstructedJPEG(
+                width: lossy.storedWidth, height: lossy.storedHeight, likely: 64, limit: 1 << 20, request: DecodeRequest())
+        }
+        #expect(none == nil, "a JPEG XL made from pixels has nothing to rebuild")
+    }
+
+    /// A box smaller than a recompressed JPEG: libjpeg decodes the rebuilt JPEG at the DCT scale
+    /// that covers it, the same pixels as the JPEG itself gives, turned by the JPEG XL's orientation.
+    @Test func aRecompressedJPEGIsDecodedAtADCTScaleForASmallerBox() throws {
+        let bytes = try Fixtures.data("q-orient6.jxl")
+        let header = try decoder.inspect(bytes)
+        let request = DecodeRequest(minimumSize: (4, 3))
+        let image = try decoder.decode(bytes, header: header, request: request)
+        // 12×16 stored at a quarter is 3×4, upright 4×3; decoded as pixels it would be kept at twice that.
+        #expect(image.pixels.width == 4 && image.pixels.height == 3, "\(image.pixels.width)×\(image.pixels.height)")
+        #expect(image.header == header && image.warning == nil)
+        let jpeg = try decoder.decode(try Fixtures.data("orient6.jpg"), request: request)
+        #expect(image.pixels == jpeg.pixels, "what libjpeg gives for the JPEG itself")
+        #expect(try JXLDecoder.decodeAsJPEG(bytes, header: header, request: DecodeRequest()) == nil, "at full size, the pixels as before")
+        let whole = try decoder.decode(bytes, header: header, request: DecodeRequest())
+        #expect(whole.pixels.width == 16 && whole.pixels.height == 12)
+        QuadrantPicture.expect(whole.pixels)
+        let lossy = try Fixtures.data("q-lossy.jxl")
+        #expect(try JXLDecoder.decodeAsJPEG(lossy, header: decoder.inspect(lossy), request: request) == nil)
+    }
+
+    /// The JPEG XL fuzz target asks for 12×8 of every input of odd length: its recompressed seed
+    /// reaches the rebuilt JPEG's path.
+    @Test func theJXLFuzzSeedReachesTheRebuiltJPEG() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../ImgviewFuzzingTests/Corpus/jxl/seed-q-orient6.jxl")
+        let bytes = try Data(contentsOf: seed)
+        #expect(bytes.count % 2 == 1)
+        let header = try decoder.inspect(bytes)
+        #expect(try JXLDecoder.decodeAsJPEG(bytes, header: header, request: DecodeRequest(minimumSize: (12, 8))) != nil)
+    }
+
     /// A lossless image keeps its own colour space, which is handed on; a lossy one is converted to
     /// sRGB by libjxl, and an sRGB one needs nothing.
     @Test func jxlHandsOnAColourSpaceOnlyWhenItIsNotSRGB() throws {
