@@ -21,13 +21,7 @@ enum StandardOutput {
     /// and a joined copy of it (and a `Data` of that) was as large again at the process's peak.
     static func write(parts: [UInt8]...) {
         for part in parts where !part.isEmpty {
-            do {
-                _ = try FileDescriptor.standardOutput.writeAll(part)
-            } catch Errno.brokenPipe {
-                endByBrokenPipe()
-            } catch {
-                endByFailedWrite((error as? Errno)?.rawValue ?? EIO)
-            }
+            ending { _ = try FileDescriptor.standardOutput.writeAll(part) }
         }
     }
 
@@ -35,8 +29,13 @@ enum StandardOutput {
     /// the way `cat` ends there: quietly, by SIGPIPE (which a Swift process ignores, so a write
     /// fails with EPIPE instead).
     static func write(_ data: Data) {
+        ending { _ = try FileDescriptor.standardOutput.writeAll(data) }
+    }
+
+    /// Runs `write`; a failure ends the process as `write(_:)` says.
+    private static func ending(_ write: () throws -> Void) {
         do {
-            _ = try FileDescriptor.standardOutput.writeAll(data)
+            try write()
         } catch Errno.brokenPipe {
             endByBrokenPipe()
         } catch {
