@@ -34,13 +34,17 @@ struct ImgviewProcess {
     static let repositoryRoot = ImgviewTestSupport.repositoryRoot
 
     /// This process's environment without imgview's own variables (a cache of the test run's
-    /// own instead), with `overrides` applied.
+    /// own instead) and without the crash reporter, with `overrides` applied.
     static func environment(_ overrides: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["IMGVIEW_CATALOG"] = nil
         env["IMGVIEW_OFFLINE"] = nil
         env["IMGVIEW_HTTP"] = nil
         env["NO_COLOR"] = nil
+        // A crash ends in imgview's one line, not in the runtime's reporter: the reporter is a
+        // process of its own that can outlive a child the test has given up on and keep its
+        // pipes open, so the test (and the run) would wait for ever instead of failing.
+        env["SWIFT_BACKTRACE"] = "enable=no"
         env["IMGVIEW_CACHE_DIR"] =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("imgview-cli-tests-\(ProcessInfo.processInfo.processIdentifier)").path
