@@ -23,7 +23,7 @@ extension JXLDecoder {
         // The minimum is upright; the DCT scale applies to the stored image.
         let stored = header.orientation.swapsAxes ? (minimum.height, minimum.width) : (minimum.width, minimum.height)
         guard JPEGDecoder.scaleInEighths(width: width, height: height, covering: stored) < 8 else { return nil }
-        let rebuilt: [UInt8]?
+        let rebuilt: Data?
         do {
             rebuilt = try JXLSession.with(bytes) { session throws(ImageDecodingError) in
                 // A recompressed JPEG's own size, about, for the buffer's first try.
@@ -36,8 +36,7 @@ extension JXLDecoder {
         } catch {
             return nil
         }
-        guard let rebuilt else { return nil }
-        let jpeg = Data(rebuilt)
+        guard let jpeg = rebuilt else { return nil }
         guard let probe = ImageProbe.read(jpeg), probe.format == .jpeg,
             probe.storedSize == ImageDimensions(width: width, height: height)
         else { return nil }
@@ -75,7 +74,7 @@ extension JXLSession {
     /// needs more than `limit`, or libjxl cannot rebuild it. libjxl renders no pixels meanwhile.
     func reconstructedJPEG(
         width: Int, height: Int, likely: Int, limit: Int, request: DecodeRequest
-    ) throws(ImageDecodingError) -> [UInt8]? {
+    ) throws(ImageDecodingError) -> Data? {
         try subscribe([JXL_DEC_BASIC_INFO, JXL_DEC_JPEG_RECONSTRUCTION, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE])
         _ = jxl.JxlDecoderSetKeepOrientation(decoder, 1)
         var buffer: UnsafeMutableRawBufferPointer?
@@ -114,7 +113,7 @@ extension JXLSession {
                 guard let buffer else { return nil }
                 let written = buffer.count - jxl.JxlDecoderReleaseJPEGBuffer(decoder)
                 guard written > 0 else { return nil }
-                return [UInt8](UnsafeRawBufferPointer(rebasing: buffer[0..<written]))
+                return Data(UnsafeRawBufferPointer(rebasing: buffer[0..<written]))
             default:
                 // Cut data, damage, or an image out buffer asked for: the pixel decode says what is wrong.
                 return nil

@@ -22,12 +22,17 @@ struct MappedFileChangeTests {
         return url
     }
 
+    /// A large file in `folder`, and the fetcher's response for it (hashed, left where it is).
+    func fetchedLargeFile(in folder: URL) async throws -> (URL, ImageResponse) {
+        let url = try largeFile(in: folder)
+        return (url, try await makeFetcher().fetch(ImageRequest(url: url), progress: { _, _ in }, body: nil))
+    }
+
     @Test func aFileLeftAloneIsReadAsItWasHashed() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let url = try largeFile(in: folder)
-            let response = try await makeFetcher().fetch(ImageRequest(url: url), progress: { _, _ in }, body: nil)
+            let (url, response) = try await fetchedLargeFile(in: folder)
             guard case .file = response.body else {
                 Issue.record("a file over the limit is mapped, not read whole")
                 return
@@ -43,8 +48,7 @@ struct MappedFileChangeTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let url = try largeFile(in: folder)
-            let response = try await makeFetcher().fetch(ImageRequest(url: url), progress: { _, _ in }, body: nil)
+            let (url, response) = try await fetchedLargeFile(in: folder)
             switch change {
             case "append":
                 let handle = try FileHandle(forWritingTo: url)
@@ -74,8 +78,7 @@ struct MappedFileChangeTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let url = try largeFile(in: folder)
-            let response = try await makeFetcher().fetch(ImageRequest(url: url), progress: { _, _ in }, body: nil)
+            let (url, response) = try await fetchedLargeFile(in: folder)
             MappedRegions.prepare()
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
             #expect(throws: ImagePipelineError.fileChanged(url)) {

@@ -109,12 +109,7 @@ public struct ImageResponse: Sendable {
             do {
                 mapping = try MappedFile(url)
             } catch {
-                if source == .file {
-                    throw error == .noSuchFileOrDirectory
-                        ? ImagePipelineError.fileNotFound(request.url)
-                        : ImagePipelineError.fileUnreadable(request.url, reason: String(cString: strerror(error.rawValue)))
-                }
-                throw FileSystemError(operation: "read", path: url.path, errno: error.rawValue)
+                throw unreadable(url, error.rawValue)
             }
             if let fileStamp, mapping.stamp != fileStamp { throw changed(url) }
             let result: Result<T, any Error> = Result { try body(mapping.data, mapping) }
@@ -123,6 +118,14 @@ public struct ImageResponse: Sendable {
         }
     }
 
+    /// Why the body's file at `file` could not be opened: a local file as `LocalFileReader` says it.
+    private func unreadable(_ file: URL, _ code: Int32) -> any Error {
+        source == .file
+            ? LocalFileReader.error(request.url, code)
+            : FileSystemError(operation: "read", path: file.path, errno: code)
+    }
+
+    /// The body's file is no longer what was read (`fileStamp` is only ever a local file's).
     private func changed(_ file: URL) -> ImagePipelineError {
         source == .file
             ? .fileChanged(request.url)
@@ -159,22 +162,12 @@ public struct ImageResponse: Sendable {
             // may not be UTF-8.
             let flags = O_RDONLY | O_CLOEXEC | (source == .file ? 0 : O_NOFOLLOW)
             let descriptor = url.withFilePath { open($0, flags) }
-            guard descriptor >= 0 else {
-                let code = errno
-                if source == .file {
-                    throw code == ENOENT
-                        ? ImagePipelineError.fileNotFound(request.url)
-                        : ImagePipelineError.fileUnreadable(request.url, reason: String(cString: strerror(code)))
-                }
-                throw FileSystemError(operation: "read", path: url.path, errno: code)
-            }
+            guard descriptor >= 0 else { throw unreadable(url, errno) }
             let file = FileDescriptor(rawValue: descriptor)
             defer { try? file.close() }
             // What is copied is what was hashed, or nothing: the file may have been replaced since.
             var status = stat()
-            if source == .file, let fileStamp, fstat(descriptor, &status) != 0 || FileStamp(status: status) != fileStamp {
-                throw ImagePipelineError.fileChanged(request.url)
-            }
+            if let fileStamp, fstat(descriptor, &status) != 0 || FileStamp(status: status) != fileStamp { throw changed(url) }
             return try body(.file(file))
         }
     }

@@ -90,7 +90,8 @@ public struct LocalFileReader: Sendable {
         return (.data(data), modified, stamp)
     }
 
-    private static func error(_ url: URL, _ code: Int32) -> ImagePipelineError {
+    /// Why the file at `url` could not be opened or read (`errno` `code`), as every reader of a local file says it.
+    static func error(_ url: URL, _ code: Int32) -> ImagePipelineError {
         code == ENOENT ? .fileNotFound(url) : .fileUnreadable(url, reason: String(cString: strerror(code)))
     }
 }
