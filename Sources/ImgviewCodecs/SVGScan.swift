@@ -10,8 +10,8 @@ import ImgviewImaging
 /// cancelled and has no budget of its own short of a million elements, which it reaches only
 /// after gigabytes.
 ///
-/// Refused: a file over `maxBytes`; more than `maxElements` elements (each costs librsvg about
-/// 1.7 KB and 5 µs); entities whose text holds markup (they would multiply elements past the
+/// Refused: a file over `maxBytes`; more than `maxElements` elements (each costs librsvg memory
+/// and time; DECISIONS.md has the figures); entities whose text holds markup (they would multiply elements past the
 /// count); embedded images (`data:` URIs) whose size cannot be read or whose pixels together pass
 /// `maxEmbeddedPixels` (librsvg decodes them whole), and SVGs inside SVGs inside SVGs. Nothing
 /// outside the file is ever loaded: librsvg is given no base URI, so it resolves no reference to

@@ -79,7 +79,7 @@ public struct WebPDecoder: ImageDecoding {
                     if request.cancellation.isCancelled { return .failure(.cancelled) }
                     offset = min(offset + Self.feedStep, raw.count)
                     // The bytes so far, read where they are: `WebPIAppend` would copy the whole file into a
-                    // buffer of libwebp's, grown by doubling (34 MB for a 17 MB lossless WebP).
+                    // buffer of libwebp's, grown by doubling (twice the file at worst).
                     status = WebPIUpdate(decoder, base, offset)
                 }
                 var lastRow: Int32 = 0

@@ -6,7 +6,7 @@ import ImgviewSupport
 /// any declared charset come out as elements with UTF-8 attributes, reported as the bytes arrive
 /// (SAX, so memory stays small however large the page), never a document tree.
 ///
-/// libxml2 (and the ICU it links, 31 MB) is opened on the first page read, not at start-up.
+/// libxml2 (and the ICU it links, tens of megabytes) is opened on the first page read, not at start-up.
 public struct LibXMLHTMLParser: HTMLParsing {
     public init() {}
 

@@ -7,8 +7,8 @@ import CMalloc
 /// it is freed, but each such block freed raises that threshold to the block's size (up to 32 MB).
 /// Once libde265 or libjxl have freed their full-size planes, the next blocks of several megabytes
 /// (a preview's canvas, the next library's tables) come from the heap or a thread's arena instead,
-/// whose freed holes the process keeps: a 12 MP HEIC shown full screen peaked at 148 MB where its
-/// buffers never held more than about 90 at once (DECISIONS.md, "glibc's sliding mmap threshold").
+/// whose freed holes the process keeps, so a full-screen HEIC peaked far above what its buffers ever
+/// held at once (DECISIONS.md, "glibc's sliding mmap threshold").
 public enum AllocatorPolicy {
     /// The size from which blocks are mapped on their own: glibc's default, kept fixed.
     public static let mappedBlockThreshold: Int32 = 128 << 10

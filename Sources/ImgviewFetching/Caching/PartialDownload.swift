@@ -169,7 +169,7 @@ package final class PartialDownload: @unchecked Sendable {
     func restart(with validators: Validators?, encoder: JSONEncoder) throws {
         resumable = nil
         // Only a file with bytes is truncated: ext4 flushes a file truncated to nothing when it is
-        // closed (auto_da_alloc), 30-60 ms for a 100 MB body (DECISIONS.md, "The 100 MB download").
+        // closed (auto_da_alloc), which stalls a large body's restart (DECISIONS.md, "The 100 MB download").
         if (try? Stat(FileDescriptor(rawValue: file.descriptor)))?.size ?? 1 > 0 { _ = ftruncate(file.descriptor, 0) }
         _ = lseek(file.descriptor, 0, SEEK_SET)
         guard let validators, let data = try? encoder.encode(validators) else {

@@ -9,7 +9,7 @@ import ImgviewSupport
 /// Takes a response body into a temporary file, hashing and counting it, and stopping past a size limit.
 ///
 /// A body larger than the cache's largest entry (`maxEntry`) is written but not hashed: the cache
-/// will not keep it, so nothing needs its digest, and hashing 100 MB costs as much as writing it.
+/// will not keep it, so nothing needs its digest, and hashing a body costs about as much as writing it.
 ///
 /// Chunks arrive on the loader's thread 16 KB at a time (libcurl's largest write). They are
 /// gathered into 1 MB blocks that a `HashingFileWriter` hashes and writes on another thread while
