@@ -43,6 +43,29 @@ struct MappedFileChangeTests {
         }
     }
 
+    @Test func aFileReadForAThumbnailIsMappedFromItsThresholdOn() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fetcher = ImageFetcher(configuration: .init(dataLoader: CurlDataLoader(idleTimeout: 5)))
+        let threshold = ImageFetcher.mappedThumbnailSource
+        for (name, size, needsDigest, mapped) in [
+            ("photo.png", threshold + 1, false, true), ("small.png", threshold, false, false),
+            ("viewed.png", threshold + 1, true, false),
+        ] {
+            let url = folder.appendingPathComponent(name)
+            let bytes = fakePNG(size: size)
+            try bytes.write(to: url)
+            let response = try await fetcher.fetch(ImageRequest(url: url, needsDigest: needsDigest), progress: { _, _ in }, body: nil)
+            if case .file = response.body {
+                #expect(mapped, "\(name) is read whole")
+            } else {
+                #expect(!mapped, "\(name) is left where it is, for the decoder to map")
+            }
+            #expect(try response.withDecoderBytes { bytes, _ in bytes } == bytes)
+            #expect(response.entry.sha256.isEmpty != needsDigest)
+        }
+    }
+
     @Test(arguments: ["append", "replace", "truncate"])
     func aFileChangedSinceItWasHashedIsNotDecoded(change: String) async throws {
         let folder = try temporaryFolder()

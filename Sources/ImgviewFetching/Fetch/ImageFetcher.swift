@@ -381,12 +381,19 @@ public struct ImageFetcher: ImageFetching {
             request: request, entry: entry, source: source, body: .file(file.url, owner: file), elapsed: .zero, isCached: true)
     }
 
+    /// The size from which a local file read for a thumbnail is mapped rather than copied: below
+    /// it one `read` costs less than mapping and faulting the pages in.
+    static let mappedThumbnailSource = 256 << 10
+
     private func readLocalFile(_ request: ImageRequest) throws -> ImageResponse {
         let url = request.url
         // A file larger than the cache keeps in memory is left where it is, as a large cache
         // blob is: the decoder maps it (DECISIONS.md, "Large files reach the decoder mapped").
-        // `get` keeps nothing in memory: it copies the file from where it is.
-        let wholeLimit = configuration.memoryItemLimit
+        // `get` keeps nothing in memory: it copies the file from where it is. A file read only to
+        // make a thumbnail (no digest asked for) is mapped once past `mappedThumbnailSource`: a
+        // grid decodes many at once, and copies of whole photographs would be most of its memory
+        // (DECISIONS.md, "Photographs read for thumbnails are mapped").
+        let wholeLimit = request.needsDigest ? configuration.memoryItemLimit : min(configuration.memoryItemLimit, Self.mappedThumbnailSource)
         let (contents, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(
             url, wholeLimit: wholeLimit, hashing: request.needsDigest)
         let body: ImageResponse.Body
