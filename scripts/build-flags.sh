@@ -12,3 +12,17 @@ swift_build_flags=(-Xcxx '-DTOML_ASSERT(expr)=((void)0)')
 # `@testable` imports of an executable need; gold can do neither, lld pulls ICU in from archives.
 # shellcheck disable=SC2034
 release_link_flags=(-Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic)
+
+# How `make release` compiles and links what users install, beyond the above (DECISIONS.md, "Start-up:
+# types made without the runtime's lookups, and libstdc++ linked in"): generic types are made by
+# direct calls, not from mangled names that the runtime demangles and checks by scanning every
+# protocol conformance; and libstdc++ (which the static Swift runtime needs) is taken from its
+# archive, found first in `static_libstdcxx_dir` (setup.sh links it there), so no start pays for
+# loading and relocating libstdc++.so.
+# shellcheck disable=SC2034
+static_libstdcxx_dir="$PWD/.build-static/static-libstdc++"
+# shellcheck disable=SC2034
+release_compile_flags=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+# No `$ORIGIN` run path: the release binary loads nothing from beside itself, and every start
+# looked there (and in its hardware-capability subfolders) for each library first.
+release_link_flags+=(-Xlinker -L"$static_libstdcxx_dir" --disable-local-rpath)

@@ -17,7 +17,8 @@ source scripts/build-flags.sh
 # libjpeg-turbo-progs: cjpeg makes their 24 MP progressive JPEG.
 # libheif-examples: heif-enc makes their 12 MP HEIC; libjxl-tools: cjxl their 12 MP JPEG XL.
 # icc-profiles-free: the Adobe RGB (1998)-compatible profile the colour tests name.
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 libavif-bin libheif-examples libjpeg-turbo-progs libjxl-tools icc-profiles-free)
+# libstdc++-12-dev: libstdc++.a, which `make release` links in (scripts/build-flags.sh).
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 libavif-bin libheif-examples libjpeg-turbo-progs libjxl-tools icc-profiles-free libstdc++-12-dev)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }
@@ -27,9 +28,11 @@ if [ "$configuration" = release ]; then
   # What users install and `make bench` measures: the program and its server, linked with
   # -static-stdlib into .build-static (DECISIONS.md, "A light binary"). Only those two: the
   # test-support target imports Swift Testing, which a -static-stdlib build cannot find.
+  mkdir -p "$static_libstdcxx_dir"
+  ln -sf "$(clang -print-file-name=libstdc++.a)" "$static_libstdcxx_dir/libstdc++.a"
   for product in imgview imgview-server; do
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_link_flags[@]}" 2>&1 | quiet
-    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_link_flags[@]}" >/dev/null   # its real exit code
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_compile_flags[@]}" "${release_link_flags[@]}" 2>&1 | quiet
+    swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --product "$product" "${swift_build_flags[@]}" "${release_compile_flags[@]}" "${release_link_flags[@]}" >/dev/null   # its real exit code
   done
 else
   swift build "${swift_build_flags[@]}" 2>&1 | quiet

@@ -100,6 +100,7 @@ struct LightBinaryTests {
         let dynamic = try await ImgviewProcess.run(["--dynamic", ImgviewProcess.binary.path], executable: readelf)
         #expect(dynamic.status == 0, "readelf failed: \(dynamic.stderr)")
         #expect(dynamic.stdout.contains("(RELR)"), "relocations are not packed:\n\(dynamic.stdout)")
+        #expect(!dynamic.stdout.contains("libstdc++"), "libstdc++ is loaded at every start:\n\(dynamic.stdout)")
         let symbols = try await ImgviewProcess.run(["--dyn-syms", "--wide", ImgviewProcess.binary.path], executable: readelf)
         let exported = symbols.stdout.split(separator: "\n").filter { $0.contains(" GLOBAL ") && !$0.contains(" UND ") }
         #expect(exported.count < 100, "\(exported.count) symbols exported, such as \(exported.prefix(3))")
