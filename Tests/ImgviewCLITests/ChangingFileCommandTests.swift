@@ -39,7 +39,10 @@ struct ChangingFileCommandTests {
         var mapped = false
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
-            let maps = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/maps", encoding: .utf8)) ?? ""
+            // Read to its end: a file of /proc says its size is 0.
+            let handle = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
+            let maps = String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
+            try? handle?.close()
             if maps.contains(file.path) {
                 mapped = true
                 break
