@@ -393,7 +393,8 @@ public struct ImageFetcher: ImageFetching {
         // make a thumbnail (no digest asked for) is mapped once past `mappedThumbnailSource`: a
         // grid decodes many at once, and copies of whole photographs would be most of its memory
         // (DECISIONS.md, "Photographs read for thumbnails are mapped").
-        let wholeLimit = request.needsDigest ? configuration.memoryItemLimit : min(configuration.memoryItemLimit, Self.mappedThumbnailSource)
+        let memoryLimit = configuration.memoryItemLimit
+        let wholeLimit = request.needsDigest ? memoryLimit : min(memoryLimit, Self.mappedThumbnailSource)
         let (contents, modified, stamp) = try LocalFileReader(limit: configuration.maxDownloadBytes).read(
             url, wholeLimit: wholeLimit, hashing: request.needsDigest)
         let body: ImageResponse.Body
