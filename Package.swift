@@ -198,7 +198,8 @@ let package = Package(
         .testTarget(
             name: "ImgviewCodecsTests",
             dependencies: [
-                "ImgviewCodecs", "CAVIF", "CTIFF", "CLibraryMessages", "ImgviewSupport", "ImgviewImaging", "ImgviewFetching",
+                "ImgviewCodecs", "CAVIF", "CTIFF", "CGIF", "CWebP", "CLibraryMessages", "ImgviewSupport", "ImgviewImaging",
+                "ImgviewFetching",
                 "ImgviewPipeline",
                 "ImgviewCurl", "ImgviewTestSupport",
             ],

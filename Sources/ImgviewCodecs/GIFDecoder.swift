@@ -57,10 +57,13 @@ private final class GIFSession {
     /// The file's mapping when the bytes are one: its pages read so far are let go every 4 MB.
     private let input: MappedFile?
     private var file: UnsafeMutablePointer<GifFileType>?
+    /// giflib, opened on first use.
+    private let gif: imgview_gif
 
     init(_ source: UnsafeBufferPointer<UInt8>, input: MappedFile? = nil) throws(ImageDecodingError) {
         self.source = source
         self.input = input
+        gif = try GIFLibrary.functions()
         var error: Int32 = 0
         // giflib pulls bytes through this function; `UserData` leads back to this session.
         let read: InputFunc = { file, buffer, wanted in
@@ -72,13 +75,13 @@ private final class GIFSession {
             session.offset += count
             return Int32(count)
         }
-        file = DGifOpen(Unmanaged.passUnretained(self).toOpaque(), read, &error)
-        guard file != nil else { throw Self.failure(error, framesSoFar: 0) }
+        file = gif.DGifOpen(Unmanaged.passUnretained(self).toOpaque(), read, &error)
+        guard file != nil else { throw failure(error, framesSoFar: 0) }
     }
 
     func close() {
         var error: Int32 = 0
-        if let file { DGifCloseFile(file, &error) }
+        if let file { _ = gif.DGifCloseFile(file, &error) }
         file = nil
     }
 
@@ -100,12 +103,12 @@ private final class GIFSession {
         while true {
             if cancellation.isCancelled { throw .cancelled }
             var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
+            guard gif.DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
             switch type {
             case EXTENSION_RECORD_TYPE:
-                guard Self.readExtension(file, control: &control) else { return try stop(file, assembler) }
+                guard readExtension(file, control: &control) else { return try stop(file, assembler) }
             case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
+                guard gif.DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
                 let descriptor = file.pointee.Image
                 let rect = FrameRect(
                     left: Int(descriptor.Left), top: Int(descriptor.Top), width: Int(descriptor.Width), height: Int(descriptor.Height))
@@ -141,7 +144,7 @@ private final class GIFSession {
                 }
                 if !complete.whole, complete.rows == 0, assembler.frames.isEmpty { throw failure(file, framesSoFar: 0) }
                 canvas.withUnsafeBufferPointer { assembler.append(canvas: $0, declaredDelay: .milliseconds(10 * Int(control.DelayTime))) }
-                if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
+                if !complete.whole { return describe(file.pointee.Error, assembler) }
                 previous = (disposal, rect)
                 control = Self.noControl  // a graphic control block applies to the next image only
             case TERMINATE_RECORD_TYPE:
@@ -166,15 +169,15 @@ private final class GIFSession {
 
     /// Reads one extension block to its end, keeping a graphic control extension's timing and
     /// disposal in `control`; false when giflib could not read it.
-    private static func readExtension(_ file: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock) -> Bool {
+    private func readExtension(_ file: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock) -> Bool {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
-        guard DGifGetExtension(file, &code, &block) == GIF_OK else { return false }
+        guard gif.DGifGetExtension(file, &code, &block) == GIF_OK else { return false }
         if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
-            DGifExtensionToGCB(Int(block[0]), block + 1, &control)
+            _ = gif.DGifExtensionToGCB(Int(block[0]), block + 1, &control)
         }
         while block != nil {
-            guard DGifGetExtensionNext(file, &block) == GIF_OK else { return false }
+            guard gif.DGifGetExtensionNext(file, &block) == GIF_OK else { return false }
         }
         return true
     }
@@ -190,12 +193,12 @@ private final class GIFSession {
         while true {
             if cancellation.isCancelled { throw .cancelled }
             var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
+            guard gif.DGifGetRecordType(file, &type) == GIF_OK else { return try stop(file, assembler) }
             switch type {
             case EXTENSION_RECORD_TYPE:
-                guard Self.readExtension(file, control: &control) else { return try stop(file, assembler) }
+                guard readExtension(file, control: &control) else { return try stop(file, assembler) }
             case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
+                guard gif.DGifGetImageDesc(file) == GIF_OK else { return try stop(file, assembler) }
                 let descriptor = file.pointee.Image
                 let rect = FrameRect(
                     left: Int(descriptor.Left), top: Int(descriptor.Top), width: Int(descriptor.Width), height: Int(descriptor.Height))
@@ -216,7 +219,7 @@ private final class GIFSession {
                 }
                 if !complete.whole, complete.rows == 0 { throw failure(file, framesSoFar: 0) }
                 assembler.append(reduced: downscaler.finish(), declaredDelay: .milliseconds(10 * Int(control.DelayTime)))
-                if !complete.whole { return Self.describe(file.pointee.Error, assembler) }
+                if !complete.whole { return describe(file.pointee.Error, assembler) }
                 if (assembler.header.animation?.frameCount ?? 1) > 1 {
                     let megabytes = (assembler.fullSizeCanvasBytes(2) + 500_000) / 1_000_000
                     assembler.endAnimation(because: "composing frames on a \(width)×\(height) screen needs \(megabytes) MB")
@@ -258,7 +261,7 @@ private final class GIFSession {
         var rows = 0
         for (position, row) in order.enumerated() {
             if position % 64 == 63, cancellation.isCancelled { throw .cancelled }
-            guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { return (rows, false) }
+            guard gif.DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { return (rows, false) }
             rows += 1
             let y = rect.top + row
             guard y < height, visible > 0 else { continue }
@@ -302,23 +305,23 @@ private final class GIFSession {
     /// The data ended or broke between frames: an error before the first frame, a warning after.
     private func stop(_ file: UnsafeMutablePointer<GifFileType>, _ assembler: AnimationAssembler) throws(ImageDecodingError) -> String? {
         guard !assembler.frames.isEmpty else { throw failure(file, framesSoFar: 0) }
-        return Self.describe(file.pointee.Error, assembler)
+        return describe(file.pointee.Error, assembler)
     }
 
     private func failure(_ file: UnsafeMutablePointer<GifFileType>, framesSoFar: Int) -> ImageDecodingError {
-        Self.failure(file.pointee.Error, framesSoFar: framesSoFar)
+        failure(file.pointee.Error, framesSoFar: framesSoFar)
     }
 
-    private static func failure(_ code: Int32, framesSoFar: Int) -> ImageDecodingError {
+    private func failure(_ code: Int32, framesSoFar: Int) -> ImageDecodingError {
         code == D_GIF_ERR_READ_FAILED ? .truncated(.gif) : .corrupt(.gif, detail: errorText(code))
     }
 
-    private static func describe(_ code: Int32, _ assembler: AnimationAssembler) -> String {
+    private func describe(_ code: Int32, _ assembler: AnimationAssembler) -> String {
         let what = code == D_GIF_ERR_READ_FAILED ? "truncated GIF" : "damaged GIF (\(errorText(code)))"
         return "\(what); \(assembler.framesShown)"
     }
 
-    private static func errorText(_ code: Int32) -> String {
-        GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+    private func errorText(_ code: Int32) -> String {
+        gif.GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
     }
 }

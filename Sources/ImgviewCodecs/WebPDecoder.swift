@@ -37,15 +37,19 @@ public struct WebPDecoder: ImageDecoding {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
-        let animated = try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) in Self.isAnimated(demuxer) }
-        if animated { return try decodeAnimation(bytes, header: header, request: request) }
-        return try decodeStill(bytes, header: header, request: request)
+        let webp = try WebPLibrary.functions()
+        let demux = try WebPDemuxLibrary.functions()
+        let animated = try withDemuxer(bytes, demux) { demuxer, _ throws(ImageDecodingError) in Self.isAnimated(demuxer, demux) }
+        if animated { return try decodeAnimation(bytes, header: header, request: request, webp, demux) }
+        return try decodeStill(bytes, header: header, request: request, webp)
     }
 
     // MARK: Stills
 
-    private func decodeStill(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        let heldBytes = try Self.checkWholeImageMemory(bytes, request: request)
+    private func decodeStill(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, _ webp: imgview_webp
+    ) throws(ImageDecodingError) -> DecodedImage {
+        let heldBytes = try Self.checkWholeImageMemory(bytes, request: request, webp)
         let factor = PixelReducer.factor(
             width: header.storedWidth, height: header.storedHeight, covering: request.minimumSize, atLeast: request.smallestSize,
             beside: heldBytes,
@@ -56,7 +60,7 @@ public struct WebPDecoder: ImageDecoding {
         let outcome: Result<(rows: Int, status: VP8StatusCode), ImageDecodingError> = bytes.withUnsafeBytes { raw in
             output.withUnsafeMutableBufferPointer { pixels in
                 var config = WebPDecoderConfig()
-                guard WebPInitDecoderConfig(&config) != 0 else { return .failure(.corrupt(.webp, detail: "libwebp version mismatch")) }
+                guard webp.WebPInitDecoderConfig(&config) != 0 else { return .failure(.corrupt(.webp, detail: "libwebp version mismatch")) }
                 if factor > 1 {
                     // libwebp's own rescaler averages while decoding: the full-size image never exists.
                     config.options.use_scaling = 1
@@ -68,10 +72,10 @@ public struct WebPDecoder: ImageDecoding {
                 config.output.u.RGBA.rgba = pixels.baseAddress
                 config.output.u.RGBA.stride = Int32(width * 4)
                 config.output.u.RGBA.size = pixels.count
-                guard let decoder = WebPIDecode(nil, 0, &config) else {
+                guard let decoder = webp.WebPIDecode(nil, 0, &config) else {
                     return .failure(.corrupt(.webp, detail: "libwebp cannot decode this image"))
                 }
-                defer { WebPIDelete(decoder) }
+                defer { webp.WebPIDelete(decoder) }
                 let base = raw.bindMemory(to: UInt8.self).baseAddress!
                 var offset = 0
                 var status = VP8_STATUS_SUSPENDED
@@ -80,10 +84,10 @@ public struct WebPDecoder: ImageDecoding {
                     offset = min(offset + Self.feedStep, raw.count)
                     // The bytes so far, read where they are: `WebPIAppend` would copy the whole file into a
                     // buffer of libwebp's, grown by doubling (twice the file at worst).
-                    status = WebPIUpdate(decoder, base, offset)
+                    status = webp.WebPIUpdate(decoder, base, offset)
                 }
                 var lastRow: Int32 = 0
-                _ = WebPIDecGetRGB(decoder, &lastRow, nil, nil, nil)
+                _ = webp.WebPIDecGetRGB(decoder, &lastRow, nil, nil, nil)
                 return .success((Int(lastRow), status))
             }
         }
@@ -104,10 +108,12 @@ public struct WebPDecoder: ImageDecoding {
     /// to a half of its pixels' bytes): refused when past the request's `maxDecodeBytes`; what it
     /// holds when not.
     @discardableResult
-    private static func checkWholeImageMemory(_ bytes: Data, request: DecodeRequest) throws(ImageDecodingError) -> Int {
+    private static func checkWholeImageMemory(
+        _ bytes: Data, request: DecodeRequest, _ webp: imgview_webp
+    ) throws(ImageDecodingError) -> Int {
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBytes { raw in
-            WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
+            webp.WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
         }
         guard status == VP8_STATUS_OK else { return 0 }  // the decode says what is wrong
         let (width, height) = (Int(features.width), Int(features.height))
@@ -128,39 +134,43 @@ public struct WebPDecoder: ImageDecoding {
 
     // MARK: Animations
 
-    private func decodeAnimation(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+    private func decodeAnimation(
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, _ webp: imgview_webp, _ demux: imgview_webp_demux
+    ) throws(ImageDecodingError) -> DecodedImage {
         var assembler = AnimationAssembler(
             header: header, canvasWidth: header.storedWidth, canvasHeight: header.storedHeight, request: request)
         // WebPAnimDecoder composes onto a canvas and keeps the one before, and a frame as large
         // as the canvas is decoded whole beside them: three full-size canvases.
         guard assembler.fitsFullSizeCanvases(3) else {
-            return try decodeFirstFrame(bytes, header: header, request: request, into: &assembler)
+            return try decodeFirstFrame(bytes, header: header, request: request, into: &assembler, webp, demux)
         }
-        let (whole, cut) = try withDemuxer(bytes) { demuxer, state throws(ImageDecodingError) in
-            state == WEBP_DEMUX_DONE ? (bytes, false) : (try Self.completeFramesOnly(bytes, demuxer), true)
+        let (whole, cut) = try withDemuxer(bytes, demux) { demuxer, state throws(ImageDecodingError) in
+            state == WEBP_DEMUX_DONE ? (bytes, false) : (try Self.completeFramesOnly(bytes, demuxer, demux), true)
         }
         let result: Result<DecodedImage, ImageDecodingError> = whole.withUnsafeBytes { raw in
             var data = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
             var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .failure(.corrupt(.webp, detail: "libwebp version mismatch")) }
+            guard demux.WebPAnimDecoderOptionsInit(&options) != 0 else {
+                return .failure(.corrupt(.webp, detail: "libwebp version mismatch"))
+            }
             options.color_mode = MODE_RGBA
             options.use_threads = 0
-            guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+            guard let decoder = demux.WebPAnimDecoderNew(&data, &options) else {
                 return .failure(cut ? .truncated(.webp) : .corrupt(.webp, detail: "the animation cannot be read"))
             }
-            defer { WebPAnimDecoderDelete(decoder) }
+            defer { demux.WebPAnimDecoderDelete(decoder) }
             var info = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == header.storedWidth,
+            guard demux.WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == header.storedWidth,
                 Int(info.canvas_height) == header.storedHeight
             else { return .failure(.corrupt(.webp, detail: "the animation's canvas does not match its header")) }
 
             var problem: String?
             var previousTimestamp: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0, assembler.admitsAnotherFrame() {
+            while demux.WebPAnimDecoderHasMoreFrames(decoder) != 0, assembler.admitsAnotherFrame() {
                 if request.cancellation.isCancelled { return .failure(.cancelled) }
                 var canvas: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
-                guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+                guard demux.WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
                     guard !assembler.frames.isEmpty else { return .failure(.corrupt(.webp, detail: "the first frame cannot be decoded")) }
                     problem = "damaged WebP animation; \(assembler.framesShown)"
                     break
@@ -182,20 +192,22 @@ public struct WebPDecoder: ImageDecoding {
     /// canvas of the kept size: for a canvas too large to compose at full size. On an empty
     /// canvas the first frame needs no blending. Later frames are left out, and the warning says why.
     private func decodeFirstFrame(
-        _ bytes: Data, header: ImageHeader, request: DecodeRequest, into assembler: inout AnimationAssembler
+        _ bytes: Data, header: ImageHeader, request: DecodeRequest, into assembler: inout AnimationAssembler, _ webp: imgview_webp,
+        _ demux: imgview_webp_demux
     ) throws(ImageDecodingError) -> DecodedImage {
-        let frame = try withDemuxer(bytes) { demuxer, _ throws(ImageDecodingError) -> (Data, Int, Int, Int) in
+        let frame = try withDemuxer(bytes, demux) { demuxer, _ throws(ImageDecodingError) -> (Data, Int, Int, Int) in
             var iterator = WebPIterator()
-            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { throw .truncated(.webp) }
-            defer { WebPDemuxReleaseIterator(&iterator) }
+            guard demux.WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { throw .truncated(.webp) }
+            defer { demux.WebPDemuxReleaseIterator(&iterator) }
             guard iterator.complete != 0, let start = iterator.fragment.bytes else { throw .truncated(.webp) }
             let chunks = Data(bytes: start, count: iterator.fragment.size)
             return (chunks, Int(iterator.x_offset), Int(iterator.y_offset), Int(iterator.duration))
         }
         let (chunks, left, top, duration) = frame
-        try Self.checkWholeImageMemory(chunks, request: request)
+        try Self.checkWholeImageMemory(chunks, request: request, webp)
         var features = WebPBitstreamFeatures()
-        let status = chunks.withUnsafeBytes { raw in WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features) }
+        let status = chunks.withUnsafeBytes { raw in webp.WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
+        }
         guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
             throw .corrupt(.webp, detail: "the first frame cannot be decoded")
         }
@@ -206,7 +218,7 @@ public struct WebPDecoder: ImageDecoding {
         let decoded = chunks.withUnsafeBytes { raw in
             pixels.withUnsafeMutableBufferPointer { pixels in
                 var config = WebPDecoderConfig()
-                guard WebPInitDecoderConfig(&config) != 0 else { return VP8_STATUS_INVALID_PARAM }
+                guard webp.WebPInitDecoderConfig(&config) != 0 else { return VP8_STATUS_INVALID_PARAM }
                 if factor > 1 {
                     config.options.use_scaling = 1
                     config.options.scaled_width = Int32(scaled.width)
@@ -217,7 +229,7 @@ public struct WebPDecoder: ImageDecoding {
                 config.output.u.RGBA.rgba = pixels.baseAddress
                 config.output.u.RGBA.stride = Int32(scaled.width * 4)
                 config.output.u.RGBA.size = pixels.count
-                return WebPDecode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &config)
+                return webp.WebPDecode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &config)
             }
         }
         guard decoded == VP8_STATUS_OK else { throw .corrupt(.webp, detail: "the first frame: \(Self.statusText(decoded))") }
@@ -243,17 +255,19 @@ public struct WebPDecoder: ImageDecoding {
 
     /// The file up to the end of its last complete frame, with the RIFF size made to match, so
     /// that the animation decoder (which refuses partial files) reads the frames that arrived.
-    private static func completeFramesOnly(_ bytes: Data, _ demuxer: OpaquePointer) throws(ImageDecodingError) -> Data {
+    private static func completeFramesOnly(
+        _ bytes: Data, _ demuxer: OpaquePointer, _ demux: imgview_webp_demux
+    ) throws(ImageDecodingError) -> Data {
         var end = 0
         bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!
             var iterator = WebPIterator()
-            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return }
+            guard demux.WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return }
             repeat {
                 guard iterator.complete != 0, let start = iterator.fragment.bytes else { break }
                 end = UnsafeRawPointer(start) - base + iterator.fragment.size
-            } while WebPDemuxNextFrame(&iterator) != 0
-            WebPDemuxReleaseIterator(&iterator)
+            } while demux.WebPDemuxNextFrame(&iterator) != 0
+            demux.WebPDemuxReleaseIterator(&iterator)
         }
         guard end > 12, end <= bytes.count else { throw .truncated(.webp) }
         end += end % 2  // chunks are padded to an even length
@@ -268,15 +282,15 @@ public struct WebPDecoder: ImageDecoding {
 
     /// Runs `body` with a demuxer over `bytes` (which may end early) and how far it parsed.
     private func withDemuxer<T>(
-        _ bytes: Data, _ body: (OpaquePointer, WebPDemuxState) throws(ImageDecodingError) -> T
+        _ bytes: Data, _ demux: imgview_webp_demux, _ body: (OpaquePointer, WebPDemuxState) throws(ImageDecodingError) -> T
     ) throws(ImageDecodingError) -> T {
         let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { raw in
             var data = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
             var state = WEBP_DEMUX_PARSING_HEADER
-            guard let demuxer = WebPDemuxPartial(&data, &state) else {
+            guard let demuxer = demux.WebPDemuxPartial(&data, &state) else {
                 return .failure(state == WEBP_DEMUX_PARSE_ERROR ? .corrupt(.webp, detail: "malformed container") : .truncated(.webp))
             }
-            defer { WebPDemuxDelete(demuxer) }
+            defer { demux.WebPDemuxDelete(demuxer) }
             guard state != WEBP_DEMUX_PARSING_HEADER else { return .failure(.truncated(.webp)) }
             do throws(ImageDecodingError) {
                 return .success(try body(demuxer, state))
@@ -287,8 +301,8 @@ public struct WebPDecoder: ImageDecoding {
         return try result.get()
     }
 
-    private static func isAnimated(_ demuxer: OpaquePointer) -> Bool {
-        WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ANIMATION_FLAG.rawValue) != 0
+    private static func isAnimated(_ demuxer: OpaquePointer, _ demux: imgview_webp_demux) -> Bool {
+        demux.WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ANIMATION_FLAG.rawValue) != 0
     }
 
     private static func statusText(_ status: VP8StatusCode) -> String {

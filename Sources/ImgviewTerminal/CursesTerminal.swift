@@ -23,6 +23,10 @@ import SystemPackage
 public final class CursesTerminal {
     /// How many colours previews may use here.
     public let colorMode: ColorMode
+    /// ncurses, opened when the first browser starts.
+    private let curses: imgview_ncurses
+    /// The same table where it lives, for the shim's helpers.
+    private let cursesTable: UnsafePointer<imgview_ncurses>
     private var lastFrame: ScreenFrame?
     /// Allocated colour pairs by `(foreground + 1) * 257 + background + 1`; 0 when not yet asked for.
     private var pairs = [Int32](repeating: 0, count: 257 * 257)
@@ -57,6 +61,8 @@ public final class CursesTerminal {
         environment: [String: String] = ProcessInfo.processInfo.environment, graphics: GraphicsTerminal = GraphicsTerminal()
     ) throws(TerminalError) {
         guard Self.hasTerminal else { throw .notATerminal }
+        cursesTable = try CursesLibrary.functions()
+        curses = cursesTable.pointee
         let pane = graphics.passthrough ? environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 } : nil
         let geometry = pane.flatMap(TmuxPane.geometry(of:))
         tmuxPane = pane
@@ -69,36 +75,36 @@ public final class CursesTerminal {
         let hasModes = tcgetattr(STDIN_FILENO, &savedModes) == 0
         // newterm, unlike initscr, returns nil instead of exiting when TERM is unknown.
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
-            let screen = newterm(nil, output, input)
+            let screen = curses.newterm(nil, output, input)
         else {
             throw .unsupported(environment["TERM"] ?? "")
         }
-        set_term(screen)
+        _ = curses.set_term(screen)
         // Raw mode: Ctrl-C arrives as a key, so quitting always runs our clean-up.
-        raw()
-        noecho()
-        nonl()
-        keypad(imgview_stdscr(), true)
-        nodelay(imgview_stdscr(), true)
-        set_escdelay(25)
-        curs_set(0)
-        leaveok(imgview_stdscr(), true)
+        _ = curses.raw()
+        _ = curses.noecho()
+        _ = curses.nonl()
+        _ = curses.keypad(curses.stdscr, true)
+        _ = curses.nodelay(curses.stdscr, true)
+        _ = curses.set_escdelay(25)
+        _ = curses.curs_set(0)
+        _ = curses.leaveok(curses.stdscr, true)
         var colors = ColorMode.none
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        if has_colors(), !noColor {
-            start_color()
-            use_default_colors()
-            let count = imgview_colors()
+        if curses.has_colors(), !noColor {
+            _ = curses.start_color()
+            _ = curses.use_default_colors()
+            let count = curses.colors
             // A direct-colour terminal (TERM=*-direct) numbers colours 8 and up as 24-bit RGB.
             isDirectColor = count > 256
             colors = count > 256 ? .full : count == 256 ? .twoFiftySix : count >= 16 ? .sixteen : .none
         }
         colorMode = colors
         restoration = ProcessSignals.restoring(
-            TerminalRestoration(bytes: Self.resetBytes(), modes: hasModes ? (STDIN_FILENO, savedModes) : nil))
+            TerminalRestoration(bytes: Self.resetBytes(cursesTable), modes: hasModes ? (STDIN_FILENO, savedModes) : nil))
         // ncurses would decode a report itself only where terminfo names the SGR encoding: leave
         // them all to BrowserKeyDecoder, which reads them the same way on every terminal.
-        keyok(imgview_key_mouse(), false)
+        _ = curses.keyok(imgview_key_mouse(), false)
         writeToTerminal(BrowserKeyDecoder.mouseReportingOn)
     }
 
@@ -109,14 +115,14 @@ public final class CursesTerminal {
 
     /// The terminal's size now, as ncurses knows it.
     public var size: TerminalSize {
-        TerminalSize(columns: Int(getmaxx(imgview_stdscr())), rows: Int(getmaxy(imgview_stdscr())))
+        TerminalSize(columns: Int(curses.getmaxx(curses.stdscr)), rows: Int(curses.getmaxy(curses.stdscr)))
     }
 
     /// Tells ncurses the terminal's new size (read from the kernel) and forgets the last frame.
     public func adoptKernelSize() -> TerminalSize {
         var window = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
-            resizeterm(Int32(window.ws_row), Int32(window.ws_col))
+            _ = curses.resizeterm(Int32(window.ws_row), Int32(window.ws_col))
         }
         lastFrame = nil
         return size
@@ -137,9 +143,9 @@ public final class CursesTerminal {
         let previous = lastFrame.flatMap { $0.columns == frame.columns && $0.rows == frame.rows ? $0 : nil }
         if previous == nil {
             didResetThisFrame = false
-            werase(imgview_stdscr())
+            _ = curses.werase(curses.stdscr)
             // Cells written directly are blanks to ncurses, which would not clear them: clear all.
-            if lastDrawnDirectly.contains(true) { clearok(imgview_stdscr(), true) }
+            if lastDrawnDirectly.contains(true) { _ = curses.clearok(curses.stdscr, true) }
         }
         var drawnDirectly = [Bool](repeating: false, count: frame.cells.count)
         var direct: [(column: Int, row: Int)] = []
@@ -170,7 +176,7 @@ public final class CursesTerminal {
                 }
             }
             if lineIsStale {
-                wredrawln(imgview_stdscr(), Int32(row), 1)
+                _ = curses.wredrawln(curses.stdscr, Int32(row), 1)
                 direct.removeSubrange(rowStart...)
                 direct += (0..<frame.columns).filter { drawnDirectly[row * frame.columns + $0] }.map { ($0, row) }
             }
@@ -207,7 +213,7 @@ public final class CursesTerminal {
                 }
             }, screen: TerminalSize(columns: frame.columns, rows: frame.rows))
         if !pixels.before.isEmpty { writeToTerminal(pixels.before) }
-        wrefresh(imgview_stdscr())
+        _ = curses.wrefresh(curses.stdscr)
         if !direct.isEmpty { writeToTerminal(Self.directText(for: direct, in: frame)) }
         if !pixels.after.isEmpty { writeToTerminal(pixels.after) }
         lastFrame = frame
@@ -224,21 +230,21 @@ public final class CursesTerminal {
     /// terminal shows (a copy of `curscr`: reading it in place would move the cursor it keeps for
     /// the terminal's) and what it is about to draw (`stdscr`, whose cursor it does not use: `leaveok`).
     private func refreshMayMoveLines() -> Bool {
-        guard let next = imgview_stdscr(), let shown = dupwin(imgview_curscr()) else { return true }
-        defer { delwin(shown) }
-        let rows = Int(getmaxy(next))
-        let columns = Int(getmaxx(next))
+        guard let next = curses.stdscr, let shown = curses.dupwin(curses.curscr) else { return true }
+        defer { _ = curses.delwin(shown) }
+        let rows = Int(curses.getmaxy(next))
+        let columns = Int(curses.getmaxx(next))
         guard rows > 1, columns > 0 else { return false }
-        guard Int(getmaxy(shown)) >= rows, Int(getmaxx(shown)) >= columns else { return true }
+        guard Int(curses.getmaxy(shown)) >= rows, Int(curses.getmaxx(shown)) >= columns else { return true }
         var cells = [cchar_t](repeating: cchar_t(), count: columns + 1)
         func line(_ window: UnsafeMutablePointer<WINDOW>, _ row: Int) -> [UInt8] {
-            _ = mvwin_wchnstr(window, Int32(row), 0, &cells, Int32(columns))
+            _ = curses.mvwin_wchnstr(window, Int32(row), 0, &cells, Int32(columns))
             return cells.withUnsafeBytes { Array($0.prefix(columns * MemoryLayout<cchar_t>.stride)) }
         }
         let shownLines = (0..<rows).map { line(shown, $0) }
-        let (cursorRow, cursorColumn) = (getcury(next), getcurx(next))
+        let (cursorRow, cursorColumn) = (curses.getcury(next), curses.getcurx(next))
         let drawnLines = (0..<rows).map { line(next, $0) }
-        wmove(next, cursorRow, cursorColumn)
+        _ = curses.wmove(next, cursorRow, cursorColumn)
         var shownCounts: [[UInt8]: Int] = [:]
         var drawnCounts: [[UInt8]: Int] = [:]
         for row in 0..<rows {
@@ -311,7 +317,7 @@ public final class CursesTerminal {
             }
         }
         while isActive {
-            let kind = wget_wch(imgview_stdscr(), &value)
+            let kind = curses.wget_wch(curses.stdscr, &value)
             if kind == ERR { break }
             if kind == imgview_key_code_yes() {
                 if Int32(value) == imgview_key_resize() {
@@ -373,13 +379,13 @@ public final class CursesTerminal {
         guard isActive else { return }
         takeImageAway()
         writeToTerminal(BrowserKeyDecoder.mouseReportingOff)
-        endwin()
+        _ = curses.endwin()
         ProcessSignals.suspendJob()
         // The first refresh after endwin puts ncurses' tty modes back, but not keypad mode (endwin
         // left it, and ncurses sends it again only at its next read, after the first key already
         // came in cursor mode): sent now, so the first arrow after `fg` is an arrow.
-        keypad(imgview_stdscr(), true)
-        wrefresh(imgview_stdscr())
+        _ = curses.keypad(curses.stdscr, true)
+        _ = curses.wrefresh(curses.stdscr)
         lastFrame = nil
         writeToTerminal(BrowserKeyDecoder.mouseReportingOn)
     }
@@ -424,7 +430,7 @@ public final class CursesTerminal {
         isActive = false
         takeImageAway()
         writeToTerminal(BrowserKeyDecoder.mouseReportingOff)
-        endwin()
+        _ = curses.endwin()
         restoration?.end()
         restoration = nil
     }
@@ -432,10 +438,10 @@ public final class CursesTerminal {
     /// The terminal's own strings that leave the browser's screen (read from terminfo, so call
     /// once ncurses has started): attributes reset, the cursor shown, keypad mode and the
     /// alternate screen left, the mouse off, and a new line.
-    private static func resetBytes() -> [UInt8] {
+    private static func resetBytes(_ curses: UnsafePointer<imgview_ncurses>) -> [UInt8] {
         var reset: [UInt8] = []
         for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
-            if let value = imgview_terminfo_string(capability) { reset += Array(String(cString: value).utf8) }
+            if let value = imgview_terminfo_string(curses, capability) { reset += Array(String(cString: value).utf8) }
         }
         return reset + BrowserKeyDecoder.mouseReportingOff + Array("\r\n".utf8)
     }
@@ -456,31 +462,35 @@ public final class CursesTerminal {
         let named = colorMode != .none && isNamed(cell.foreground) && isNamed(cell.background)
         let pair = named ? pair(foreground: cell.foreground, background: cell.background) : 0
         if pair == 0, cell.foreground != .default || cell.background != .default {
-            Self.putCharacter(" ", column: column, row: row, attributes: imgview_a_normal(), pair: 0)
+            Self.putCharacter(" ", column: column, row: row, attributes: imgview_a_normal(), pair: 0, curses: cursesTable)
             return false
         }
-        Self.putCharacter(cell.character, column: column, row: row, attributes: attributes, pair: pair)
+        Self.putCharacter(cell.character, column: column, row: row, attributes: attributes, pair: pair, curses: cursesTable)
         return true
     }
 
     /// Puts `character` into ncurses' screen. Nonisolated on purpose: a closure formed on the main
     /// actor checks that it runs there each time it is called, and this runs for every cell.
-    private nonisolated static func putCharacter(_ character: Character, column: Int, row: Int, attributes: attr_t, pair: Int32) {
+    private nonisolated static func putCharacter(
+        _ character: Character, column: Int, row: Int, attributes: attr_t, pair: Int32, curses: UnsafePointer<imgview_ncurses>
+    ) {
         let scalars = character.unicodeScalars
         if scalars.count == 1, let scalar = scalars.first {
             // The common case (every preview cell): no lookup, no allocation.
             var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar.value), 0)
-            _ = withUnsafePointer(to: &text.0) { imgview_put_cell(Int32(row), Int32(column), $0, attributes, pair) }
+            _ = withUnsafePointer(to: &text.0) { imgview_put_cell(curses, Int32(row), Int32(column), $0, attributes, pair) }
             return
         }
         // setcchar takes one spacing character and at most four combining ones.
         let text = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) } + [0]
-        let drawn = text.withUnsafeBufferPointer { imgview_put_cell(Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
+        let drawn = text.withUnsafeBufferPointer { imgview_put_cell(curses, Int32(row), Int32(column), $0.baseAddress, attributes, pair) }
         if drawn == ERR {
             // A sequence ncurses cannot hold in one cell (a flag, a ZWJ emoji): keep its width.
             var placeholder: (wchar_t, wchar_t) = (wchar_t(UInt8(ascii: "?")), 0)
             for offset in 0..<DisplayWidth.of(character) {
-                _ = withUnsafePointer(to: &placeholder.0) { imgview_put_cell(Int32(row), Int32(column + offset), $0, attributes, pair) }
+                _ = withUnsafePointer(to: &placeholder.0) {
+                    imgview_put_cell(curses, Int32(row), Int32(column + offset), $0, attributes, pair)
+                }
             }
         }
     }
@@ -500,18 +510,18 @@ public final class CursesTerminal {
         let slot = isDirectColor ? -1 : Int(fg + 1) * 257 + Int(bg + 1)
         let known = slot >= 0 ? pairs[slot] : directPairs[directKey] ?? 0
         if known > 0 { return known }
-        if allocatedPairs >= Int(imgview_color_pairs()) - 1 {
+        if allocatedPairs >= Int(curses.colorPairs) - 1 {
             // More colours in one frame than the terminal has pairs: `draw` writes the rest directly.
             guard !didResetThisFrame else { return 0 }
             didResetThisFrame = true
             // Out of pairs: ncurses would recycle one still on screen. Start afresh and redraw all.
-            reset_color_pairs()
+            curses.reset_color_pairs()
             pairs = [Int32](repeating: 0, count: pairs.count)
             directPairs = [:]
             allocatedPairs = 0
             pairsWereReset = true
         }
-        let allocated = alloc_pair(fg, bg)
+        let allocated = curses.alloc_pair(fg, bg)
         guard allocated > 0 else { return 0 }
         if slot >= 0 { pairs[slot] = allocated } else { directPairs[directKey] = allocated }
         allocatedPairs += 1
@@ -523,7 +533,7 @@ public final class CursesTerminal {
         case .default: -1
         case .indexed(let index):
             // Direct-colour terminals keep only the eight ANSI colours as palette numbers.
-            Int32(index) < (isDirectColor ? 8 : imgview_colors()) ? Int32(index) : -1
+            Int32(index) < (isDirectColor ? 8 : curses.colors) ? Int32(index) : -1
         case .rgb(let color):
             isDirectColor ? Int32(color.red) << 16 | Int32(color.green) << 8 | Int32(color.blue) : -1
         }
@@ -541,6 +551,8 @@ public enum TerminalInput: Sendable, Equatable {
 public enum TerminalError: Error, Equatable, UserFacingError {
     case notATerminal
     case unsupported(String)
+    /// ncurses, opened when the browser starts, is not installed (or lacks a function it needs).
+    case libraryMissing(SharedLibrary.Unavailable)
 
     public var message: String {
         switch self {
@@ -548,8 +560,15 @@ public enum TerminalError: Error, Equatable, UserFacingError {
             "the browser needs a terminal (stdin and stdout are not one); `imgview show NAME` prints a preview, `imgview get NAME` downloads"
         case .unsupported(let term):
             "cannot drive the terminal \(TerminalText.sanitized(term.isEmpty ? "(TERM is not set)" : "TERM=\(term)")); try TERM=xterm-256color"
+        case .libraryMissing(let library):
+            "the browser cannot start: \(library.summary)"
         }
     }
 
-    public var exitStatus: ExitStatus { .usage }
+    /// A missing ncurses is this machine's lack, not the command line's: `missingLibrary`, as a
+    /// missing libxml2 is for `page`.
+    public var exitStatus: ExitStatus {
+        if case .libraryMissing = self { return .missingLibrary }
+        return .usage
+    }
 }

@@ -129,4 +129,67 @@ struct LightBinaryTests {
         #expect(decoded.libraries.contains { $0.hasPrefix("libavif.so") }, "\(decoded.libraries)")
         #expect(decoded.libraries.contains { $0.hasPrefix("libdav1d") || $0.hasPrefix("libaom") }, "\(decoded.libraries)")
     }
+
+    /// giflib, libwebp(+demux) and ncursesw (with its libtinfo) are opened by the command that
+    /// needs them: a GIF's decode, a WebP's, the browser. `--version` and `info` load none, and a
+    /// browser whose ncurses cannot be loaded says which package to install (exit 12).
+    @Test func onlyTheCommandThatNeedsThemOpensGiflibLibwebpAndNcurses() async throws {
+        let png = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png")
+        let fixtures = ImgviewProcess.repositoryRoot.appendingPathComponent("Tests/ImgviewCodecsTests/Fixtures")
+        let mine = ["libgif", "libwebp", "libncursesw", "libtinfo"]
+        func loaded(_ prefixes: [String], _ libraries: [String]) -> [String] {
+            libraries.filter { name in prefixes.contains { name.hasPrefix($0) } }
+        }
+        for arguments in [["--version"], ["info", png.path], ["show", png.path, "--size", "20x6", "--mode", "ascii"]] {
+            let run = try await Self.loadedLibraries(arguments)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(loaded(mine, run.libraries).isEmpty, "\(arguments): \(run.libraries)")
+        }
+        let gif = try await Self.loadedLibraries(["show", fixtures.appendingPathComponent("hopper.gif").path, "--size", "20x6"])
+        #expect(gif.status == 0)
+        #expect(loaded(mine, gif.libraries) == ["libgif.so.7"], "\(gif.libraries)")
+        let webp = try await Self.loadedLibraries(["show", fixtures.appendingPathComponent("hopper.webp").path, "--size", "20x6"])
+        #expect(webp.status == 0)
+        #expect(Set(loaded(mine, webp.libraries)) == ["libwebpdemux.so.2", "libwebp.so.7"], "\(webp.libraries)")
+
+        // The browser, in a tmux pane: the loader's list goes to files (LD_DEBUG_OUTPUT), one per process.
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("ld").path
+        let environment = ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log, "IMGVIEW_CACHE_DIR": folder.appendingPathComponent("cache").path]
+        let browser = try await TmuxSession(command: TmuxSession.imgviewCommand([png.path], environment: environment), directory: folder)
+        do {
+            try await browser.waitForScreen { $0.contains("04_coffee.png") && $0.contains("quit") }
+            try await browser.send("q")
+            let screen = try await browser.waitForScreen { $0.contains("EXIT=") }
+            #expect(screen.contains("EXIT=0"), "\(screen)")
+        } catch {
+            await browser.kill()
+            throw error
+        }
+        await browser.kill()
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ld.") }
+        let text = try logs.map { try String(contentsOfFile: folder.appendingPathComponent($0).path, encoding: .utf8) }.joined()
+        #expect(text.contains("file=libncursesw.so.6") && text.contains("file=libtinfo.so.6"), "\(logs)")
+
+        // A libncursesw.so.6 that is not ncurses (libz, found first through LD_LIBRARY_PATH).
+        let fake = folder.appendingPathComponent("fake")
+        try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: fake.appendingPathComponent("libncursesw.so.6").path, withDestinationPath: "/lib/x86_64-linux-gnu/libz.so.1")
+        let missing = try await TmuxSession(
+            columns: 200, command: TmuxSession.imgviewCommand([png.path], environment: ["LD_LIBRARY_PATH": fake.path]), directory: folder)
+        do {
+            let screen = try await missing.waitForScreen { $0.contains("EXIT=") }
+            #expect(
+                screen.contains(
+                    "imgview: the browser cannot start: libncursesw.so.6 cannot be loaded (install the Debian package libncursesw6): it has no newterm"
+                ), "\(screen)")
+            #expect(screen.contains("EXIT=12"), "\(screen)")
+        } catch {
+            await missing.kill()
+            throw error
+        }
+        await missing.kill()
+    }
 }
