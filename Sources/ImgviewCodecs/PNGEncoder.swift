@@ -38,7 +38,8 @@ public struct PNGEncoder: PNGEncoding {
         header.color_type = UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
         try check(spng.spng_set_ihdr(context, &header))
         let status = image.bytes.withUnsafeBytes { bytes in
-            spng.spng_encode_image(context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            spng.spng_encode_image(
+                context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
         }
         try check(status)
         var length = 0
