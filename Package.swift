@@ -96,6 +96,16 @@ let package = Package(
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
                 "CLCMS", "CLibraryMessages",
+            ],
+            // libjpeg, opened at run time, finds the executable's hooks for its large allocations
+            // and its backing store (JPEGLargeMemory.swift) only if they are exported: the linker
+            // exported them by itself while libjpeg was linked, and the release link exports
+            // nothing else.
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "--export-dynamic-symbol=jpeg_get_large", "-Xlinker", "--export-dynamic-symbol=jpeg_free_large",
+                    "-Xlinker", "--export-dynamic-symbol=jpeg_open_backing_store",
+                ])
             ]),
         // What C libraries print on C's stderr while a decode runs, captured per thread
         // (fopencookie, which Swift's Glibc does not declare); file descriptor 2 is never moved.

@@ -11,17 +11,63 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #include <jpeglib.h>
 #include <jerror.h>
 
-/// The error manager: libjpeg's, a jump point, the first fatal message and the first warning.
+// The libjpeg functions imgview calls, as pointers filled from the library opened at run time
+// (`JPEGLibrary`), typed from libjpeg's own declarations. The helpers below call libjpeg only
+// through the copy of this table that `imgview_jpeg_create` keeps in the error manager, so the
+// callbacks libjpeg makes reach it too. To call another function, add it to the list.
+#define IMGVIEW_JPEG_FUNCTIONS(X) \
+    X(jpeg_std_error) \
+    X(jpeg_CreateDecompress) \
+    X(jpeg_destroy_decompress) \
+    X(jpeg_mem_src) \
+    X(jpeg_read_header) \
+    X(jpeg_calc_output_dimensions) \
+    X(jpeg_start_decompress) \
+    X(jpeg_read_scanlines) \
+    X(jpeg_finish_decompress) \
+    X(jpeg_start_output) \
+    X(jpeg_finish_output) \
+    X(jpeg_consume_input) \
+    X(jpeg_input_complete) \
+    X(jpeg_resync_to_restart)
+
+#define IMGVIEW_JPEG_POINTER(name) __typeof__(name) * _Nonnull name;
+struct imgview_jpeg {
+    IMGVIEW_JPEG_FUNCTIONS(IMGVIEW_JPEG_POINTER)
+};
+
+// Fills the table from `library` (a dlopen handle); `*missing` names the first function not
+// found, and the table must not be used then.
+static inline struct imgview_jpeg imgview_jpeg_load(void * _Nonnull library, const char * _Nullable * _Nonnull missing) {
+    struct imgview_jpeg table;
+    *missing = 0;
+#define IMGVIEW_JPEG_RESOLVE(name) \
+    table.name = (__typeof__(name) *)dlsym(library, #name); \
+    if (!table.name && !*missing) *missing = #name;
+    IMGVIEW_JPEG_FUNCTIONS(IMGVIEW_JPEG_RESOLVE)
+#undef IMGVIEW_JPEG_RESOLVE
+    return table;
+}
+
+/// The error manager: libjpeg's, a jump point, the first fatal message and the first warning,
+/// and the functions of libjpeg this decompressor calls.
 typedef struct imgview_jpeg_errors {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     char warning[JMSG_LENGTH_MAX];
     int warnings;
+    struct imgview_jpeg jpeg;
 } imgview_jpeg_errors;
+
+/// The functions of libjpeg, from the decompressor's error manager.
+static inline const struct imgview_jpeg *imgview_jpeg_functions(j_decompress_ptr info) {
+    return &((imgview_jpeg_errors *)info->err)->jpeg;
+}
 
 static void imgview_jpeg_error_exit(j_common_ptr info) {
     imgview_jpeg_errors *errors = (imgview_jpeg_errors *)info->err;
@@ -42,64 +88,66 @@ static void imgview_jpeg_output_message(j_common_ptr info) {
     (void)info;
 }
 
-/// Creates a decompressor reporting into `errors`; -1 if libjpeg could not start.
-static inline int imgview_jpeg_create(j_decompress_ptr info, imgview_jpeg_errors *errors) {
+/// Creates a decompressor reporting into `errors` (which this fills, a copy of `jpeg` included);
+/// -1 if libjpeg could not start.
+static inline int imgview_jpeg_create(j_decompress_ptr info, imgview_jpeg_errors *errors, const struct imgview_jpeg *jpeg) {
     memset(errors, 0, sizeof(*errors));
-    info->err = jpeg_std_error(&errors->manager);
+    errors->jpeg = *jpeg;
+    info->err = jpeg->jpeg_std_error(&errors->manager);
     errors->manager.error_exit = imgview_jpeg_error_exit;
     errors->manager.emit_message = imgview_jpeg_emit_message;
     errors->manager.output_message = imgview_jpeg_output_message;
     if (setjmp(errors->jump)) return -1;
-    jpeg_create_decompress(info);
+    jpeg->jpeg_CreateDecompress(info, JPEG_LIB_VERSION, sizeof(struct jpeg_decompress_struct));
     return 0;
 }
 
 static inline int imgview_jpeg_mem_src(j_decompress_ptr info, const unsigned char *buffer, unsigned long size) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    jpeg_mem_src(info, buffer, size);
+    imgview_jpeg_functions(info)->jpeg_mem_src(info, buffer, size);
     return 0;
 }
 
 static inline int imgview_jpeg_read_header(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_read_header(info, TRUE);
+    return imgview_jpeg_functions(info)->jpeg_read_header(info, TRUE);
 }
 
 static inline int imgview_jpeg_calc_output_dimensions(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    jpeg_calc_output_dimensions(info);
+    imgview_jpeg_functions(info)->jpeg_calc_output_dimensions(info);
     return 0;
 }
 
 static inline int imgview_jpeg_start_decompress(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_start_decompress(info);
+    return imgview_jpeg_functions(info)->jpeg_start_decompress(info);
 }
 
 /// Reads up to `count` rows into `rows`; the number read, or -1.
 static inline int imgview_jpeg_read_scanlines(j_decompress_ptr info, JSAMPARRAY rows, unsigned int count) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return (int)jpeg_read_scanlines(info, rows, count);
+    return (int)imgview_jpeg_functions(info)->jpeg_read_scanlines(info, rows, count);
 }
 
 static inline int imgview_jpeg_finish_decompress(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_finish_decompress(info);
+    return imgview_jpeg_functions(info)->jpeg_finish_decompress(info);
 }
 
 static inline int imgview_jpeg_start_output(j_decompress_ptr info, int scan) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_start_output(info, scan);
+    return imgview_jpeg_functions(info)->jpeg_start_output(info, scan);
 }
 
 static inline int imgview_jpeg_finish_output(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_finish_output(info);
+    return imgview_jpeg_functions(info)->jpeg_finish_output(info);
 }
 
 static inline int imgview_jpeg_consume_input(j_decompress_ptr info) {
     if (setjmp(((imgview_jpeg_errors *)info->err)->jump)) return -1;
-    return jpeg_consume_input(info);
+    return imgview_jpeg_functions(info)->jpeg_consume_input(info);
 }
 
 /// Whether, in a progressive YCbCr or greyscale file read so far, every coefficient has arrived
@@ -135,7 +183,7 @@ static inline void imgview_jpeg_warn_unless_rest_ends(j_decompress_ptr info) {
 }
 
 static inline void imgview_jpeg_destroy(j_decompress_ptr info) {
-    jpeg_destroy_decompress(info);
+    imgview_jpeg_functions(info)->jpeg_destroy_decompress(info);
 }
 
 /// A data source over bytes that are still arriving: libjpeg reads what has arrived and
@@ -178,7 +226,7 @@ static inline void imgview_jpeg_source_install(j_decompress_ptr info, imgview_jp
     source->manager.init_source = imgview_source_init;
     source->manager.fill_input_buffer = imgview_source_fill;
     source->manager.skip_input_data = imgview_source_skip;
-    source->manager.resync_to_restart = jpeg_resync_to_restart;
+    source->manager.resync_to_restart = imgview_jpeg_functions(info)->jpeg_resync_to_restart;
     source->manager.term_source = imgview_source_term;
     info->src = &source->manager;
 }

@@ -186,36 +186,37 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
     /// The pixels of a PNG (RGBA) whose text chunks `accept` takes; the text is looked at before
     /// the pixels are decoded, and again after (some writers put it after the image data).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, accept: ([String: String]) -> Bool) -> PixelBuffer? {
-        guard let context = spng_ctx_new(0) else { return nil }
-        defer { spng_ctx_free(context) }
-        guard spng_set_png_buffer(context, bytes.baseAddress, bytes.count) == 0 else { return nil }
+        guard let spng = try? PNGLibrary.functions() else { return nil }
+        guard let context = spng.spng_ctx_new(0) else { return nil }
+        defer { spng.spng_ctx_free(context) }
+        guard spng.spng_set_png_buffer(context, bytes.baseAddress, bytes.count) == 0 else { return nil }
         var header = spng_ihdr()
-        guard spng_get_ihdr(context, &header) == 0, header.width > 0, header.height > 0, header.width <= 4096,
+        guard spng.spng_get_ihdr(context, &header) == 0, header.width > 0, header.height > 0, header.width <= 4096,
             header.height <= 4096
         else { return nil }
-        var texts = Self.texts(context)
+        var texts = Self.texts(context, spng)
         if !texts.isEmpty, !accept(texts) { return nil }
         let format = Int32(SPNG_FMT_RGBA8.rawValue)
         var length = 0
-        guard spng_decoded_image_size(context, format, &length) == 0 else { return nil }
+        guard spng.spng_decoded_image_size(context, format, &length) == 0 else { return nil }
         var pixels = [UInt8](repeating: 0, count: length)
         let status = pixels.withUnsafeMutableBytes {
-            spng_decode_image(context, $0.baseAddress, length, format, Int32(SPNG_DECODE_TRNS.rawValue))
+            spng.spng_decode_image(context, $0.baseAddress, length, format, Int32(SPNG_DECODE_TRNS.rawValue))
         }
         guard status == 0 else { return nil }
         if texts.isEmpty {
-            texts = Self.texts(context)
+            texts = Self.texts(context, spng)
             guard accept(texts) else { return nil }
         }
         guard length == Int(header.width) * Int(header.height) * 4 else { return nil }
         return PixelBuffer(width: Int(header.width), height: Int(header.height), bytes: pixels)
     }
 
-    private static func texts(_ context: OpaquePointer) -> [String: String] {
+    private static func texts(_ context: OpaquePointer, _ spng: imgview_spng) -> [String: String] {
         var count: UInt32 = 0
-        guard spng_get_text(context, nil, &count) == 0, count > 0, count < 256 else { return [:] }
+        guard spng.spng_get_text(context, nil, &count) == 0, count > 0, count < 256 else { return [:] }
         var chunks = [spng_text](repeating: spng_text(), count: Int(count))
-        guard spng_get_text(context, &chunks, &count) == 0 else { return [:] }
+        guard spng.spng_get_text(context, &chunks, &count) == 0 else { return [:] }
         var texts: [String: String] = [:]
         for chunk in chunks.prefix(Int(count)) {
             let keyword = withUnsafeBytes(of: chunk.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -236,18 +237,19 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
     /// by Sub, which for photographs is as small as choosing per row and quicker to undo than
     /// Paeth, at zlib's level 1.
     public static func encode(_ pixels: PixelBuffer, texts: [(String, String)]) -> Data? {
-        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { return nil }
-        defer { spng_ctx_free(context) }
-        guard spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0,
-            spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, 1) == 0,
-            spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_SUB.rawValue)) == 0
+        guard let spng = try? PNGLibrary.functions() else { return nil }
+        guard let context = spng.spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { return nil }
+        defer { spng.spng_ctx_free(context) }
+        guard spng.spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0,
+            spng.spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, 1) == 0,
+            spng.spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_SUB.rawValue)) == 0
         else { return nil }
         var header = spng_ihdr()
         header.width = UInt32(pixels.width)
         header.height = UInt32(pixels.height)
         header.bit_depth = 8
         header.color_type = UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
-        guard spng_set_ihdr(context, &header) == 0 else { return nil }
+        guard spng.spng_set_ihdr(context, &header) == 0 else { return nil }
         // C copies of the texts, alive until the image is encoded.
         let copies = texts.map { strdup($0.1) }
         defer { for copy in copies { free(copy) } }
@@ -261,14 +263,14 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
             chunks[index].length = strlen(copy)
             chunks[index].text = copy
         }
-        if !chunks.isEmpty, spng_set_text(context, &chunks, UInt32(chunks.count)) != 0 { return nil }
+        if !chunks.isEmpty, spng.spng_set_text(context, &chunks, UInt32(chunks.count)) != 0 { return nil }
         let set = pixels.bytes.withUnsafeBytes {
-            spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            spng.spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
         }
         guard set == 0 else { return nil }
         var length = 0
         var error: Int32 = 0
-        guard let buffer = spng_get_png_buffer(context, &length, &error) else { return nil }
+        guard let buffer = spng.spng_get_png_buffer(context, &length, &error) else { return nil }
         defer { free(buffer) }
         return Data(bytes: buffer, count: length)
     }

@@ -36,9 +36,10 @@ final class JPEGSession {
     var input: MappedFile?
 
     init() throws(ImageDecodingError) {
+        let jpeg = try JPEGLibrary.functions()
         info.initialize(to: jpeg_decompress_struct())
-        errors.initialize(to: imgview_jpeg_errors())
-        guard imgview_jpeg_create(info, errors) == 0 else {
+        // `imgview_jpeg_create` fills the error manager, libjpeg's table included.
+        guard withUnsafePointer(to: jpeg, { imgview_jpeg_create(info, errors, $0) }) == 0 else {
             throw .corrupt(.jpeg, detail: "libjpeg could not start: \(CText.string(&errors.pointee.message))")
         }
         isCreated = true
@@ -257,7 +258,7 @@ final class JPEGSession {
     /// The scan the input has reached (progressive files).
     var inputScanNumber: Int { Int(info.pointee.input_scan_number) }
     /// Whether libjpeg has read the file to its end (EOI, or the one it supplies for a cut file).
-    var hasReadToTheEnd: Bool { jpeg_input_complete(info) != 0 }
+    var hasReadToTheEnd: Bool { errors.pointee.jpeg.jpeg_input_complete(info) != 0 }
     /// Whether the scans up to the one being read hold every coefficient but the lowest bit of
     /// some of luma's AC ones (progressive YCbCr or greyscale files).
     var onlyLowestLumaBitsMissing: Bool { imgview_jpeg_only_lowest_luma_bits_missing(info) != 0 }

@@ -94,7 +94,8 @@ public struct PNGDecoder: ImageDecoding {
         _ bytes: Data, header: ImageHeader, request: DecodeRequest,
         makeSink: (_ width: Int, _ height: Int, _ minimum: (width: Int, height: Int)?, _ interlaced: Bool) -> Sink
     ) throws(ImageDecodingError) -> DecodedRows<Sink> {
-        try withContext(bytes) { context throws(ImageDecodingError) in
+        let spng = try PNGLibrary.functions()
+        return try withContext(bytes) { context throws(ImageDecodingError) in
             let (width, height) = try storedSize(context)
             guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
                 throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
@@ -104,12 +105,12 @@ public struct PNGDecoder: ImageDecoding {
                 throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
-            let start = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
+            let start = spng.spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
             // libspng needs whole chunks: a file cut inside its first IDAT chunk has no row to show.
             if Self.isEndOfData(start) { throw .truncated(.png) }
             try check(start)
             var ihdr = spng_ihdr()
-            try check(spng_get_ihdr(context, &ihdr))
+            try check(spng.spng_get_ihdr(context, &ihdr))
             let interlaced = ihdr.interlace_method != 0
 
             // Rows go into the sink as they decode: memory follows the preview, not the image.
@@ -133,14 +134,14 @@ public struct PNGDecoder: ImageDecoding {
                     rowsAsked += 1
                     if rowsAsked % 64 == 0 { request.releaseReadInput() }
                     var info = spng_row_info()
-                    let rowStatus = spng_get_row_info(context, &info)
+                    let rowStatus = spng.spng_get_row_info(context, &info)
                     if rowStatus == Int32(SPNG_EOI.rawValue) {
                         finished = true
                         return
                     }
                     if rowStatus != 0 { failure = rowStatus; return }
                     guard Int(info.row_num) < height else { failure = Int32(SPNG_EOVERFLOW.rawValue); return }
-                    let status = spng_decode_row(context, buffer.baseAddress!, rowLength)
+                    let status = spng.spng_decode_row(context, buffer.baseAddress!, rowLength)
                     // The last row comes with "end of image": it is decoded all the same.
                     guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { failure = status; return }
                     // An interlaced pass fills only some columns of its rows, at their final places.
@@ -174,15 +175,16 @@ public struct PNGDecoder: ImageDecoding {
     static let adam7ColumnStep = [8, 8, 4, 4, 2, 2, 1]
 
     private func withContext<T>(_ bytes: Data, _ body: (OpaquePointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
-        guard let context = spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }
-        defer { spng_ctx_free(context) }
+        let spng = try PNGLibrary.functions()
+        guard let context = spng.spng_ctx_new(0) else { throw .corrupt(.png, detail: "libspng could not start") }
+        defer { spng.spng_ctx_free(context) }
         // libspng refuses chunks above these sizes itself; the pixel limit is checked by us.
-        try check(spng_set_chunk_limits(context, 64 << 20, 64 << 20))
-        try check(spng_set_image_limits(context, UInt32(Int32.max), UInt32(Int32.max)))
+        try check(spng.spng_set_chunk_limits(context, 64 << 20, 64 << 20))
+        try check(spng.spng_set_image_limits(context, UInt32(Int32.max), UInt32(Int32.max)))
         let result: Result<T, ImageDecodingError> = bytes.withUnsafeBytes { buffer in
             // libspng reads from the pointer only while the context lives, inside this closure.
             do throws(ImageDecodingError) {
-                try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
+                try check(spng.spng_set_png_buffer(context, buffer.baseAddress, buffer.count))
                 return .success(try body(context))
             } catch {
                 return .failure(error)
@@ -193,8 +195,9 @@ public struct PNGDecoder: ImageDecoding {
 
     /// The size as stored, from IHDR.
     private func storedSize(_ context: OpaquePointer) throws(ImageDecodingError) -> (width: Int, height: Int) {
+        let spng = try PNGLibrary.functions()
         var ihdr = spng_ihdr()
-        let status = spng_get_ihdr(context, &ihdr)
+        let status = spng.spng_get_ihdr(context, &ihdr)
         if Self.isEndOfData(status) { throw .truncated(.png) }
         try check(status)
         return (Int(ihdr.width), Int(ihdr.height))
@@ -209,7 +212,9 @@ public struct PNGDecoder: ImageDecoding {
         status == Int32(SPNG_IO_EOF.rawValue) || status == Int32(SPNG_EOF.rawValue)
     }
 
+    /// A status comes from a library already open, so its words are there to be had.
     private static func errorText(_ status: Int32) -> String {
-        String(cString: spng_strerror(status))
+        guard let spng = try? PNGLibrary.functions(), let text = spng.spng_strerror(status) else { return "libspng error \(status)" }
+        return String(cString: text)
     }
 }

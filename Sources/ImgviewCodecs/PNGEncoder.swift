@@ -22,26 +22,29 @@ public struct PNGEncoder: PNGEncoding {
     }
 
     public func png(_ image: RGBImage) throws(PNGEncodingError) -> Data {
-        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+        let spng: imgview_spng
+        do { spng = try PNGLibrary.functions() } catch { throw PNGEncodingError(detail: error.message) }
+        guard let context = spng.spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw PNGEncodingError(detail: "libspng could not start")
         }
-        defer { spng_ctx_free(context) }
-        try check(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1))
-        try check(spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
-        try check(spng_set_option(context, SPNG_FILTER_CHOICE, filters))
+        defer { spng.spng_ctx_free(context) }
+        try check(spng.spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1))
+        try check(spng.spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
+        try check(spng.spng_set_option(context, SPNG_FILTER_CHOICE, filters))
         var header = spng_ihdr()
         header.width = UInt32(image.width)
         header.height = UInt32(image.height)
         header.bit_depth = 8
         header.color_type = UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
-        try check(spng_set_ihdr(context, &header))
+        try check(spng.spng_set_ihdr(context, &header))
         let status = image.bytes.withUnsafeBytes { bytes in
-            spng_encode_image(context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            spng.spng_encode_image(
+                context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
         }
         try check(status)
         var length = 0
         var error: Int32 = 0
-        guard let buffer = spng_get_png_buffer(context, &length, &error) else { throw PNGEncodingError(detail: Self.text(error)) }
+        guard let buffer = spng.spng_get_png_buffer(context, &length, &error) else { throw PNGEncodingError(detail: Self.text(error)) }
         // The buffer is ours to free once copied.
         defer { free(buffer) }
         return Data(bytes: buffer, count: length)
@@ -51,5 +54,9 @@ public struct PNGEncoder: PNGEncoding {
         guard status == 0 else { throw PNGEncodingError(detail: Self.text(status)) }
     }
 
-    private static func text(_ status: Int32) -> String { String(cString: spng_strerror(status)) }
+    /// A status comes from a library already open, so its words are there to be had.
+    private static func text(_ status: Int32) -> String {
+        guard let spng = try? PNGLibrary.functions(), let text = spng.spng_strerror(status) else { return "libspng error \(status)" }
+        return String(cString: text)
+    }
 }

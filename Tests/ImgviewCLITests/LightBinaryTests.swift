@@ -192,4 +192,35 @@ struct LightBinaryTests {
         }
         await missing.kill()
     }
+
+    @Test func onlyACommandThatMeetsAJPEGOrAPNGOpensLibjpegOrLibspng() async throws {
+        let png = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/04_coffee.png")
+        let jpeg = ImgviewProcess.repositoryRoot.appendingPathComponent("Assets/images/09_cups_progressive.jpg")
+        let both = ["libjpeg", "libspng"]
+        for arguments in [["--version"], ["info", png.path]] {
+            let run = try await Self.loadedLibraries(arguments)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(!run.libraries.contains { name in both.contains { name.hasPrefix($0) } }, "\(arguments): \(run.libraries)")
+        }
+
+        let shownPNG = try await Self.loadedLibraries(["show", png.path, "--size", "20x6", "--mode", "ascii"])
+        #expect(shownPNG.status == 0)
+        #expect(shownPNG.libraries.contains { $0.hasPrefix("libspng.so") }, "\(shownPNG.libraries)")
+        #expect(!shownPNG.libraries.contains { $0.hasPrefix("libjpeg") }, "\(shownPNG.libraries)")
+
+        // libjpeg, opened at run time, must still find the executable's hooks for its large
+        // allocations and its backing store (JPEGLargeMemory.swift), which only exported ones can be.
+        let result = try await ImgviewProcess.run(
+            // Large enough that the picture is decoded by libjpeg, not from the DC coefficients alone.
+            ["show", jpeg.path, "--size", "80x24", "--mode", "blocks"], environment: ["LD_DEBUG": "files,bindings"])
+        #expect(result.status == 0, "\(result.stderr.suffix(500))")
+        #expect(result.stderr.contains("file=libjpeg.so.62"), "libjpeg was not opened")
+        #expect(!result.stderr.contains("file=libspng"), "libspng was opened for a JPEG")
+        for hook in ["jpeg_get_large", "jpeg_free_large", "jpeg_open_backing_store"] {
+            let binding = result.stderr.split(separator: "\n").first { $0.contains("libjpeg.so.62") && $0.contains("`\(hook)'") }
+            #expect(
+                binding.map { $0.contains("/\(ImgviewProcess.binary.lastPathComponent) [") } == true,
+                "\(hook) is not bound to the executable's: \(binding.map { String($0) } ?? "no binding")")
+        }
+    }
 }
