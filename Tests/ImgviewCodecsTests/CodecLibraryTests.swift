@@ -6,7 +6,7 @@ import Testing
 @testable import ImgviewCodecs
 @testable import ImgviewImaging
 
-/// libtiff, libheif, libjxl and librsvg, opened on first use: a missing one is a one-line error
+/// The codec libraries opened on first use: a missing one is a one-line error
 /// naming the Debian package to install (exit 7), and it does not condemn the cached bytes.
 @Suite("Codec libraries opened on demand")
 struct CodecLibraryTests {
@@ -15,6 +15,11 @@ struct CodecLibraryTests {
         (.heic, HEIFLibrary.load(soname: "libheif.so.999", package: "libheif999").map { _ in }, "libheif999"),
         (.jxl, JXLLibrary.load(soname: "libjxl.so.0.999", package: "libjxl0.999").map { _ in }, "libjxl0.999"),
         (.svg, SVGLibrary.load(soname: "librsvg-2.so.999", package: "librsvg2-999").map { _ in }, "librsvg2-999"),
+        (.jpeg, JPEGLibrary.load(soname: "libjpeg.so.999", package: "libjpeg999-turbo").map { _ in }, "libjpeg999-turbo"),
+        (.png, PNGLibrary.load(soname: "libspng.so.999", package: "libspng999").map { _ in }, "libspng999"),
+        (.gif, GIFLibrary.load(soname: "libgif.so.999", package: "libgif999").map { _ in }, "libgif999"),
+        (.webp, WebPLibrary.load(soname: "libwebp.so.999", package: "libwebp999").map { _ in }, "libwebp999"),
+        (.webp, WebPDemuxLibrary.load(soname: "libwebpdemux.so.999", package: "libwebpdemux999").map { _ in }, "libwebpdemux999"),
     ]
 
     @Test func aMissingLibraryIsOneLineNamingItsPackage() {
