@@ -178,7 +178,10 @@ extension ImageResponse.Body {
     package func probe(through depth: ImageProbe.Depth) -> ImageProbe? {
         switch self {
         case .data(let data): ImageProbe.read(data, through: depth)
-        case .file(_, owner: .some(let file)): FileBytes(descriptor: file.fileDescriptor).flatMap { ImageProbe.read($0, through: depth) }
+        case .file(_, owner: .some(let file)):
+            FileBytes(descriptor: file.fileDescriptor, windowSize: ImageProbe.fileWindowSize).flatMap {
+                ImageProbe.read($0, through: depth)
+            }
         case .file(let url, owner: nil): ImageProbe.read(fileAt: url, through: depth)
         }
     }

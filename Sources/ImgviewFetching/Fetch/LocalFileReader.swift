@@ -60,7 +60,7 @@ public struct LocalFileReader: Sendable {
         guard size > 0 else { return (.data(Data()), modified, stamp) }
         guard size <= Int64(wholeLimit) else {
             let file = FileDescriptor(rawValue: descriptor)
-            let probe = FileBytes(descriptor: file).flatMap { ImageProbe.read($0, through: .header) }
+            let probe = FileBytes(descriptor: file, windowSize: ImageProbe.fileWindowSize).flatMap { ImageProbe.read($0, through: .header) }
             guard hashing else { return (.file(byteCount: size, sha256: "", probe: probe), modified, stamp) }
             do {
                 return (.file(byteCount: size, sha256: try FileDigest.sha256(of: file), probe: probe), modified, stamp)

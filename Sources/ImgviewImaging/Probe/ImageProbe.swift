@@ -100,8 +100,12 @@ public struct ImageProbe: Sendable, Equatable, Codable {
         read(DataBytes(data), through: depth)
     }
 
+    /// How much of a file a probe reads at a time: a header's markers and chunks, EXIF included,
+    /// fit in one such window, so a photograph's probe is one read, not a megabyte's.
+    public static let fileWindowSize = 64 << 10
+
     /// The probe of the image in the file at `url`, nil when it cannot be read or is not an image.
     public static func read(fileAt url: URL, through depth: Depth = .header) -> ImageProbe? {
-        FileBytes(path: url.path).flatMap { read($0, through: depth) }
+        FileBytes(path: url.path, windowSize: fileWindowSize).flatMap { read($0, through: depth) }
     }
 }
