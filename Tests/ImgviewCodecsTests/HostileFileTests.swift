@@ -72,6 +72,44 @@ struct HostileFileTests {
         QuadrantPicture.expect(try #require(try outcome(bytes, request: DecodeRequest()).get()).pixels)
     }
 
+    /// PNG allows 2³¹ − 1 pixels a side; an icon's PNG declaring more is no picture, and one at the
+    /// limit is refused by its size, not by the product of two sides overflowing.
+    @Test func anIconWhosePNGsDeclareSidesPastTheFormatsLimitEndsInOneLine() throws {
+        #expect(IconDirectory.read([UInt8](HostileImages.iconWithPNGsDeclaring(side: 0xFFFF_FFFF)))?.entries == [])
+        #expect(outcome(HostileImages.iconWithPNGsDeclaring(side: 0xFFFF_FFFF)).failure == .corrupt(.ico, detail: "no usable image header"))
+        let side = Int(Int32.max)
+        #expect(
+            outcome(HostileImages.iconWithPNGsDeclaring(side: side)).failure
+                == .tooLarge(width: side, height: side, limit: DecodeRequest.defaultMaxPixelCount))
+    }
+
+    /// H.265 codes each side in up to 32 bits; two such sequence parameter sets are compared
+    /// without multiplying past `Int`.
+    @Test func anHEVCConfigurationWithTwoHugeSequencesIsRead() {
+        var bits: [Int] = []
+        func put(_ value: Int, _ count: Int) { for shift in (0..<count).reversed() { bits.append(value >> shift & 1) } }
+        func putExpGolomb(_ value: Int) {
+            let coded = value + 1
+            let length = Int.bitWidth - coded.leadingZeroBitCount
+            put(0, length - 1)
+            put(coded, length)
+        }
+        put(0, 8)  // vps id, one sub-layer, temporal nesting
+        put(0, 96)  // general profile, tier and level
+        putExpGolomb(0)  // sps id
+        putExpGolomb(1)  // 4:2:0
+        let side = 0xFFFF_FFFE
+        putExpGolomb(side)
+        putExpGolomb(side)
+        while bits.count % 8 != 0 { bits.append(1) }
+        let payload = stride(from: 0, to: bits.count, by: 8).map { start in bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | UInt8($1) } }
+        let unit: [UInt8] = [33 << 1, 1] + payload
+        let length: [UInt8] = [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)]
+        let record: [UInt8] = [UInt8](repeating: 0, count: 22) + [1] + [33, 0, 2] + length + unit + length + unit
+        let size = HEVCSequence.pictureSize(inConfiguration: record)
+        #expect(size?.width == side && size?.height == side)
+    }
+
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {
         let image = try #require(try outcome(try HostileImages.apngWithFrameOffCanvas(), request: DecodeRequest()).get())
         #expect(image.animation == nil)

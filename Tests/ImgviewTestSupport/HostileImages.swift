@@ -15,6 +15,7 @@ public enum HostileImages {
             ("jxl-60000-square.jxl", jxlDeclaring(width: 60_000, height: 60_000)),
             ("qoi-10000-square.qoi", qoi(width: 10_000, height: 10_000, runs: 100)),
             ("ico-65535-entries.ico", try iconWithEntries(65_535)),
+            ("ico-png-4294967295-square.ico", iconWithPNGsDeclaring(side: 0xFFFF_FFFF)),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
             (
                 "svg-40001-elements.svg",
@@ -113,6 +114,17 @@ public enum HostileImages {
         var bytes: [UInt8] = [0, 0, 1, 0] + little(count, 2)
         for _ in 0..<count { bytes += [16, 12, 0, 0] + little(1, 2) + little(32, 2) + little(png.count, 4) + little(offset, 4) }
         return Data(bytes + png)
+    }
+
+    /// An icon directory listing two PNG pictures, each a signature and an IHDR declaring `side`
+    /// square and nothing after it.
+    public static func iconWithPNGsDeclaring(side: Int) -> Data {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+            + bigEndian(side) + bigEndian(side) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+        let entry: [UInt8] = [0, 0, 0, 0] + little(1, 2) + little(32, 2) + little(png.count, 4) + little(6 + 2 * 16, 4)
+        return Data([0, 0, 1, 0] + little(2, 2) + entry + entry + png)
     }
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.

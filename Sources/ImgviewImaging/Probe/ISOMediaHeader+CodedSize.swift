@@ -150,7 +150,7 @@ enum HEVCSequence {
                 offset += 2
                 guard offset + length <= record.count else { return largest }
                 if type == 33, let size = pictureSize(ofUnit: Array(record[offset..<offset + length])),
-                    size.width * size.height > (largest.map { $0.width * $0.height } ?? -1)
+                    area(size) > (largest.map(area) ?? -1)
                 {
                     largest = size
                 }
@@ -158,6 +158,12 @@ enum HEVCSequence {
             }
         }
         return largest
+    }
+
+    /// Pixels in a picture, `Int.max` when they do not fit: each side is read from up to 32 bits.
+    private static func area(_ size: (width: Int, height: Int)) -> Int {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        return overflow ? .max : pixels
     }
 
     /// `pic_width_in_luma_samples` and `pic_height_in_luma_samples` of one SPS NAL unit.

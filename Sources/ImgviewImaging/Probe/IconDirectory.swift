@@ -68,6 +68,8 @@ public struct IconDirectory: Sendable, Equatable {
                 // Depth × channels, from the bit depth and colour type.
                 let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(data[25])] ?? 1
                 entry.bitsPerPixel = Int(data[24]) * channels
+                // PNG allows at most 2³¹ − 1 a side, which keeps `largest`'s products within Int.
+                guard entry.width <= Int(Int32.max), entry.height <= Int(Int32.max) else { continue }
             } else if data.count >= 16, [40, 52, 56, 108, 124].contains(little(data, 0, 4)) {
                 // The height counts the picture and its AND mask: twice the picture's.
                 entry.width = Int(Int32(truncatingIfNeeded: little(data, 4, 4)))
