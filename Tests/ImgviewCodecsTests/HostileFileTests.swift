@@ -102,7 +102,8 @@ struct HostileFileTests {
         putExpGolomb(side)
         putExpGolomb(side)
         while bits.count % 8 != 0 { bits.append(1) }
-        let payload = stride(from: 0, to: bits.count, by: 8).map { start in bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | UInt8($1) } }
+        let payload = stride(from: 0, to: bits.count, by: 8).map { start in bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | UInt8($1) }
+        }
         let unit: [UInt8] = [33 << 1, 1] + payload
         let length: [UInt8] = [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)]
         let record: [UInt8] = [UInt8](repeating: 0, count: 22) + [1] + [33, 0, 2] + length + unit + length + unit

@@ -121,7 +121,8 @@ public enum HostileImages {
     public static func iconWithPNGsDeclaring(side: Int) -> Data {
         func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
             + bigEndian(side) + bigEndian(side) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
         let entry: [UInt8] = [0, 0, 0, 0] + little(1, 2) + little(32, 2) + little(png.count, 4) + little(6 + 2 * 16, 4)
         return Data([0, 0, 1, 0] + little(2, 2) + entry + entry + png)
