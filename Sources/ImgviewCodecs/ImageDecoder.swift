@@ -48,6 +48,15 @@ public struct ImageDecoder: ImageDecoding {
         }
     }
 
+    /// The formats whose header is the probe's: the ones with a library to open (AVIF, TIFF, HEIC,
+    /// JPEG XL, SVG) are inspected on a worker thread.
+    public func inspectsHeadersOnly(_ format: ImageFormat) -> Bool {
+        switch format {
+        case .jpeg, .png, .gif, .webp, .bmp, .ico, .qoi: true
+        case .avif, .tiff, .heic, .jxl, .svg: false
+        }
+    }
+
     public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
         switch format {
         case .jpeg: try? JPEGStreamDecoder(sizing: sizing)

@@ -253,6 +253,13 @@ public final class ImagePipeline: Sendable {
     private func header(of content: ContentKey, in response: ImageResponse, waiter: WorkWaiter) async throws -> ImageHeader {
         if let header = memory.headers.value(for: content) { return header }
         let decoder = configuration.decoder
+        if decoder.inspectsHeadersOnly(response.probe.format) {
+            return try await refusingBadImages(content.url) {
+                let header = try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }
+                memory.headers.set(header, for: content, cost: 1)
+                return header
+            }
+        }
         return try await refusingBadImages(content.url) {
             try await run(headers, content, waiter: waiter) { _ in
                 try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }

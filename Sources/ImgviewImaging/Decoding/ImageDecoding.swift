@@ -23,11 +23,18 @@ public protocol ImageDecoding: Sendable {
     /// A decoder for an image of `format` whose bytes are still arriving; nil when the format
     /// shows nothing worth seeing before it is whole.
     func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)?
+    /// Whether `inspect` of an image of `format` reads no more than its headers (the probe's facts,
+    /// a colour profile), cheap enough to run where the bytes are rather than on a worker thread.
+    func inspectsHeadersOnly(_ format: ImageFormat) -> Bool
 }
 
 extension ImageDecoding {
     public func makeProgressiveDecoder(for format: ImageFormat, sizing: @escaping ProgressiveSizing) -> (any ProgressiveImageDecoder)? {
         nil
+    }
+
+    public func inspectsHeadersOnly(_ format: ImageFormat) -> Bool {
+        false
     }
 
     /// Probes `bytes`, then reads the header: for callers that hold only the bytes.
