@@ -161,7 +161,7 @@ final class PartialPreviews: Sendable {
         case .wait:
             return
         case .timer(let delay):
-            Task { [weak self] in
+            Task(executorPreference: PreferredExecutor.current) { [weak self] in
                 try? await Task.sleep(for: delay)
                 self?.state.withLock { $0.isTimerSet = false }
                 self?.considerPicture()

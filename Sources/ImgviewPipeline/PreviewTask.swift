@@ -56,7 +56,7 @@ public final class PreviewTask: Sendable {
         // Its place in the fetch is taken now, before anything else the consumer does.
         let reserved = pipeline.reserveFetch(for: self, progress: relay)
         let pipeline = pipeline
-        let task = Task { [self] in
+        let task = Task(executorPreference: PreferredExecutor.current) { [self] in
             defer {
                 state.withLock { $0.isFinished = true }
                 updateForeground()

@@ -166,7 +166,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Runs `body` as the work's task (a fetch): cancelled when the work is given up.
     func start(_ body: @escaping @Sendable () async -> Result<Value, any Error>) {
-        let task = Task { [self] in finish(with: await body()) }
+        let task = Task(executorPreference: PreferredExecutor.current) { [self] in finish(with: await body()) }
         let isGivenUp = state.withLock { state -> Bool in
             state.task = task
             return state.isGivenUp

@@ -40,6 +40,13 @@ public enum ProcessSignals {
 
     private static let installation: Void = {
         signal(SIGPIPE, SIG_IGN)
+        // A parent may start us with them blocked (a thread of a Swift program's pool blocks every
+        // signal, and a child inherits its mask). The thread that runs a one-shot command and the
+        // relay started next take them, as the main queue's loop did for the asynchronous `main`.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in terminationSignals + crashSignals + [SIGTSTP, SIGCONT, SIGWINCH] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         SignalRelay.start()
         FatalSignalHandler.install(termination: terminationSignals, crashes: crashSignals)
     }()
@@ -63,7 +70,7 @@ public enum ProcessSignals {
     public static func cancellingOnTermination<Result: Sendable>(
         _ work: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        let task = Task { try await work() }
+        let task = Task(executorPreference: PreferredExecutor.current) { try await work() }
         let observation = onTermination { _ in task.cancel() }
         let result = await task.result
         observation.cancel()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import ImgviewCodecs
 import ImgviewProcess
 import ImgviewSupport
@@ -14,7 +15,7 @@ import ImgviewSupport
 
 /// The `imgview` command: parses the command line, runs a subcommand, and turns errors into exit codes.
 @main
-struct Imgview: AsyncParsableCommand {
+struct Imgview: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -37,7 +38,7 @@ struct Imgview: AsyncParsableCommand {
         defaultSubcommand: Browse.self
     )
 
-    static func main() async {
+    static func main() {
         // Every fatal signal handled, SIGPIPE ignored (a server that closes a connection must not
         // kill us while we write to it), before anything else runs.
         ProcessSignals.install()
@@ -62,14 +63,32 @@ struct Imgview: AsyncParsableCommand {
                             ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
                         })) : given
             var command = try parse(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let oneShot = command as? any OneShotCommand {
+                try CallingThreadExecutor.run { try await oneShot.run() }
+            } else if let asyncCommand = command as? any AsyncParsableCommand {
+                runWithMainQueue(asyncCommand)
             } else {
                 try command.run()
             }
         } catch {
             exit(reporting: error)
         }
+    }
+
+    /// Runs a long-lived command (the browser, the server) as an asynchronous `main` would: on
+    /// Swift's global pool, with the main queue's loop on this thread for what lives on the main
+    /// actor; the process ends when the command is done.
+    private static func runWithMainQueue(_ command: sending any AsyncParsableCommand) -> Never {
+        Task {
+            var command = command
+            do {
+                try await command.run()
+                Glibc.exit(0)
+            } catch {
+                exit(reporting: error)
+            }
+        }
+        dispatchMain()
     }
 
     /// The command `arguments` name. A subcommand without subcommands of its own named first

@@ -13,7 +13,7 @@ import ImgviewSupport
 
 extension Imgview {
     /// `imgview info`: what images are, from their headers, without decoding the pixels.
-    struct Info: AsyncParsableCommand {
+    struct Info: OneShotCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
             abstract:

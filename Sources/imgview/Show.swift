@@ -17,7 +17,7 @@ import ImgviewTerminalDetection
 
 extension Imgview {
     /// `imgview show`: prints a preview of each image to stdout.
-    struct Show: AsyncParsableCommand {
+    struct Show: OneShotCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print a preview of images, in characters or pixels, fitted to a box of cells.",

@@ -58,7 +58,7 @@ final class WaitingProgress: @unchecked Sendable {
             expected = nil
             isFinished = false
         }
-        let ticker = Task { [self] in
+        let ticker = Task(executorPreference: PreferredExecutor.current) { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.tick)
                 if Task.isCancelled { break }

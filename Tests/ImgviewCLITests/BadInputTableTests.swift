@@ -537,8 +537,18 @@ struct BadInputTableTests {
     /// Starts `command` (`get`, `show`, `info`) on the slow hopper, sends `signal` once part of the
     /// body arrived, and waits for the end.
     static func interrupted(_ context: Context, signal: Int32, command: String = "get") async throws -> ImgviewProcess.Result {
-        let (process, stdout, stderr) = try ImgviewProcess.start(
-            [command, context.hopper], environment: context.environment, directory: context.folder)
+        // Started with the signal blocked, as a child of a thread of Swift's pool is: imgview must
+        // take it all the same.
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, signal)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        let started = Result {
+            try ImgviewProcess.start([command, context.hopper], environment: context.environment, directory: context.folder)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        let (process, stdout, stderr) = try started.get()
         async let out = readToEnd(stdout)
         async let err = readToEnd(stderr)
         try await eventually { (context.server.requests(for: "/photos/hopper.jpg").first?.bodyBytesSent ?? 0) > 4000 }
