@@ -46,7 +46,7 @@ extension ImagePipeline {
         let fetcher = configuration.fetcher
         let memory = memory
         let transfers = transfers
-        let transfer = UUID()
+        let transfer = UniqueID()
         transfers.withLock { $0[transfer] = work }
         work.start {
             defer { transfers.withLock { _ = $0.removeValue(forKey: transfer) } }

@@ -37,7 +37,7 @@ public final class ImagePipeline: Sendable {
     let thumbnailWrites = PendingCount()
     let thumbnailTickets = Locked<[WorkTicket]>([])
     /// Every fetch's task, until it has ended: cancelled ones still clean up after themselves.
-    let transfers = Locked<[UUID: SharedWork<ImageResponse>]>([:])
+    let transfers = Locked<[UniqueID: SharedWork<ImageResponse>]>([:])
 
     public init(configuration: Configuration) {
         self.configuration = configuration

@@ -67,7 +67,7 @@ final class PartialPreviews: Sendable {
         /// Bytes came out of order, too many, or the decoder gave up: no more pictures.
         var isBroken = false
         var isClosed = false
-        var subscribers: [UUID: Subscriber] = [:]
+        var subscribers: [UniqueID: Subscriber] = [:]
         var decoder: (any ProgressiveImageDecoder)?
         var isDecoding = false
         var isTimerSet = false
@@ -116,12 +116,12 @@ final class PartialPreviews: Sendable {
         state.withLock { $0.expected = total }
     }
 
-    func subscribe(_ id: UUID, options: RenderOptions, priority: @escaping @Sendable () -> WorkPriority, handler: @escaping Handler) {
+    func subscribe(_ id: UniqueID, options: RenderOptions, priority: @escaping @Sendable () -> WorkPriority, handler: @escaping Handler) {
         state.withLock { $0.subscribers[id] = Subscriber(options: options, handler: handler, priority: priority) }
         considerPicture()
     }
 
-    func unsubscribe(_ id: UUID) {
+    func unsubscribe(_ id: UniqueID) {
         state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
     }
 

@@ -28,7 +28,7 @@ public final class PreviewTask: Sendable {
     /// Receives pictures of the download while it arrives, when the task asked for them.
     let partial: PartialPreviews.Handler?
 
-    var id: UUID { waiter.id }
+    var id: UniqueID { waiter.id }
 
     init(request: PreviewRequest, priority: WorkPriority, pipeline: ImagePipeline, partial: PartialPreviews.Handler?) {
         self.request = request

@@ -24,7 +24,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     private struct State {
-        var waiters: [UUID: Waiter] = [:]
+        var waiters: [UniqueID: Waiter] = [:]
         var result: Result<Value, any Error>?
         var isGivenUp = false
         var task: Task<Void, Never>?
@@ -58,7 +58,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Holds a place for `id`; false when the work was given up, and a new one must be started.
-    func join(_ id: UUID, priority: WorkPriority, progress handler: TransferProgress? = nil, body: BodyTap? = nil) -> Bool {
+    func join(_ id: UniqueID, priority: WorkPriority, progress handler: TransferProgress? = nil, body: BodyTap? = nil) -> Bool {
         let joined = state.withLock { state -> (ticket: WorkTicket?, priority: WorkPriority)? in
             guard !state.isGivenUp else { return nil }
             if state.result == nil { state.waiters[id] = Waiter(continuation: nil, priority: priority) }
@@ -72,7 +72,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Waits for the outcome as `id`, which joined before; cancelling the calling task leaves.
-    func value(for id: UUID) async throws -> Value {
+    func value(for id: UniqueID) async throws -> Value {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 let answer = state.withLock { state -> Result<Value, any Error>? in
@@ -88,7 +88,7 @@ final class SharedWork<Value: Sendable>: Sendable {
         }
     }
 
-    func setPriority(_ priority: WorkPriority, for id: UUID) {
+    func setPriority(_ priority: WorkPriority, for id: UniqueID) {
         let ticket = state.withLock { state -> (WorkTicket, WorkPriority)? in
             guard state.waiters[id] != nil else { return nil }
             state.waiters[id]?.priority = priority
@@ -99,7 +99,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// `id` gives up waiting: it is answered with `CancellationError` at once, and the work is
     /// given up if nobody else waits.
-    func leave(_ id: UUID) {
+    func leave(_ id: UniqueID) {
         let (waiter, isAbandoned, ticket) = state.withLock { state -> (Waiter?, Bool, (WorkTicket, WorkPriority)?) in
             let waiter = state.waiters.removeValue(forKey: id)
             let isAbandoned = waiter != nil && state.waiters.isEmpty && state.result == nil
@@ -120,7 +120,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Answers every waiter with `result`; the first outcome stands.
     func finish(with result: Result<Value, any Error>) {
-        let waiters = state.withLock { state -> [UUID: Waiter]? in
+        let waiters = state.withLock { state -> [UniqueID: Waiter]? in
             guard state.result == nil else { return nil }
             state.result = result
             state.ticket = nil
@@ -139,7 +139,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Answers every waiter with `CancellationError` and gives the work up, whoever waits.
     func abandon() {
-        let waiters = state.withLock { state -> [UUID: Waiter] in
+        let waiters = state.withLock { state -> [UniqueID: Waiter] in
             state.isGivenUp = true
             defer { state.waiters = [:] }
             return state.waiters
@@ -201,8 +201,8 @@ final class SharedWork<Value: Sendable>: Sendable {
 
 /// A work a task waits on, whatever its value: what a task needs to move or leave it.
 protocol StageWaiting: AnyObject, Sendable {
-    func setPriority(_ priority: WorkPriority, for id: UUID)
-    func leave(_ id: UUID)
+    func setPriority(_ priority: WorkPriority, for id: UniqueID)
+    func leave(_ id: UniqueID)
 }
 
 extension SharedWork: StageWaiting {}

@@ -15,7 +15,7 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// caller made it and must start it.
     /// A new work for a fetch gets the `partials` that follow its body.
     func join(
-        _ key: Key, id: UUID, priority: WorkPriority, progress: TransferProgress? = nil, body: BodyTap? = nil,
+        _ key: Key, id: UniqueID, priority: WorkPriority, progress: TransferProgress? = nil, body: BodyTap? = nil,
         partials: () -> PartialPreviews? = { nil }
     ) -> (work: SharedWork<Value>, isNew: Bool) {
         works.withLock { works in

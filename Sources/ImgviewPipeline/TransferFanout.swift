@@ -10,13 +10,13 @@ import ImgviewSupport
 /// Hands one transfer's progress to every waiter still interested.
 final class ProgressFanout: Sendable {
     private struct State {
-        var handlers: [UUID: TransferProgress] = [:]
+        var handlers: [UniqueID: TransferProgress] = [:]
         var last: (received: Int64, expected: Int64?)?
     }
 
     private let state = Locked(State())
 
-    func add(_ id: UUID, _ handler: TransferProgress?) {
+    func add(_ id: UniqueID, _ handler: TransferProgress?) {
         guard let handler else { return }
         let last = state.withLock { state in
             state.handlers[id] = handler
@@ -26,7 +26,7 @@ final class ProgressFanout: Sendable {
         if let last { handler(last.received, last.expected) }
     }
 
-    func remove(_ id: UUID) {
+    func remove(_ id: UniqueID) {
         state.withLock { _ = $0.handlers.removeValue(forKey: id) }
     }
 
@@ -41,14 +41,14 @@ final class ProgressFanout: Sendable {
 
 /// Hands a transfer's body chunks to every waiter that wants them.
 final class BodyFanout: Sendable {
-    private let taps = Locked<[UUID: BodyTap]>([:])
+    private let taps = Locked<[UniqueID: BodyTap]>([:])
 
-    func add(_ id: UUID, _ tap: BodyTap?) {
+    func add(_ id: UniqueID, _ tap: BodyTap?) {
         guard let tap else { return }
         taps.withLock { $0[id] = tap }
     }
 
-    func remove(_ id: UUID) {
+    func remove(_ id: UniqueID) {
         taps.withLock { _ = $0.removeValue(forKey: id) }
     }
 

@@ -17,7 +17,7 @@ final class WorkWaiter: Sendable {
         var current: (any StageWaiting)?
     }
 
-    let id = UUID()
+    let id = UniqueID()
     private let state: Locked<State>
 
     init(priority: WorkPriority) {

@@ -63,8 +63,10 @@ struct Imgview: ParsableCommand {
                             ($0._commandName, Set($0.configuration.subcommands.map { $0._commandName }))
                         })) : given
             var command = try parse(arguments)
-            if let oneShot = command as? any OneShotCommand {
-                try CallingThreadExecutor.run { try await oneShot.run() }
+            // Told apart by type, not by `as? any OneShotCommand`: a cast to a protocol scans every
+            // conformance of the binary the first time it is asked.
+            if let oneShot = oneShotCommands.first(where: { ObjectIdentifier($0) == ObjectIdentifier(type(of: command)) }) {
+                try oneShot.runOnThisThread(command)
             } else if let asyncCommand = command as? any AsyncParsableCommand {
                 runWithMainQueue(asyncCommand)
             } else {
@@ -74,6 +76,9 @@ struct Imgview: ParsableCommand {
             exit(reporting: error)
         }
     }
+
+    /// The commands that run on the thread that parsed them.
+    static let oneShotCommands: [any OneShotCommand.Type] = [Info.self, Show.self]
 
     /// Runs a long-lived command (the browser, the server) as an asynchronous `main` would: on
     /// Swift's global pool, with the main queue's loop on this thread for what lives on the main

@@ -14,7 +14,10 @@ import SystemPackage
 /// Writes results to stdout directly, so nothing waits in a buffer when the process exits or is piped.
 enum StandardOutput {
     static func write(_ text: String) {
-        write(Data(text.utf8))
+        // From the string's own storage: `Data(text.utf8)` asks the runtime whether the view is
+        // contiguous bytes, a lookup that scans every conformance of the binary the first time.
+        var text = text
+        text.withUTF8 { bytes in ending { _ = try FileDescriptor.standardOutput.writeAll(UnsafeRawBufferPointer(bytes)) } }
     }
 
     /// Writes each of `parts` in turn, without joining them first: a pixel preview is megabytes,

@@ -28,7 +28,14 @@ public enum ThumbnailName {
             default: segments.append(segment)
             }
         }
-        return "/" + segments.joined(separator: "/")
+        // Joined by hand: `joined(separator:)` on substrings makes its generic types through the
+        // runtime's name lookup, a scan of every conformance on a command's first call.
+        var joined = ""
+        for segment in segments {
+            joined += "/"
+            joined += segment
+        }
+        return joined.isEmpty ? "/" : joined
     }
 
     /// The bytes of `path` as a URI path: what GLib leaves alone stays, the rest is `%XX`.
