@@ -21,8 +21,14 @@ public final class WorkerPool: WorkScheduling, Sendable {
 
     private let queue: WorkQueue
 
-    public init(width: Int = WorkerPool.defaultWidth) {
+    public init(width: Int) {
         queue = WorkQueue(width: max(1, width))
+    }
+
+    /// One thread a core (`defaultWidth`), counted when work first arrives: a command that decodes
+    /// nothing never asks how many cores it has.
+    public init() {
+        queue = WorkQueue(width: nil)
     }
 
     deinit {
@@ -51,12 +57,12 @@ private final class WorkQueue: @unchecked Sendable {
     private var isLowPriorityHeld = false
     /// How many threads run work below `.high` now, and how many may.
     private var runningBackground = 0
-    private let backgroundWidth: Int
-    private let width: Int
+    private let givenWidth: Int?
+    private lazy var width = givenWidth ?? WorkerPool.defaultWidth
+    private lazy var backgroundWidth = max(1, width - 1)
 
-    init(width: Int) {
-        self.width = width
-        backgroundWidth = max(1, width - 1)
+    init(width: Int?) {
+        givenWidth = width
     }
 
     func add(priority: WorkPriority, _ work: @escaping @Sendable () -> Void) -> WorkTicket {

@@ -108,14 +108,18 @@ extension Digest {
     /// once in code comments").
     public var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: Self.byteCount * 2) { buffer in
-            var index = 0
-            for byte in self {
-                buffer[index] = digits[Int(byte >> 4)]
-                buffer[index + 1] = digits[Int(byte & 0x0F)]
-                index += 2
+        // Through the digest's bytes, not `for byte in self`: the digest's iterator is an
+        // associated type the runtime looks up by name, scanning every conformance the first time.
+        return withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+                var index = 0
+                for byte in bytes {
+                    buffer[index] = digits[Int(byte >> 4)]
+                    buffer[index + 1] = digits[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
             }
-            return index
         }
     }
 }

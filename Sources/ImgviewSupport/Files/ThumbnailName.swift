@@ -28,12 +28,13 @@ public enum ThumbnailName {
             default: segments.append(segment)
             }
         }
-        // Joined by hand: `joined(separator:)` on substrings makes its generic types through the
-        // runtime's name lookup, a scan of every conformance on a command's first call.
+        // Joined by hand, each segment as a `String`: joining or appending substrings goes through
+        // the standard library's unspecialized generic code, whose types the runtime looks up by
+        // name, scanning every conformance on a command's first call.
         var joined = ""
         for segment in segments {
             joined += "/"
-            joined += segment
+            joined += String(segment)
         }
         return joined.isEmpty ? "/" : joined
     }
