@@ -111,6 +111,14 @@ struct HostileFileTests {
         #expect(size?.width == side && size?.height == side)
     }
 
+    /// A bitmap's rows and the offset they start at are the file's to say: together past what an
+    /// Int holds, whether the file is whole is unknown, and the decoder refuses the sides.
+    @Test func aBitmapWhoseRowsEndPastAnIntEndsInOneLine() {
+        let bytes = HostileImages.bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)
+        #expect(ImageCompleteness.verdict([UInt8](bytes), format: .bmp) == .unknown)
+        #expect(outcome(bytes).failure == .corrupt(.bmp, detail: "a side longer than 16,777,216 pixels"))
+    }
+
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {
         let image = try #require(try outcome(try HostileImages.apngWithFrameOffCanvas(), request: DecodeRequest()).get())
         #expect(image.animation == nil)

@@ -16,6 +16,7 @@ public enum HostileImages {
             ("qoi-10000-square.qoi", qoi(width: 10_000, height: 10_000, runs: 100)),
             ("ico-65535-entries.ico", try iconWithEntries(65_535)),
             ("ico-png-4294967295-square.ico", iconWithPNGsDeclaring(side: 0xFFFF_FFFF)),
+            ("bmp-rows-past-int-max.bmp", bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
             (
                 "svg-40001-elements.svg",
@@ -126,6 +127,15 @@ public enum HostileImages {
             + bigEndian(side) + bigEndian(side) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
         let entry: [UInt8] = [0, 0, 0, 0] + little(1, 2) + little(32, 2) + little(png.count, 4) + little(6 + 2 * 16, 4)
         return Data([0, 0, 1, 0] + little(2, 2) + entry + entry + png)
+    }
+
+    /// A 32-bit bitmap's headers declaring `width × height` with rows from `pixelOffset`, no file
+    /// size (so the rows say where the file ends) and no pixel.
+    public static func bitmapDeclaring(width: Int, height: Int, pixelOffset: Int) -> Data {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let fileHeader = Array("BM".utf8) + little(0, 4) + little(0, 4) + little(pixelOffset, 4)
+        let info = little(40, 4) + little(width, 4) + little(height, 4) + little(1, 2) + little(32, 2) + little(0, 6 * 4)
+        return Data(fileHeader + info)
     }
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
