@@ -28,7 +28,7 @@ public struct JXLDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
@@ -193,7 +193,7 @@ final class JXLSession {
                 let (width, height) = (Int(info.xsize), Int(info.ysize))
                 // The sizes the buffers take are the codestream's, checked here before any is allocated.
                 guard width > 0, height > 0 else { throw .corrupt(.jxl, detail: "an image of \(width)×\(height) pixels") }
-                guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+                guard request.admits(width: width, height: height) else {
                     throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
                 }
                 var frameHeader = header

@@ -33,6 +33,29 @@ struct HostileFileTests {
                 == .tooLarge(width: 60_000, height: 60_000, limit: limit))
     }
 
+    /// `ispe` says each side in 32 bits: two of 2³² − 1 multiply past what an Int holds, and the
+    /// image is too large, not what the product wraps to (a negative count, or memory to refuse).
+    @Test func anISPEOfTheLargestSidesIsRefusedByItsSize() throws {
+        let side = 0xFFFF_FFFF
+        let limit = DecodeRequest.defaultMaxPixelCount
+        for fixture in ["q.heic", "q-8bit.avif"] {
+            let bytes = try HostileImages.heicDeclaring(width: side, height: side, in: fixture)
+            #expect(outcome(bytes).failure == .tooLarge(width: side, height: side, limit: limit), "\(fixture)")
+        }
+    }
+
+    /// A cache entry's probe is the header that decoders size their canvases and buffers by: one
+    /// saying sides whose product passes what an Int holds is too large, not what the product wraps to.
+    @Test(arguments: ["anim.gif", "anim.webp", "photo.jpg", "anim.jxl"])
+    func aHeaderOfSidesMultiplyingPastAnIntIsRefused(name: String) throws {
+        let bytes = try Fixtures.data(name)
+        let header = ImageHeader(
+            format: try #require(ImageFormat.sniff(bytes)), storedWidth: 1 << 32, storedHeight: 1 << 32, orientation: .up)
+        #expect(throws: ImageDecodingError.tooLarge(width: 1 << 32, height: 1 << 32, limit: DecodeRequest.defaultMaxPixelCount)) {
+            try decoder.decode(bytes, header: header, request: DecodeRequest())
+        }
+    }
+
     /// libheif does not compare the stream's size with `ispe`, and libde265 allocates the stream's.
     @Test func aHEICWhoseStreamIsLargerThanItsBoxIsRefused() throws {
         let bytes = try HostileImages.heicDeclaring(width: 100, height: 100, in: "cat.heic")

@@ -49,6 +49,16 @@ struct CacheEntryParserTests {
         }
     }
 
+    /// An entry may say any size; one no picture has is no probe (decoders would size their
+    /// buffers by it), and the body is probed again.
+    @Test func anEntryOfNoPicturesSizeHasNoProbe() {
+        for size in [ImageDimensions(width: -1, height: 4), ImageDimensions(width: 4, height: 0), ImageDimensions(width: 3, height: 4)] {
+            var original = entry(etag: nil, dimensions: nil)
+            original.probe = ImageProbe(format: .png, storedSize: size, orientation: .right)
+            #expect((original.probe != nil) == (size.width > 0 && size.height > 0), "\(size)")
+        }
+    }
+
     @Test func datesMatchFoundation() {
         let formatter = ISO8601DateFormatter()
         for text in [
