@@ -142,6 +142,21 @@ struct HostileFileTests {
         #expect(outcome(bytes).failure == .corrupt(.bmp, detail: "a side longer than 16,777,216 pixels"))
     }
 
+    /// A BigTIFF's sides take 63 bits each: their product, and even their megapixels, may pass what
+    /// an Int holds. Such a page is too large, said in one line, not what the product wraps to.
+    @Test func aBigTIFFWhoseSidesMultiplyPastAnIntIsRefusedByItsSize() {
+        let limit = DecodeRequest.defaultMaxPixelCount
+        for side in [1 << 32, (1 << 42) + 1, Int.max] {
+            let error = outcome(HostileImages.bigTIFF(width: side, height: side)).failure
+            #expect(error == .tooLarge(width: side, height: side, limit: limit), "\(side)")
+            #expect(error?.message.hasPrefix("image too large: \(side)×\(side) is ") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("\n") == false)
+        }
+        #expect(
+            ImageDecodingError.tooLarge(width: (1 << 42) + 1, height: (1 << 42) + 1, limit: limit).message
+                == "image too large: 4398046511105×4398046511105 is 1.9342813113842864e+19 megapixels, the limit is 100")
+    }
+
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {
         let image = try #require(try outcome(try HostileImages.apngWithFrameOffCanvas(), request: DecodeRequest()).get())
         #expect(image.animation == nil)

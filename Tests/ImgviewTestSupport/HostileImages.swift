@@ -17,6 +17,7 @@ public enum HostileImages {
             ("ico-65535-entries.ico", try iconWithEntries(65_535)),
             ("ico-png-4294967295-square.ico", iconWithPNGsDeclaring(side: 0xFFFF_FFFF)),
             ("bmp-rows-past-int-max.bmp", bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)),
+            ("bigtiff-4398046511105-square.tif", bigTIFF(width: (1 << 42) + 1, height: (1 << 42) + 1)),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
             (
                 "svg-40001-elements.svg",
@@ -136,6 +137,14 @@ public enum HostileImages {
         let fileHeader = Array("BM".utf8) + little(0, 4) + little(0, 4) + little(pixelOffset, 4)
         let info = little(40, 4) + little(width, 4) + little(height, 4) + little(1, 2) + little(32, 2) + little(0, 6 * 4)
         return Data(fileHeader + info)
+    }
+
+    /// A little-endian BigTIFF whose one directory says `width × height` in 64-bit values (LONG8), and nothing else.
+    public static func bigTIFF(width: Int, height: Int) -> Data {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var bytes: [UInt8] = [0x49, 0x49] + little(43, 2) + little(8, 2) + little(0, 2) + little(16, 8) + little(2, 8)
+        for (tag, value) in [(256, width), (257, height)] { bytes += little(tag, 2) + little(16, 2) + little(1, 8) + little(value, 8) }
+        return Data(bytes + little(0, 8))
     }
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
