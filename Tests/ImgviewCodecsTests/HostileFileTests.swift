@@ -157,6 +157,17 @@ struct HostileFileTests {
                 == "image too large: 4398046511105×4398046511105 is 1.9342813113842864e+19 megapixels, the limit is 100")
     }
 
+    /// A JPEG XL frame may last 2³² − 1 ticks of up to 1024 s, past what an Int64 counts in
+    /// nanoseconds: each is shown for the hour a frame is held at most.
+    @Test func aJPEGXLAnimationOfTheLongestFramesLastsAnHourAFrame() throws {
+        let bytes = HostileImages.jxlAnimationOfLongestFrames
+        let header = try decoder.inspect(bytes)
+        #expect(header.animation?.frameCount == 2)
+        #expect(header.animation?.duration == .seconds(2 * 3600))
+        let image = try #require(try outcome(bytes, request: DecodeRequest()).get())
+        #expect(image.animation?.frames.map(\.delay) == [.seconds(3600), .seconds(3600)])
+    }
+
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {
         let image = try #require(try outcome(try HostileImages.apngWithFrameOffCanvas(), request: DecodeRequest()).get())
         #expect(image.animation == nil)

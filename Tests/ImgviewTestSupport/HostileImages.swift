@@ -18,6 +18,7 @@ public enum HostileImages {
             ("ico-png-4294967295-square.ico", iconWithPNGsDeclaring(side: 0xFFFF_FFFF)),
             ("bmp-rows-past-int-max.bmp", bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)),
             ("bigtiff-4398046511105-square.tif", bigTIFF(width: (1 << 42) + 1, height: (1 << 42) + 1)),
+            ("jxl-frames-of-4294967295-ticks.jxl", jxlAnimationOfLongestFrames),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
             (
                 "svg-40001-elements.svg",
@@ -146,6 +147,16 @@ public enum HostileImages {
         for (tag, value) in [(256, width), (257, height)] { bytes += little(tag, 2) + little(16, 2) + little(1, 8) + little(value, 8) }
         return Data(bytes + little(0, 8))
     }
+
+    /// A JPEG XL animation of two 2×2 frames, each lasting 4294967295 ticks (the most a frame
+    /// header says) of 1000 seconds (tps_numerator 1, tps_denominator 1000): written by libjxl
+    /// 0.7's encoder API (`JxlEncoderSetFrameHeader`), which no command-line tool reaches.
+    public static let jxlAnimationOfLongestFrames = Data(
+        base64Encoded:
+            "/woIEEEB+HwgJwAS+P///x8oALABRbMYAAAVKqOMG7yc6/nyQ4fFtI3rDG21bWFJosg4NkkncEgSy8DGjWwGwADAzPX1aIVUSIEk"
+            + "13XZyFhFRipSsWZPeArkP70aaMOnTSw2zIup+RwBymEQHMzToCRN6ZzLEZWB1QOt0Tr2gaECABL4////PwoAsAFFsxgAABUqo4wb"
+            + "vJzr+fJDh8W0jesMbbVtYUmiyDg2SSdwSBLLwMaNbAbAAMDM9fVohVRIgSTXddnIWEVGKlKxZk94CuQ/vRpow6dNLDbMi6n5HAHK"
+            + "YRAczNOgJE3pnMsRlYHVA63ROvaBoQI=")!
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
     public static func apngWithFrameOffCanvas() throws -> Data {
