@@ -25,6 +25,11 @@ public enum HostileImages {
                 Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>").utf8)
             ),
             ("svg-embedded-bomb.svg", try svgEmbedding("bomb.png")),
+            ("svg-embedded-qoi-4294967295-square.svg", svgEmbedding(qoi(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, runs: 0), type: "qoi")),
+            (
+                "svg-1e30-wide.svg",
+                Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="1e30" height="1"><rect width="1" height="1"/></svg>"#.utf8)
+            ),
         ]
     }
 
@@ -169,9 +174,14 @@ public enum HostileImages {
 
     /// An SVG drawing `fixture` as an embedded (base64 data URI) image.
     public static func svgEmbedding(_ fixture: String) throws -> Data {
-        let encoded = try Fixtures.data(fixture).base64EncodedString()
+        svgEmbedding(try Fixtures.data(fixture), type: "png")
+    }
+
+    /// An SVG drawing `image` (of MIME subtype `type`) as an embedded (base64 data URI) image.
+    public static func svgEmbedding(_ image: Data, type: String) -> Data {
+        let encoded = image.base64EncodedString()
         return Data(
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,\#(encoded)" width="10" height="10"/></svg>"#
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/\#(type);base64,\#(encoded)" width="10" height="10"/></svg>"#
                 .utf8)
     }
 }
