@@ -168,6 +168,15 @@ struct HostileFileTests {
         #expect(image.animation?.frames.map(\.delay) == [.seconds(3600), .seconds(3600)])
     }
 
+    /// libwebp counts an animation's time in an int of milliseconds, which wraps past 2³¹ − 1 (129
+    /// frames of the most a frame says): each frame's delay is still its own.
+    @Test func aWebPAnimationPastAnInt32OfMillisecondsKeepsEveryDelay() throws {
+        let bytes = try HostileImages.webpAnimationOfLongestFrames(count: 130)
+        let image = try #require(try outcome(bytes, request: DecodeRequest()).get())
+        #expect(image.animation?.frames.count == 130)
+        #expect(image.animation?.frames.allSatisfy { $0.delay == .milliseconds(0xFF_FFFF) } == true)
+    }
+
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {
         let image = try #require(try outcome(try HostileImages.apngWithFrameOffCanvas(), request: DecodeRequest()).get())
         #expect(image.animation == nil)

@@ -20,6 +20,7 @@ public enum HostileImages {
             ("bigtiff-4398046511105-square.tif", bigTIFF(width: (1 << 42) + 1, height: (1 << 42) + 1)),
             ("jxl-frames-of-4294967295-ticks.jxl", jxlAnimationOfLongestFrames),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
+            ("webp-130-frames-of-16777215-ms.webp", try webpAnimationOfLongestFrames(count: 130)),
             (
                 "svg-40001-elements.svg",
                 Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>").utf8)
@@ -162,6 +163,28 @@ public enum HostileImages {
             + "13XZyFhFRipSsWZPeArkP70aaMOnTSw2zIup+RwBymEQHMzToCRN6ZzLEZWB1QOt0Tr2gaECABL4////PwoAsAFFsxgAABUqo4wb"
             + "vJzr+fJDh8W0jesMbbVtYUmiyDg2SSdwSBLLwMaNbAbAAMDM9fVohVRIgSTXddnIWEVGKlKxZk94CuQ/vRpow6dNLDbMi6n5HAHK"
             + "YRAczNOgJE3pnMsRlYHVA63ROvaBoQI=")!
+
+    /// anim.webp's first frame `count` times over, each shown 16777215 ms, the most an ANMF chunk
+    /// says: past 128 of them, libwebp's timestamps (an int of milliseconds) wrap.
+    public static func webpAnimationOfLongestFrames(count: Int) throws -> Data {
+        let bytes = [UInt8](try Fixtures.data("anim.webp"))
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(type.utf8) + little(payload.count, 4) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        var chunks: [String: [UInt8]] = [:]
+        var position = 12
+        while position + 8 <= bytes.count {
+            let length = bytes[(position + 4)..<(position + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[position..<(position + 4)], as: UTF8.self)
+            if chunks[type] == nil { chunks[type] = Array(bytes[(position + 8)..<(position + 8 + length)]) }
+            position += 8 + length + (length & 1)
+        }
+        guard let extended = chunks["VP8X"], var frame = chunks["ANMF"] else { throw CocoaError(.fileReadCorruptFile) }
+        frame.replaceSubrange(12..<15, with: little(0xFF_FFFF, 3))
+        let body = chunk("VP8X", extended) + chunk("ANIM", [0, 0, 0, 0] + little(1, 2)) + (0..<count).flatMap { _ in chunk("ANMF", frame) }
+        return Data(Array("RIFF".utf8) + little(4 + body.count, 4) + Array("WEBP".utf8) + body)
+    }
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
     public static func apngWithFrameOffCanvas() throws -> Data {
