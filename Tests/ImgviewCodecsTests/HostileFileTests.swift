@@ -56,6 +56,22 @@ struct HostileFileTests {
         }
     }
 
+    /// libheif 1.15 follows `dimg` references without end: an image derived from itself, directly
+    /// or through another, is refused before libheif decodes it.
+    @Test func aHEICImageDerivedFromItselfIsRefused() {
+        #expect(outcome(HostileImages.heicDerivedFromItself).failure == .corrupt(.heic, detail: "an image derived from itself"))
+        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { bigEndian(8 + payload.count, 4) + Array(type.utf8) + payload }
+        func meta(_ references: [(from: Int, to: [Int])]) -> [UInt8] {
+            let iref = references.flatMap { reference in
+                box("dimg", bigEndian(reference.from, 2) + bigEndian(reference.to.count, 2) + reference.to.flatMap { bigEndian($0, 2) })
+            }
+            return box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + iref))
+        }
+        #expect(ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2]), (2, [3]), (3, [1])])))
+        #expect(!ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2, 3]), (2, [3])])))
+    }
+
     /// libheif does not compare the stream's size with `ispe`, and libde265 allocates the stream's.
     @Test func aHEICWhoseStreamIsLargerThanItsBoxIsRefused() throws {
         let bytes = try HostileImages.heicDeclaring(width: 100, height: 100, in: "cat.heic")

@@ -21,6 +21,7 @@ public enum HostileImages {
             ("jxl-frames-of-4294967295-ticks.jxl", jxlAnimationOfLongestFrames),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
             ("webp-130-frames-of-16777215-ms.webp", try webpAnimationOfLongestFrames(count: 130)),
+            ("heic-derived-from-itself.heic", heicDerivedFromItself),
             (
                 "svg-40001-elements.svg",
                 Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>").utf8)
@@ -185,6 +186,21 @@ public enum HostileImages {
         let body = chunk("VP8X", extended) + chunk("ANIM", [0, 0, 0, 0] + little(1, 2)) + (0..<count).flatMap { _ in chunk("ANMF", frame) }
         return Data(Array("RIFF".utf8) + little(4 + body.count, 4) + Array("WEBP".utf8) + body)
     }
+
+    /// A HEIC whose primary item (2) is derived from itself (`iref` `dimg` 2 → 2): libFuzzer's
+    /// mutation of q.heic, on which libheif 1.15 recursed until the stack overflowed.
+    public static let heicDerivedFromItself = Data(
+        base64Encoded:
+            "AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAa1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA"
+            + "AA5waXRtAAAAAAACAAAAEGlkYXQAAAAAABAADAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHRAAEAAAAAAAAAdwACAAEAAAAAAAAA"
+            + "AQAAAAAAAAAIAAAAOGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAADYaXBycAAA"
+            + "ALZpcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwAeugJAIQABACpCAQED"
+            + "cAAAAwCQAAADAAADAB6gIIEFluqumubgQE1lbVRvdGFsAAADAIQiAAEABkQBwXPBiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlz"
+            + "cGUAAAAAAAAAEAAAAAwAAAAQcGl4aQAAAAADCAgIAAAAGmlwbWEAAAAAAAAAAgABAoECAAICA4QAAAAaaXJlZgAAAAAAAAAOZGlt"
+            + "ZwACAAEAAgAAAH9tZGF0AAAAcygBrwYyHqBw0F1Bbw1fZhFseL3HcTDyMRVd4tJdCdd3rX6Im+NEk8m5fs58U+/qh6B/7a/ipLti"
+            + "/2SPbH3U+ZfsNdQSM/UY2uCYbx+nt6F3sLO8mXh8Le/Dx8JJQ9Bq/lp7zlsAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABGgYm4fMa6AsFx8"
+            + "4vBHIw==")!
 
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
     public static func apngWithFrameOffCanvas() throws -> Data {
