@@ -33,7 +33,7 @@ extension BrowserPresenter {
             switch result {
             case .success:
                 shown.rows.removeAll { $0.url == row.url }
-                shown.totalBytes -= row.byteCount
+                shown.totalBytes = max(0, shown.totalBytes - max(0, row.byteCount))
                 shown.selectedRow = min(shown.selectedRow, max(0, shown.rows.count - 1))
                 update {
                     $0.overlay = .cache(shown)

@@ -625,9 +625,12 @@ public final class BrowserPresenter {
                         name: catalog.image(for: entry.url)?.name, url: entry.url, byteCount: entry.byteCount, format: entry.format,
                         isFresh: entry.isFresh(at: now), lastUsed: entry.lastAccessedAt)
                 }
-                return CacheOverview(
-                    rows: rows, totalBytes: entries.reduce(0) { $0 + $1.byteCount }, limitBytes: cache.sizeLimit,
-                    directory: cache.directory.path)
+                // Each size is an entry file's to say (damaged, or written by hand): summed saturating.
+                let totalBytes = entries.reduce(Int64(0)) { total, entry in
+                    let (sum, overflow) = total.addingReportingOverflow(max(0, entry.byteCount))
+                    return overflow ? .max : sum
+                }
+                return CacheOverview(rows: rows, totalBytes: totalBytes, limitBytes: cache.sizeLimit, directory: cache.directory.path)
             }.value
             update { $0.overlay = .cache(overview) }
         }

@@ -30,8 +30,10 @@ public struct AVIFDecoder: ImageDecoding {
         } catch {
             // libavif refuses to parse a size past its own limit; the header still says what it is,
             // and `decode` refuses it with its numbers like any other image too large.
+            // The probe's `ispe` takes 32 bits a side: a product past what an Int holds is past the limit too.
             guard case .corrupt = error, let size = probe.storedSize,
-                size.width.multipliedReportingOverflow(by: size.height).partialValue > Self.libraryPixelLimit
+                case (let pixels, let overflow) = size.width.multipliedReportingOverflow(by: size.height),
+                overflow || pixels > Self.libraryPixelLimit
             else { throw error }
             return ImageHeader(format: .avif, storedWidth: size.width, storedHeight: size.height, orientation: .up)
         }
@@ -39,7 +41,7 @@ public struct AVIFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }

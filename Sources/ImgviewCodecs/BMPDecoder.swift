@@ -26,7 +26,7 @@ public struct BMPDecoder: ImageDecoding {
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let bitmap = try BMPHeader.read(bytes)
         // Before the downscaler, whose output may be the whole image.
-        guard bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: bitmap.width, height: bitmap.height) else {
             throw .tooLarge(width: bitmap.width, height: bitmap.height, limit: request.maxPixelCount)
         }
         let factor = PixelReducer.factor(
@@ -45,7 +45,7 @@ public struct BMPDecoder: ImageDecoding {
         _ bytes: Data, bitmap: BMPHeader, request: DecodeRequest, row: (_ y: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void
     ) throws(ImageDecodingError) -> Bool {
         let (width, height) = (bitmap.width, bitmap.height)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }

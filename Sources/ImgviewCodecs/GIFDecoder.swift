@@ -29,7 +29,7 @@ public struct GIFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }

@@ -43,7 +43,8 @@ public struct HEIFDecoder: ImageDecoding {
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         if request.cancellation.isCancelled { throw .cancelled }
         let (width, height) = header.uprightSize
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        // The header may be the probe's `ispe`, 32 bits a side.
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         // libde265 allocates the picture the HEVC stream declares, whatever the container says.
@@ -57,6 +58,9 @@ public struct HEIFDecoder: ImageDecoding {
                 throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
             }
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+        }
+        if let meta, ISOMediaHeader.hasDerivationCycle(meta: meta) {
+            throw .corrupt(.heic, detail: "an image derived from itself")
         }
         let planes = Self.planarChroma(meta)
         let needed = Self.decodeBytes(width: width, height: height, meta: meta, planar: planes != nil)
@@ -230,7 +234,7 @@ final class HEIFSession {
         defer { heif.heif_image_handle_release(handle) }
         let (width, height) = (Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle)))
         guard width > 0, height > 0 else { throw .corrupt(.heic, detail: "an image of \(width)×\(height) pixels") }
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         let header = ImageHeader(format: .heic, storedWidth: width, storedHeight: height, orientation: .up, pageCount: count)

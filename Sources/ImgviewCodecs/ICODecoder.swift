@@ -23,7 +23,7 @@ public struct ICODecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let picture = try Self.largestPicture(bytes)
-        guard picture.width.multipliedReportingOverflow(by: picture.height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: picture.width, height: picture.height) else {
             throw .tooLarge(width: picture.width, height: picture.height, limit: request.maxPixelCount)
         }
         let start = bytes.startIndex + picture.offset

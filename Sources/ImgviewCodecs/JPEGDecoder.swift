@@ -41,7 +41,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }

@@ -70,7 +70,7 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
                 format: .jpeg, storedWidth: frame.width, storedHeight: frame.height,
                 orientation: ImageProbe.read(prefix)?.orientation ?? .up)
             request = sizing(header)
-            guard frame.width.multipliedReportingOverflow(by: frame.height).partialValue <= request.maxPixelCount else {
+            guard request.admits(width: frame.width, height: frame.height) else {
                 throw .tooLarge(width: frame.width, height: frame.height, limit: request.maxPixelCount)
             }
             self.header = header

@@ -28,7 +28,7 @@ public struct JXLDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
@@ -193,7 +193,7 @@ final class JXLSession {
                 let (width, height) = (Int(info.xsize), Int(info.ysize))
                 // The sizes the buffers take are the codestream's, checked here before any is allocated.
                 guard width > 0, height > 0 else { throw .corrupt(.jxl, detail: "an image of \(width)×\(height) pixels") }
-                guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+                guard request.admits(width: width, height: height) else {
                     throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
                 }
                 var frameHeader = header
@@ -327,12 +327,16 @@ final class JXLSession {
         }
     }
 
-    /// A frame's duration in ticks as time: `tps_denominator / tps_numerator` seconds a tick.
+    /// A frame's duration in ticks as time: `tps_denominator / tps_numerator` seconds a tick, to
+    /// the nanosecond below, at most an hour.
     private static func delay(_ ticks: UInt32, _ info: JxlBasicInfo) -> Duration {
-        let numerator = Int64(info.animation.tps_numerator)
+        let numerator = Int(info.animation.tps_numerator)
         guard info.have_animation != 0, numerator > 0 else { return .zero }
-        let nanoseconds = Int64(ticks) * Int64(info.animation.tps_denominator) * 1_000_000_000 / numerator
-        return .nanoseconds(min(nanoseconds, 3_600_000_000_000))
+        // A frame may last 2³² − 1 ticks of up to 1024 s: in nanoseconds, past what an Int64 holds.
+        // Duration counts attoseconds in 128 bits, which hold it.
+        let delay = min(.seconds(Int(ticks)) * Int(info.animation.tps_denominator) / numerator, Duration.seconds(3600))
+        let (seconds, attoseconds) = delay.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// JPEG XL numbers its orientations as EXIF does.

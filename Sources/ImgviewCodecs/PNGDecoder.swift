@@ -27,7 +27,7 @@ public struct PNGDecoder: ImageDecoding {
         if animation != nil { request.releaseReadInput() }
         if let animation, animation.isAnimated {
             let (width, height) = (animation.width, animation.height)
-            guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            guard request.admits(width: width, height: height) else {
                 throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
             // The canvas, and the copy "restore to previous" keeps: past the memory allowed, the
@@ -97,7 +97,7 @@ public struct PNGDecoder: ImageDecoding {
         let spng = try PNGLibrary.functions()
         return try withContext(bytes) { context throws(ImageDecodingError) in
             let (width, height) = try storedSize(context)
-            guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+            guard request.admits(width: width, height: height) else {
                 throw Self.tooLarge(width: width, height: height, header: header, limit: request.maxPixelCount)
             }
             // One row is the only thing sized by the image: refuse rows that alone would cost too much.

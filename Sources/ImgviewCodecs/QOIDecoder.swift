@@ -25,7 +25,7 @@ public struct QOIDecoder: ImageDecoding {
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let qoi = try QOIHeader.read(bytes)
         let (width, height) = (qoi.width, qoi.height)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount, width <= Self.maxRowPixels else {
+        guard request.admits(width: width, height: height), width <= Self.maxRowPixels else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }

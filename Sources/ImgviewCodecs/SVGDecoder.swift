@@ -63,7 +63,10 @@ private struct SVGDocument {
         var natural: ImageDimensions?
         if sized, width.isFinite, height.isFinite, width > 0, height > 0 {
             shape = (width, height)
-            natural = ImageDimensions(width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
+            // A length is any number the text says: a side past what an Int holds is no size to show.
+            if let naturalWidth = Int(exactly: width.rounded()), let naturalHeight = Int(exactly: height.rounded()) {
+                natural = ImageDimensions(width: max(1, naturalWidth), height: max(1, naturalHeight))
+            }
         } else {
             var hasViewBox: Int32 = 0
             var viewBox = imgview_rsvg_rectangle()

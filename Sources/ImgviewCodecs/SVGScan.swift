@@ -100,14 +100,18 @@ struct SVGScan {
         guard let size = ImageProbe.read(ArrayBytes(data))?.storedSize else {
             throw .corrupt(.svg, detail: "an embedded image whose size cannot be read")
         }
-        embeddedPixels += size.width * size.height
-        guard embeddedPixels <= Self.maxEmbeddedPixels else {
+        // A header's sides take up to 32 bits each (QOI, HEIF's `ispe`), a BigTIFF's 63: a product
+        // or a sum past what an Int holds is past the limit.
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        let (total, totalOverflow) = embeddedPixels.addingReportingOverflow(pixels)
+        guard !overflow, !totalOverflow, total <= Self.maxEmbeddedPixels else {
             throw .corrupt(
                 .svg,
                 detail:
                     "embedded images of more than \(Self.maxEmbeddedPixels / 1_000_000) megapixels in all (one is \(size.width)×\(size.height))"
             )
         }
+        embeddedPixels = total
         return end
     }
 

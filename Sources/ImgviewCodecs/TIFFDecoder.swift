@@ -36,7 +36,8 @@ public struct TIFFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (directories, page) = try Self.page(request.page, of: bytes)
-        guard page.width.multipliedReportingOverflow(by: page.height).partialValue <= request.maxPixelCount else {
+        // A BigTIFF's sides take 63 bits each.
+        guard request.admits(width: page.width, height: page.height) else {
             throw .tooLarge(width: page.width, height: page.height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
@@ -124,7 +125,7 @@ private struct TIFFPage {
         let (width, height) = (Int(width32), Int(height32))
         // The page's own numbers, as libtiff read them, are the ones the buffers are sized by.
         guard width > 0, height > 0 else { throw .corrupt(.tiff, detail: "a page of \(width)×\(height) pixels") }
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount, width <= TIFFDecoder.bandBytes / 4 else {
+        guard request.admits(width: width, height: height), width <= TIFFDecoder.bandBytes / 4 else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         let orientation = ImageOrientation(rawValue: Int(orientationValue)) ?? .up

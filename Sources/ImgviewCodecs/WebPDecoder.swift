@@ -33,7 +33,7 @@ public struct WebPDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= request.maxPixelCount else {
+        guard request.admits(width: width, height: height) else {
             throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
         }
         if request.cancellation.isCancelled { throw .cancelled }
@@ -176,7 +176,9 @@ public struct WebPDecoder: ImageDecoding {
                     break
                 }
                 let pixels = UnsafeBufferPointer(start: canvas, count: header.storedWidth * header.storedHeight * 4)
-                assembler.append(canvas: pixels, declaredDelay: .milliseconds(Int(timestamp - previousTimestamp)))
+                // libwebp sums the frames' durations in an int of milliseconds, which wraps past 2³¹ − 1
+                // (129 frames of the most one says): each is 24 bits, so the wrapping difference is its own.
+                assembler.append(canvas: pixels, declaredDelay: .milliseconds(Int(timestamp &- previousTimestamp)))
                 previousTimestamp = timestamp
             }
             if cut, problem == nil {

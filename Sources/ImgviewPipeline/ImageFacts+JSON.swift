@@ -34,7 +34,7 @@ extension ImageFacts: Encodable {
         try container.encode(isScalable ? naturalSize?.height : storedHeight, forKey: .storedHeight)
         try container.encode(orientation.rawValue, forKey: .orientation)
         try container.encode(animation?.frameCount ?? 1, forKey: .frames)
-        try container.encode(animation.map { Int($0.duration / .milliseconds(1)) }, forKey: .durationMilliseconds)
+        try container.encode(animation.map(\.duration.wholeMilliseconds), forKey: .durationMilliseconds)
         try container.encode(animation?.loopCount, forKey: .loopCount)
         try container.encode(pageCount, forKey: .pages)
         try container.encode(isScalable, forKey: .scalable)

@@ -110,7 +110,9 @@ public struct ImageFacts: Sendable, Equatable {
 
     /// Seconds with at most two decimals and no trailing zeros: `2.4`, `0.05`, `12`.
     private static func seconds(_ duration: Duration) -> String {
-        let hundredths = (Int(duration / .milliseconds(1)) + 5) / 10
+        // A cache entry's duration may be any Int of milliseconds: rounded without adding to it.
+        let milliseconds = duration.wholeMilliseconds
+        let hundredths = milliseconds / 10 + (milliseconds % 10 >= 5 ? 1 : 0)
         var text = "\(hundredths / 100)"
         let fraction = hundredths % 100
         if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(printf: "%02d", fraction)) }

@@ -65,4 +65,18 @@ struct CodecLoadingCommandTests {
             #expect(peak < memoryBound(kilobytes: 100 * 1024), "\(name): \(peak) KB")
         }
     }
+
+    /// `info` reads every hostile file's header and walks its structure to the end (for its damage
+    /// line): the facts, or one line of error, never a crash.
+    @Test func infoOnBadFilesEndsInOneLine() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, bytes) in try HostileImages.all() {
+            let file = folder.appendingPathComponent(name)
+            try bytes.write(to: file)
+            let result = try await ImgviewProcess.run(["info", file.path])
+            #expect(result.status == 0 || result.status == 7, "\(name): exit \(result.status)")
+            #expect(result.stderr.split(separator: "\n").count <= 1, "\(name): \(result.stderr)")
+        }
+    }
 }

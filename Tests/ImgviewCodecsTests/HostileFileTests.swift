@@ -33,6 +33,45 @@ struct HostileFileTests {
                 == .tooLarge(width: 60_000, height: 60_000, limit: limit))
     }
 
+    /// `ispe` says each side in 32 bits: two of 2³² − 1 multiply past what an Int holds, and the
+    /// image is too large, not what the product wraps to (a negative count, or memory to refuse).
+    @Test func anISPEOfTheLargestSidesIsRefusedByItsSize() throws {
+        let side = 0xFFFF_FFFF
+        let limit = DecodeRequest.defaultMaxPixelCount
+        for fixture in ["q.heic", "q-8bit.avif"] {
+            let bytes = try HostileImages.heicDeclaring(width: side, height: side, in: fixture)
+            #expect(outcome(bytes).failure == .tooLarge(width: side, height: side, limit: limit), "\(fixture)")
+        }
+    }
+
+    /// A cache entry's probe is the header that decoders size their canvases and buffers by: one
+    /// saying sides whose product passes what an Int holds is too large, not what the product wraps to.
+    @Test(arguments: ["anim.gif", "anim.webp", "photo.jpg", "anim.jxl"])
+    func aHeaderOfSidesMultiplyingPastAnIntIsRefused(name: String) throws {
+        let bytes = try Fixtures.data(name)
+        let header = ImageHeader(
+            format: try #require(ImageFormat.sniff(bytes)), storedWidth: 1 << 32, storedHeight: 1 << 32, orientation: .up)
+        #expect(throws: ImageDecodingError.tooLarge(width: 1 << 32, height: 1 << 32, limit: DecodeRequest.defaultMaxPixelCount)) {
+            try decoder.decode(bytes, header: header, request: DecodeRequest())
+        }
+    }
+
+    /// libheif 1.15 follows `dimg` references without end: an image derived from itself, directly
+    /// or through another, is refused before libheif decodes it.
+    @Test func aHEICImageDerivedFromItselfIsRefused() {
+        #expect(outcome(HostileImages.heicDerivedFromItself).failure == .corrupt(.heic, detail: "an image derived from itself"))
+        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { bigEndian(8 + payload.count, 4) + Array(type.utf8) + payload }
+        func meta(_ references: [(from: Int, to: [Int])]) -> [UInt8] {
+            let iref = references.flatMap { reference in
+                box("dimg", bigEndian(reference.from, 2) + bigEndian(reference.to.count, 2) + reference.to.flatMap { bigEndian($0, 2) })
+            }
+            return box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + iref))
+        }
+        #expect(ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2]), (2, [3]), (3, [1])])))
+        #expect(!ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2, 3]), (2, [3])])))
+    }
+
     /// libheif does not compare the stream's size with `ispe`, and libde265 allocates the stream's.
     @Test func aHEICWhoseStreamIsLargerThanItsBoxIsRefused() throws {
         let bytes = try HostileImages.heicDeclaring(width: 100, height: 100, in: "cat.heic")
@@ -109,6 +148,49 @@ struct HostileFileTests {
         let record: [UInt8] = [UInt8](repeating: 0, count: 22) + [1] + [33, 0, 2] + length + unit + length + unit
         let size = HEVCSequence.pictureSize(inConfiguration: record)
         #expect(size?.width == side && size?.height == side)
+    }
+
+    /// A bitmap's rows and the offset they start at are the file's to say: together past what an
+    /// Int holds, whether the file is whole is unknown, and the decoder refuses the sides.
+    @Test func aBitmapWhoseRowsEndPastAnIntEndsInOneLine() {
+        let bytes = HostileImages.bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)
+        #expect(ImageCompleteness.verdict([UInt8](bytes), format: .bmp) == .unknown)
+        #expect(outcome(bytes).failure == .corrupt(.bmp, detail: "a side longer than 16,777,216 pixels"))
+    }
+
+    /// A BigTIFF's sides take 63 bits each: their product, and even their megapixels, may pass what
+    /// an Int holds. Such a page is too large, said in one line, not what the product wraps to.
+    @Test func aBigTIFFWhoseSidesMultiplyPastAnIntIsRefusedByItsSize() {
+        let limit = DecodeRequest.defaultMaxPixelCount
+        for side in [1 << 32, (1 << 42) + 1, Int.max] {
+            let error = outcome(HostileImages.bigTIFF(width: side, height: side)).failure
+            #expect(error == .tooLarge(width: side, height: side, limit: limit), "\(side)")
+            #expect(error?.message.hasPrefix("image too large: \(side)×\(side) is ") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("\n") == false)
+        }
+        #expect(
+            ImageDecodingError.tooLarge(width: (1 << 42) + 1, height: (1 << 42) + 1, limit: limit).message
+                == "image too large: 4398046511105×4398046511105 is 1.9342813113842864e+19 megapixels, the limit is 100")
+    }
+
+    /// A JPEG XL frame may last 2³² − 1 ticks of up to 1024 s, past what an Int64 counts in
+    /// nanoseconds: each is shown for the hour a frame is held at most.
+    @Test func aJPEGXLAnimationOfTheLongestFramesLastsAnHourAFrame() throws {
+        let bytes = HostileImages.jxlAnimationOfLongestFrames
+        let header = try decoder.inspect(bytes)
+        #expect(header.animation?.frameCount == 2)
+        #expect(header.animation?.duration == .seconds(2 * 3600))
+        let image = try #require(try outcome(bytes, request: DecodeRequest()).get())
+        #expect(image.animation?.frames.map(\.delay) == [.seconds(3600), .seconds(3600)])
+    }
+
+    /// libwebp counts an animation's time in an int of milliseconds, which wraps past 2³¹ − 1 (129
+    /// frames of the most a frame says): each frame's delay is still its own.
+    @Test func aWebPAnimationPastAnInt32OfMillisecondsKeepsEveryDelay() throws {
+        let bytes = try HostileImages.webpAnimationOfLongestFrames(count: 130)
+        let image = try #require(try outcome(bytes, request: DecodeRequest()).get())
+        #expect(image.animation?.frames.count == 130)
+        #expect(image.animation?.frames.allSatisfy { $0.delay == .milliseconds(0xFF_FFFF) } == true)
     }
 
     @Test func anAPNGFrameOffTheCanvasShowsTheDefaultImage() throws {

@@ -250,6 +250,15 @@ struct LibraryFormatTests {
         QuadrantPicture.expect(image.pixels)
     }
 
+    /// A length is any number the text says: a width past what an Int holds is no size to show,
+    /// and the document keeps its shape.
+    @Test func anSVGWiderThanAnIntHasItsShapeButNoSize() throws {
+        let text = #"<svg xmlns="http://www.w3.org/2000/svg" width="1e30" height="1"><rect width="1" height="1"/></svg>"#
+        let header = try decoder.inspect(Data(text.utf8))
+        #expect(header.isScalable && header.naturalSize == nil && header.uprightSize == (8192, 1))
+        _ = try decoder.decode(Data(text.utf8), header: header, request: DecodeRequest(minimumSize: (16, 12)))
+    }
+
     @Test func svgTransparencyAndTextDraw() throws {
         QuadrantPicture.expect(try decode("q-alpha.svg").pixels, transparentBottom: true)
         let text = try decode("text.svg").pixels
@@ -276,12 +285,17 @@ struct LibraryFormatTests {
         let bomb = try Fixtures.data("bomb.png").base64EncodedString()
         let embedded =
             #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,\#(bomb)" width="10" height="10"/></svg>"#
+        // A QOI header declaring 4294967295 square: its pixels are past what an Int holds.
+        let qoi = Data(Array("qoif".utf8) + [UInt8](repeating: 0xFF, count: 8) + [4, 0]).base64EncodedString()
+        let huge =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/qoi;base64,\#(qoi)" width="10" height="10"/></svg>"#
         let unreadable =
             #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,AAAA" width="10" height="10"/></svg>"#
         let cases: [(String, String)] = [
             ("<svg xmlns=\"http://www.w3.org/2000/svg\">" + rects + "</svg>", "too complex: more than 40000 elements"),
             (markup, "an entity that holds markup is not drawn"),
             (embedded, "embedded images of more than 16 megapixels in all (one is 100000×100000)"),
+            (huge, "embedded images of more than 16 megapixels in all (one is 4294967295×4294967295)"),
             (unreadable, "an embedded image whose size cannot be read"),
         ]
         for (text, reason) in cases {

@@ -69,6 +69,45 @@ struct BrowserCacheAndFilesTests {
         }
     }
 
+    /// An entry's size is its file's to say (damaged, or written by hand): sizes past what an Int64
+    /// holds together add up to the most it holds, and removing one leaves no negative total.
+    @Test func theCachePanelSumsSizesPastAnInt64() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try DiskCache(directory: folder)
+        let date = Date()
+        for index in 0..<2 {
+            let data = fakePNG(size: 100, seed: UInt8(index + 1))
+            let file = try cache.makeTemporaryFile()
+            try file.write(data)
+            try file.finish()
+            let url = URL(string: "http://h/\(index).png")!
+            _ = try cache.store(
+                file,
+                as: CacheEntry(
+                    url: url, finalURL: url, contentType: "image/png", format: .png, byteCount: Int64(data.count),
+                    sha256: FileDigestForTests.sha256(data), etag: nil, lastModified: nil, fetchedAt: date, lastAccessedAt: date,
+                    freshUntil: date.addingTimeInterval(60)))
+        }
+        // Each entry file then says it holds 2⁶³ − 2 bytes.
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for metadata in files where metadata.pathExtension == "json" {
+            let text = try String(contentsOf: metadata, encoding: .utf8)
+            guard text.contains("\"byteCount\":100,") else { continue }
+            try text.replacingOccurrences(of: "\"byteCount\":100,", with: "\"byteCount\":\(Int64.max - 1),")
+                .write(to: metadata, atomically: true, encoding: .utf8)
+        }
+        #expect(cache.entries().map(\.byteCount) == [Int64.max - 1, Int64.max - 1])
+        let presenter = makePresenter(images: [], cache: cache)
+        presenter.handle(.toggleCache)
+        try await eventually { panel?.rows.count == 2 }
+        #expect(panel?.totalBytes == Int64.max)
+        presenter.handle(.remove)
+        try await eventually { panel?.rows.count == 1 }
+        #expect(panel?.totalBytes == 1)
+        presenter.shutDown()
+    }
+
     @Test func localFilesAreReadWhereTheyAreAndNeverCached() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -56,6 +56,22 @@ struct CacheCountersTests {
         }
     }
 
+    /// An entry's count of revalidations is its file's to say: one at the most an Int holds stays there.
+    @Test func aRevalidationCountAtItsMostStaysThere() async throws {
+        try await withServer { server, folder in
+            server.publish(.data(fakePNG(size: 1_000, seed: 1), contentType: "image/png", cacheControl: "max-age=60"), at: "/a.png")
+            let a = server.url(for: "/a.png")
+            _ = try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a))
+            let disk = try DiskCache(directory: folder)
+            var entry = try #require(disk.entry(for: a))
+            entry.revalidations = Int.max
+            try disk.renew(entry)
+            date.advance(by: 61)
+            #expect(try await makePipeline(cache: folder).bytes(for: ImageRequest(url: a)).source == .revalidated)
+            #expect(disk.entry(for: a)?.revalidations == Int.max)
+        }
+    }
+
     @Test func aFetchRecordsPixelSizesAndFillsThemInForOldEntries() async throws {
         try await withServer { server, folder in
             let png = try Data(contentsOf: ImageDimensionsTests.file("Assets/images/03_chelsea_cat.png"))

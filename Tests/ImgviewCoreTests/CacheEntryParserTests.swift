@@ -49,6 +49,28 @@ struct CacheEntryParserTests {
         }
     }
 
+    /// A damaged or hand-written entry may say any Int of milliseconds: it is written back as read,
+    /// not through a Double, which rounds past 2⁵³ and cannot become an Int again at 2⁶³.
+    @Test func anAnimationOfAnyMillisecondsIsWrittenBackAsRead() throws {
+        for milliseconds in [Int.max, Int.max - 1, 9_007_199_254_740_993, Int.min, 2400] {
+            var original = entry(etag: nil, dimensions: ImageDimensions(width: 4, height: 4))
+            original.animation = AnimationSummary(frameCount: 2, duration: .milliseconds(milliseconds), loopCount: 0)
+            let metadata = try DiskCache.metadata(of: original)
+            #expect(String(decoding: metadata, as: UTF8.self).contains("\"milliseconds\":\(milliseconds)"))
+            #expect(DiskCache.entry(fromMetadata: metadata) == original, "\(milliseconds)")
+        }
+    }
+
+    /// An entry may say any size; one no picture has is no probe (decoders would size their
+    /// buffers by it), and the body is probed again.
+    @Test func anEntryOfNoPicturesSizeHasNoProbe() {
+        for size in [ImageDimensions(width: -1, height: 4), ImageDimensions(width: 4, height: 0), ImageDimensions(width: 3, height: 4)] {
+            var original = entry(etag: nil, dimensions: nil)
+            original.probe = ImageProbe(format: .png, storedSize: size, orientation: .right)
+            #expect((original.probe != nil) == (size.width > 0 && size.height > 0), "\(size)")
+        }
+    }
+
     @Test func datesMatchFoundation() {
         let formatter = ISO8601DateFormatter()
         for text in [

@@ -136,6 +136,20 @@ struct CacheSizeLedgerTests {
         #expect(cache.ledgerSize() == 31_000)
     }
 
+    /// Twenty digits say up to 2⁶³ − 1 bytes, and a store adds what it wrote to the total: a
+    /// ledger (of this boot) saying more than any disk holds is not trusted, and is measured again.
+    @Test func aLedgerPastAnyDiskIsNotTrusted() throws {
+        #expect(CacheSizeLedger.parse(try #require(CacheSizeLedger.record(Int64.max))) == nil)
+        #expect(CacheSizeLedger.parse(try #require(CacheSizeLedger.record(1 << 62))) == 1 << 62)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try DiskCache(directory: folder, sizeLimit: 1 << 20)
+        try store(cache, "http://h/a.png", body(1, size: 10_000))
+        try Data(try #require(CacheSizeLedger.record(Int64.max))).write(to: ledgerFile(folder))
+        try store(cache, "http://h/b.png", body(2, size: 20_000))
+        #expect(cache.ledgerSize() == 30_000)
+    }
+
     @Test func aWrongLedgerIsSetRightByVerifyAndByEviction() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

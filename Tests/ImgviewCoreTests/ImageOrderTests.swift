@@ -71,6 +71,19 @@ struct ImageOrderTests {
         #expect(ImageSortKeys.read(folder.appendingPathComponent("gone.jpg")) == ImageSortKeys())
     }
 
+    /// A file's time is anyone's to set: in 2300 its nanoseconds pass what an Int64 holds, and
+    /// it sorts last, not as a crash.
+    @Test func aFileModifiedPast2262SortsLast() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let future = folder.appendingPathComponent("future.jpg")
+        try Self.jpeg.write(to: future)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 10_413_792_000)], ofItemAtPath: future.path)
+        #expect(ImageSortKeys.read(future).modified == Int64.max)
+        #expect(ImageSortKeys.nanoseconds(timespec(tv_sec: -10_000_000_000, tv_nsec: 0)) == Int64.min)
+        #expect(ImageSortKeys.nanoseconds(timespec(tv_sec: 9_223_372_036, tv_nsec: 999_999_999)) == Int64.max)
+    }
+
     @Test func orderingsBreakTiesAndPlaceUnknownsByTheListing() {
         let images = ["a", "b", "c", "d", "e"].map { AppImage(name: $0, url: URL(string: "http://example.test/\($0)")!) }
         let arrival = Dictionary(uniqueKeysWithValues: images.enumerated().map { ($1.urlString, $0) })

@@ -26,6 +26,14 @@ struct TerminalAnimationPlayerTests {
         var frames: [String] { text.components(separatedBy: "\u{1B}8").dropFirst().map { String($0.prefix(1)) } }
     }
 
+    /// An APNG plays up to 2³² − 1 times, each pass as long as its frames say: the whole is past an
+    /// Int64 of nanoseconds, and saturates (the browser asks it whether the animation has ended).
+    @Test func theLongestTimelineSaturates() {
+        let timeline = AnimationTimeline(delays: [.seconds(65_535), .seconds(65_535)], loopCount: Int(UInt32.max))
+        #expect(timeline.totalDuration == .nanoseconds(Int64.max))
+        #expect(timeline.position(at: .seconds(65_536)) == AnimationTimeline.Position(frame: 1, pass: 0, nextChange: .seconds(131_070)))
+    }
+
     @Test func framesFollowTheClockForTheLoopsAsked() async throws {
         let clock = ManualPlaybackClock()
         let terminal = Terminal()

@@ -16,12 +16,22 @@ public enum HostileImages {
             ("qoi-10000-square.qoi", qoi(width: 10_000, height: 10_000, runs: 100)),
             ("ico-65535-entries.ico", try iconWithEntries(65_535)),
             ("ico-png-4294967295-square.ico", iconWithPNGsDeclaring(side: 0xFFFF_FFFF)),
+            ("bmp-rows-past-int-max.bmp", bitmapDeclaring(width: 2_147_483_646, height: 1_073_741_825, pixelOffset: 0xFFFF_FFFF)),
+            ("bigtiff-4398046511105-square.tif", bigTIFF(width: (1 << 42) + 1, height: (1 << 42) + 1)),
+            ("jxl-frames-of-4294967295-ticks.jxl", jxlAnimationOfLongestFrames),
             ("apng-off-canvas.png", try apngWithFrameOffCanvas()),
+            ("webp-130-frames-of-16777215-ms.webp", try webpAnimationOfLongestFrames(count: 130)),
+            ("heic-derived-from-itself.heic", heicDerivedFromItself),
             (
                 "svg-40001-elements.svg",
                 Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 40_001) + "</svg>").utf8)
             ),
             ("svg-embedded-bomb.svg", try svgEmbedding("bomb.png")),
+            ("svg-embedded-qoi-4294967295-square.svg", svgEmbedding(qoi(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, runs: 0), type: "qoi")),
+            (
+                "svg-1e30-wide.svg",
+                Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="1e30" height="1"><rect width="1" height="1"/></svg>"#.utf8)
+            ),
         ]
     }
 
@@ -128,6 +138,70 @@ public enum HostileImages {
         return Data([0, 0, 1, 0] + little(2, 2) + entry + entry + png)
     }
 
+    /// A 32-bit bitmap's headers declaring `width × height` with rows from `pixelOffset`, no file
+    /// size (so the rows say where the file ends) and no pixel.
+    public static func bitmapDeclaring(width: Int, height: Int, pixelOffset: Int) -> Data {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let fileHeader = Array("BM".utf8) + little(0, 4) + little(0, 4) + little(pixelOffset, 4)
+        let info = little(40, 4) + little(width, 4) + little(height, 4) + little(1, 2) + little(32, 2) + little(0, 6 * 4)
+        return Data(fileHeader + info)
+    }
+
+    /// A little-endian BigTIFF whose one directory says `width × height` in 64-bit values (LONG8), and nothing else.
+    public static func bigTIFF(width: Int, height: Int) -> Data {
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var bytes: [UInt8] = [0x49, 0x49] + little(43, 2) + little(8, 2) + little(0, 2) + little(16, 8) + little(2, 8)
+        for (tag, value) in [(256, width), (257, height)] { bytes += little(tag, 2) + little(16, 2) + little(1, 8) + little(value, 8) }
+        return Data(bytes + little(0, 8))
+    }
+
+    /// A JPEG XL animation of two 2×2 frames, each lasting 4294967295 ticks (the most a frame
+    /// header says) of 1000 seconds (tps_numerator 1, tps_denominator 1000): written by libjxl
+    /// 0.7's encoder API (`JxlEncoderSetFrameHeader`), which no command-line tool reaches.
+    public static let jxlAnimationOfLongestFrames = Data(
+        base64Encoded:
+            "/woIEEEB+HwgJwAS+P///x8oALABRbMYAAAVKqOMG7yc6/nyQ4fFtI3rDG21bWFJosg4NkkncEgSy8DGjWwGwADAzPX1aIVUSIEk"
+            + "13XZyFhFRipSsWZPeArkP70aaMOnTSw2zIup+RwBymEQHMzToCRN6ZzLEZWB1QOt0Tr2gaECABL4////PwoAsAFFsxgAABUqo4wb"
+            + "vJzr+fJDh8W0jesMbbVtYUmiyDg2SSdwSBLLwMaNbAbAAMDM9fVohVRIgSTXddnIWEVGKlKxZk94CuQ/vRpow6dNLDbMi6n5HAHK"
+            + "YRAczNOgJE3pnMsRlYHVA63ROvaBoQI=")!
+
+    /// anim.webp's first frame `count` times over, each shown 16777215 ms, the most an ANMF chunk
+    /// says: past 128 of them, libwebp's timestamps (an int of milliseconds) wrap.
+    public static func webpAnimationOfLongestFrames(count: Int) throws -> Data {
+        let bytes = [UInt8](try Fixtures.data("anim.webp"))
+        func little(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(type.utf8) + little(payload.count, 4) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        var chunks: [String: [UInt8]] = [:]
+        var position = 12
+        while position + 8 <= bytes.count {
+            let length = bytes[(position + 4)..<(position + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[position..<(position + 4)], as: UTF8.self)
+            if chunks[type] == nil { chunks[type] = Array(bytes[(position + 8)..<(position + 8 + length)]) }
+            position += 8 + length + (length & 1)
+        }
+        guard let extended = chunks["VP8X"], var frame = chunks["ANMF"] else { throw CocoaError(.fileReadCorruptFile) }
+        frame.replaceSubrange(12..<15, with: little(0xFF_FFFF, 3))
+        let body = chunk("VP8X", extended) + chunk("ANIM", [0, 0, 0, 0] + little(1, 2)) + (0..<count).flatMap { _ in chunk("ANMF", frame) }
+        return Data(Array("RIFF".utf8) + little(4 + body.count, 4) + Array("WEBP".utf8) + body)
+    }
+
+    /// A HEIC whose primary item (2) is derived from itself (`iref` `dimg` 2 → 2): libFuzzer's
+    /// mutation of q.heic, on which libheif 1.15 recursed until the stack overflowed.
+    public static let heicDerivedFromItself = Data(
+        base64Encoded:
+            "AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAa1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA"
+            + "AA5waXRtAAAAAAACAAAAEGlkYXQAAAAAABAADAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHRAAEAAAAAAAAAdwACAAEAAAAAAAAA"
+            + "AQAAAAAAAAAIAAAAOGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAADYaXBycAAA"
+            + "ALZpcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwAeugJAIQABACpCAQED"
+            + "cAAAAwCQAAADAAADAB6gIIEFluqumubgQE1lbVRvdGFsAAADAIQiAAEABkQBwXPBiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlz"
+            + "cGUAAAAAAAAAEAAAAAwAAAAQcGl4aQAAAAADCAgIAAAAGmlwbWEAAAAAAAAAAgABAoECAAICA4QAAAAaaXJlZgAAAAAAAAAOZGlt"
+            + "ZwACAAEAAgAAAH9tZGF0AAAAcygBrwYyHqBw0F1Bbw1fZhFseL3HcTDyMRVd4tJdCdd3rX6Im+NEk8m5fs58U+/qh6B/7a/ipLti"
+            + "/2SPbH3U+ZfsNdQSM/UY2uCYbx+nt6F3sLO8mXh8Le/Dx8JJQ9Bq/lp7zlsAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABGgYm4fMa6AsFx8"
+            + "4vBHIw==")!
+
     /// anim.png with its second frame placed at x = 100, off its 16×12 canvas.
     public static func apngWithFrameOffCanvas() throws -> Data {
         var bytes = [UInt8](try Fixtures.data("anim.png"))
@@ -139,9 +213,14 @@ public enum HostileImages {
 
     /// An SVG drawing `fixture` as an embedded (base64 data URI) image.
     public static func svgEmbedding(_ fixture: String) throws -> Data {
-        let encoded = try Fixtures.data(fixture).base64EncodedString()
+        svgEmbedding(try Fixtures.data(fixture), type: "png")
+    }
+
+    /// An SVG drawing `image` (of MIME subtype `type`) as an embedded (base64 data URI) image.
+    public static func svgEmbedding(_ image: Data, type: String) -> Data {
+        let encoded = image.base64EncodedString()
         return Data(
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,\#(encoded)" width="10" height="10"/></svg>"#
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/\#(type);base64,\#(encoded)" width="10" height="10"/></svg>"#
                 .utf8)
     }
 }

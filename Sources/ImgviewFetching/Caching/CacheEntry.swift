@@ -63,6 +63,9 @@ public struct CacheEntry: Sendable, Codable, Equatable {
     public var probe: ImageProbe? {
         get {
             guard let orientation else { return nil }
+            // A damaged or hand-written entry may say any size: one no picture has is no probe, and
+            // the body is probed again (decoders size their buffers by the probe's).
+            if let dimensions, dimensions.width <= 0 || dimensions.height <= 0 { return nil }
             let stored = dimensions.map { orientation.swapsAxes ? ImageDimensions(width: $0.height, height: $0.width) : $0 }
             return ImageProbe(
                 format: format, storedSize: stored, orientation: orientation, isAnimated: isAnimated ?? false, animation: animation,

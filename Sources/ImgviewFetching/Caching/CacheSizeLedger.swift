@@ -77,9 +77,15 @@ package final class CacheSizeLedger {
             Array(bytes[26..<(recordLength - 1)]) == Array(bootID.utf8)
         else { return nil }
         let digits = bytes[5..<25]
-        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        return Int64(String(decoding: digits, as: UTF8.self))
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let total = Int64(String(decoding: digits, as: UTF8.self)), total <= largestTrusted
+        else { return nil }
+        return total
     }
+
+    /// The largest total trusted: 4 EiB, which no disk holds. Twenty digits say up to 2⁶³ − 1, and a
+    /// store adds the bytes it wrote to the total: past this, that sum could pass what an Int64 holds.
+    static let largestTrusted: Int64 = 1 << 62
 
     /// This boot of the machine (`/proc/sys/kernel/random/boot_id`); nil when it cannot be read.
     static let bootID: String? = {

@@ -317,7 +317,8 @@ public struct ImageFetcher: ImageFetching {
         renewed.etag = head[.eTag] ?? stale.etag
         renewed.lastModified = head[.lastModified] ?? stale.lastModified
         renewed.lastAccessedAt = now
-        renewed.revalidations += 1
+        // The count is the entry file's to say (damaged, or written by hand): it stops at the most an Int holds.
+        renewed.revalidations = min(renewed.revalidations, Int.max - 1) + 1
         guard let verified = try? readVerified(renewed, request: request, source: .revalidated) else {
             // The blob went bad while stale: fetch it whole.
             try? disk.remove(request.url)

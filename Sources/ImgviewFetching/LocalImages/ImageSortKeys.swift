@@ -43,11 +43,20 @@ public struct ImageSortKeys: Sendable, Equatable {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return ImageSortKeys() }
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let modified = Self.nanoseconds(status.st_mtim)
         let taken = FileBytes(descriptor: FileDescriptor(rawValue: descriptor), windowSize: headLength)
             .flatMap { ExifDate.taken(in: $0) }?.wallClockSeconds
         return ImageSortKeys(
             modified: modified, byteCount: Int64(status.st_size), taken: taken ?? localWallClock(status.st_mtim.tv_sec))
+    }
+
+    /// A file's time in nanoseconds since 1970: anyone may set it (`touch -d 2300-01-01`), and past
+    /// 2262 (or before 1677) it passes what an Int64 holds, and saturates.
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        let (scaled, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return time.tv_sec < 0 ? .min : .max }
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(Int64(time.tv_nsec))
+        return sumOverflow ? .max : sum
     }
 
     /// `seconds` since 1970 as local wall-clock seconds, the form EXIF dates are compared in.

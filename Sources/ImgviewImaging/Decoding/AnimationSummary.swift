@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// What an animated image's header says about its frames, read without decoding pixels.
 public struct AnimationSummary: Sendable, Equatable, Codable {
     /// Frames in the file (more than one, or the image is a still).
@@ -28,7 +30,7 @@ public struct AnimationSummary: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(frameCount, forKey: .frameCount)
-        try container.encode(Int(duration / .milliseconds(1)), forKey: .milliseconds)
+        try container.encode(duration.wholeMilliseconds, forKey: .milliseconds)
         try container.encode(loopCount, forKey: .loopCount)
     }
 }

@@ -63,10 +63,15 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         }
     }
 
-    /// The megapixels of `width × height`, which a hostile header may make past what an Int holds.
+    /// The megapixels of `width × height`, which a hostile header may make past what an Int holds:
+    /// a BigTIFF's sides take 63 bits each, so even the megapixels may pass it, and are then written
+    /// as the floating-point number they are.
     private static func megapixels(_ width: Int, by height: Int) -> String {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, count <= Int.max - 50_000 else { return String(Int((Double(width) * Double(height) / 1_000_000).rounded())) }
+        guard !overflow, count <= Int.max - 50_000 else {
+            let megapixels = (Double(width) * Double(height) / 1_000_000).rounded()
+            return megapixels.magnitude < 0x1p63 ? String(Int(megapixels)) : "\(megapixels)"
+        }
         return megapixels(count)
     }
 

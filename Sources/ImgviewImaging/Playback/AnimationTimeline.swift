@@ -17,7 +17,8 @@ public struct AnimationTimeline: Sendable, Equatable {
         self.delays = delays.map { max($0, .milliseconds(1)) }
         self.loopCount = max(0, loopCount)
         var starts: [Int64] = [0]
-        for delay in self.delays { starts.append(starts[starts.count - 1] + delay.nanoseconds) }
+        // Saturating: a frame's delay and the loop count are the file's to say.
+        for delay in self.delays { starts.append(Self.saturating(starts[starts.count - 1].addingReportingOverflow(delay.nanoseconds))) }
         self.starts = starts
     }
 
@@ -26,7 +27,13 @@ public struct AnimationTimeline: Sendable, Equatable {
 
     /// The whole animation, or nil when it plays forever.
     public var totalDuration: Duration? {
-        loopCount == 0 ? nil : .nanoseconds(starts[starts.count - 1] * Int64(loopCount))
+        // An APNG plays up to 2³² − 1 times: a pass of seconds played that often passes an Int64 of nanoseconds.
+        loopCount == 0 ? nil : .nanoseconds(Self.saturating(starts[starts.count - 1].multipliedReportingOverflow(by: Int64(loopCount))))
+    }
+
+    /// Nanoseconds past what an Int64 holds (never negative here) as the most it holds.
+    private static func saturating(_ result: (partialValue: Int64, overflow: Bool)) -> Int64 {
+        result.overflow ? .max : result.partialValue
     }
 
     /// What is on screen `elapsed` after the start.

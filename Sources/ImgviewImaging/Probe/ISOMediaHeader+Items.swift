@@ -83,6 +83,47 @@ extension ISOMediaHeader {
         return types
     }
 
+    /// Whether the `iref` of a `meta` box (the whole top-level box, header included) derives an
+    /// image from itself, directly or through others: `dimg` references that loop. libheif 1.15
+    /// follows them without end when it decodes, until the stack overflows.
+    public static func hasDerivationCycle(meta: [UInt8]) -> Bool {
+        guard let iref = metaChildren(meta)?.first(where: { $0.type == "iref" }), iref.payload.count >= 4 else { return false }
+        // Version 0 holds 16-bit item IDs, later versions 32-bit ones.
+        let idLength = meta[iref.payload.lowerBound] == 0 ? 2 : 4
+        var derivedFrom: [Int: [Int]] = [:]
+        for reference in boxes(in: meta, (iref.payload.lowerBound + 4)..<iref.payload.upperBound) where reference.type == "dimg" {
+            var reader = FieldReader(bytes: ArrayBytes(meta), position: reference.payload.lowerBound, end: reference.payload.upperBound)
+            guard let from = reader.read(idLength), let count = reader.read(2) else { continue }
+            for _ in 0..<count {
+                guard let to = reader.read(idLength) else { break }
+                derivedFrom[from, default: []].append(to)
+            }
+        }
+        // Depth first, without recursion of its own: false marks an item on the path walked, true one done.
+        var state: [Int: Bool] = [:]
+        for start in derivedFrom.keys where state[start] == nil {
+            var path: [(item: Int, next: Int)] = [(start, 0)]
+            state[start] = false
+            while let top = path.last {
+                let sources = derivedFrom[top.item] ?? []
+                guard top.next < sources.count else {
+                    state[top.item] = true
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                switch state[sources[top.next]] {
+                case false?: return true
+                case true?: continue
+                case nil:
+                    state[sources[top.next]] = false
+                    path.append((sources[top.next], 0))
+                }
+            }
+        }
+        return false
+    }
+
     /// Big-endian fields of 0 to 8 bytes read one after another, within `end`.
     struct FieldReader {
         let bytes: ArrayBytes

@@ -30,9 +30,11 @@ extension ImageProbe {
         guard headerSize >= 40, compression == 0 || compression == 3 else { return .unknown }
         let rows = Int(Int32(truncatingIfNeeded: UInt32(height)).magnitude)
         let rowBytes = (Int(Int32(truncatingIfNeeded: UInt32(width)).magnitude) * bitsPerPixel + 31) / 32 * 4
+        // The rows' bytes and the offset they start at are the file's to say: either may pass what an Int holds.
         let (pixels, overflow) = rowBytes.multipliedReportingOverflow(by: rows)
-        guard !overflow else { return .unknown }
-        return bytes.count >= offset + pixels ? .complete : .truncated
+        let (end, endOverflow) = offset.addingReportingOverflow(pixels)
+        guard !overflow, !endOverflow else { return .unknown }
+        return bytes.count >= end ? .complete : .truncated
     }
 
     /// The first page's size, orientation and ICC profile (34675), from the chain of directories
