@@ -253,19 +253,18 @@ public final class ImagePipeline: Sendable {
     private func header(of content: ContentKey, in response: ImageResponse, waiter: WorkWaiter) async throws -> ImageHeader {
         if let header = memory.headers.value(for: content) { return header }
         let decoder = configuration.decoder
-        if decoder.inspectsHeadersOnly(response.probe.format) {
-            return try await refusingBadImages(content.url) {
-                let header = try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }
-                memory.headers.set(header, for: content, cost: 1)
+        let inspect: @Sendable (CancellationFlag) throws -> ImageHeader = { _ in
+            try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }
+        }
+        let store: @Sendable (ImageHeader) -> Void = { [memory] header in memory.headers.set(header, for: content, cost: 1) }
+        return try await refusingBadImages(content.url) {
+            // A header that is the probe's is read here; one that opens a library waits for a worker.
+            guard !decoder.inspectsHeadersOnly(response.probe.format) else {
+                let header = try inspect(CancellationFlag())
+                store(header)
                 return header
             }
-        }
-        return try await refusingBadImages(content.url) {
-            try await run(headers, content, waiter: waiter) { _ in
-                try response.withDecoderBytes { bytes, _ in try decoder.inspect(bytes, probe: response.probe) }
-            } stored: { [memory] header in
-                memory.headers.set(header, for: content, cost: 1)
-            }
+            return try await run(headers, content, waiter: waiter, inspect, stored: store)
         }
     }
 
