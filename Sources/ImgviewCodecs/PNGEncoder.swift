@@ -21,9 +21,16 @@ public struct PNGEncoder: PNGEncoding {
         self.filters = filters
     }
 
+    /// Why the encoder could not start, in a writer's words: a missing libspng is named as such,
+    /// not as a failure to decode.
+    static func startError(_ error: ImageDecodingError) -> PNGEncodingError {
+        if case .libraryMissing(_, let library) = error { return PNGEncodingError(detail: library.summary) }
+        return PNGEncodingError(detail: error.message)
+    }
+
     public func png(_ image: RGBImage) throws(PNGEncodingError) -> Data {
         let spng: imgview_spng
-        do { spng = try PNGLibrary.functions() } catch { throw PNGEncodingError(detail: error.message) }
+        do { spng = try PNGLibrary.functions() } catch { throw Self.startError(error) }
         guard let context = spng.spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw PNGEncodingError(detail: "libspng could not start")
         }

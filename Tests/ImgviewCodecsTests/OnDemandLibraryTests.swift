@@ -29,6 +29,20 @@ struct OnDemandLibraryTests {
         #expect(!error.message.contains("\n"))
     }
 
+    @Test func aMissingLibspngIsNamedAsTheWriterOfATerminalsPicture() throws {
+        let outcome = PNGLibrary.load(soname: "libspng.so.999", package: "libspng999")
+        guard case .failure(let error) = outcome else {
+            Issue.record("a library that is not there was loaded")
+            return
+        }
+        let message = GraphicsRenderingError.png(PNGEncoder.startError(error)).message
+        #expect(
+            message.hasPrefix(
+                "could not write the PNG for the terminal: libspng.so.999 cannot be loaded (install the Debian package libspng999): "))
+        #expect(!message.contains("decode"))
+        #expect(!message.contains("\n"))
+    }
+
     @Test func aLibraryWithoutAFunctionWeCallIsRefusedWhenOpened() throws {
         // libz is installed everywhere and has none of libavif's functions.
         let library = try SharedLibrary.open("libz.so.1", package: "zlib1g").get()
