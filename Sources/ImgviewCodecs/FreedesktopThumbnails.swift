@@ -59,9 +59,9 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
         return nil
     }
 
-    public func hasFailed(file path: String) -> Bool {
-        guard let file = original(path) else { return false }
-        return read(root + "/fail/" + program + "/" + file.name, accepting: file, shared: false) != nil
+    public func failure(ofFile path: String) -> String? {
+        guard let file = original(path) else { return nil }
+        return readValid(root + "/fail/" + program + "/" + file.name, accepting: file, shared: false).map { $0.keys[Self.reasonKey] ?? "" }
     }
 
     public func store(_ pixels: PixelBuffer, ofFile path: String, size: ThumbnailSize, header: ImageHeader) {
@@ -76,10 +76,10 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
         try? AtomicFile.write(png, as: file.name, in: folder, sync: false, permissions: 0o600)
     }
 
-    public func storeFailure(ofFile path: String) {
+    public func storeFailure(ofFile path: String, reason: String) {
         guard let file = original(path), let folder = folder("fail/" + program) else { return }
         let pixel = PixelBuffer(width: 1, height: 1, bytes: [0, 0, 0, 0])
-        guard let png = Self.encode(pixel, texts: keys(for: file)) else { return }
+        guard let png = Self.encode(pixel, texts: keys(for: file) + [(Self.reasonKey, Self.latin1Text(reason))]) else { return }
         try? AtomicFile.write(png, as: file.name, in: folder, sync: false, permissions: 0o600)
     }
 
@@ -106,6 +106,14 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
         return Original(
             path: canonical, uri: uri, name: ThumbnailName.fileName(forURI: uri), modified: Int(status.st_mtim.tv_sec),
             size: Int(status.st_size))
+    }
+
+    /// The key of a failure marker's reason, in the standard's namespace for an application's own keys.
+    static let reasonKey = "X-imgview::Reason"
+
+    /// `text` as a tEXt chunk may hold it (printable ASCII, a subset of Latin-1), at most one line.
+    static func latin1Text(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(400).map { (0x20..<0x7F).contains($0.value) ? $0 : "?" }))
     }
 
     private func keys(for file: Original) -> [(String, String)] {
@@ -156,6 +164,11 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
     // MARK: PNG with text
 
     private func read(_ path: String, accepting file: Original, shared: Bool) -> StoredThumbnail? {
+        readValid(path, accepting: file, shared: shared).map { Self.stored($0.pixels, keys: $0.keys, file: file) }
+    }
+
+    /// The pixels and keys of the PNG at `path` when its keys describe `file` as it is.
+    private func readValid(_ path: String, accepting file: Original, shared: Bool) -> (pixels: PixelBuffer, keys: [String: String])? {
         let folder = Self.folder(of: path)
         guard let directory = try? Directory.open(folder) else { return nil }
         let reader = SmallFileReader(folder: directory)
@@ -170,7 +183,7 @@ public struct FreedesktopThumbnails: ThumbnailStoring {
                     }
                 })
         else { return nil }
-        return Self.stored(pixels, keys: keys, file: file)
+        return (pixels, keys)
     }
 
     /// What a valid thumbnail's keys say of the image it shows.

@@ -201,8 +201,8 @@ public final class ImagePipeline: Sendable {
         }
         let content = ContentKey(url: request.url, entry: response.entry, fileStamp: response.fileStamp)
         let thumbnails = thumbnailStore(for: request)
-        if let thumbnails, request.cachePolicy != .reload, thumbnails.hasFailed(file: request.url.path) {
-            throw ImageDecodingError.failedBefore
+        if let thumbnails, request.cachePolicy != .reload, let reason = thumbnails.failure(ofFile: request.url.path) {
+            throw ImageDecodingError.failedBefore(reason: reason)
         }
         let header: ImageHeader
         let key = RenderKey(content: content, options: request.options)
@@ -221,7 +221,7 @@ public final class ImagePipeline: Sendable {
             // Damage is the file's; a size over the limit is this run's, and another may allow it.
             switch error {
             case .tooLarge, .tooLargeToDecode: break
-            default: thumbnails?.storeFailure(ofFile: request.url.path)
+            default: thumbnails?.storeFailure(ofFile: request.url.path, reason: error.message)
             }
             throw error
         }

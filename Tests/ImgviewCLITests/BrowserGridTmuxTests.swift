@@ -102,6 +102,15 @@ struct BrowserGridTmuxTests {
         }
         let failed = (try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/.cache/thumbnails/fail/imgview-0.1.0")) ?? []
         #expect(failed.count == 1, "a marker for the file that is not an image")
+        // The next run: the marker stands in for reading the file again, and still says why.
+        try await withBrowser(in: folder) { session in
+            try await session.waitForScreen { $0.contains("source  local file") }
+            try await session.send("g")
+            try await session.waitForScreen { $0.contains("256 px · 1–") }
+            try await session.send("End")
+            try await session.waitForScreen { $0.contains("✗") && $0.contains("truncated PNG") && $0.contains("found before") }
+            try await session.send("q")
+        }
     }
 
     @Test func aClickSelectsADoubleClickOpensAndTheWheelScrolls() async throws {

@@ -305,14 +305,29 @@ struct FreedesktopThumbnailTests {
         var broken = try Data(contentsOf: place.image)
         broken.replaceSubrange(60..<400, with: Data(repeating: 0x55, count: 340))
         try broken.write(to: place.image)
-        await #expect(throws: ImageDecodingError.self) { _ = try await place.cell(place.pipeline()) }
+        let first = await #expect(throws: ImageDecodingError.self) { _ = try await place.cell(place.pipeline()) }
         let marker = place.root + "/fail/imgview-0.1.0/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: place.image.path))
         #expect(FileManager.default.fileExists(atPath: marker))
-        #expect(place.store.hasFailed(file: place.image.path))
-        await #expect(throws: ImageDecodingError.failedBefore) { _ = try await place.cell(place.pipeline()) }
+        let reason = try #require(first?.message)
+        #expect(place.store.failure(ofFile: place.image.path) == reason, "the marker keeps why")
+        // The next run says why without reading the file again.
+        let again = await #expect(throws: ImageDecodingError.failedBefore(reason: reason)) {
+            _ = try await place.cell(place.pipeline())
+        }
+        #expect(again?.message == reason + " (found before, and the file has not changed since; r tries again)")
+        #expect(
+            ImageDecodingError.failedBefore(reason: "").message
+                == "could not be read as an image before, and the file has not changed since (r tries again)",
+            "a marker another version wrote without a reason")
         // Changed since: tried again.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: place.image.path)
-        #expect(!place.store.hasFailed(file: place.image.path))
+        #expect(place.store.failure(ofFile: place.image.path) == nil)
+    }
+
+    @Test func aFailureReasonIsKeptAsPrintableLatin1Text() {
+        #expect(FreedesktopThumbnails.latin1Text("corrupt JPEG image: bad Huffman table") == "corrupt JPEG image: bad Huffman table")
+        #expect(FreedesktopThumbnails.latin1Text("line\nbreak é") == "line?break ?")
+        #expect(FreedesktopThumbnails.latin1Text(String(repeating: "x", count: 1_000)).count == 400)
     }
 
     @Test func nothingIsReadOrWrittenForFilesInsideTheThumbnailFolders() throws {

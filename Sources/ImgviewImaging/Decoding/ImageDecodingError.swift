@@ -22,8 +22,9 @@ public enum ImageDecodingError: UserFacingError, Equatable {
     case cancelled
     /// The library that decodes the format, opened on first use, is not installed (or too old).
     case libraryMissing(ImageFormat, SharedLibrary.Unavailable)
-    /// A thumbnail store remembers that the file, as it is now, could not be read before.
-    case failedBefore
+    /// A thumbnail store remembers that the file, as it is now, could not be read before, and why
+    /// ("" when its note does not say).
+    case failedBefore(reason: String)
 
     public var message: String {
         switch self {
@@ -46,8 +47,10 @@ public enum ImageDecodingError: UserFacingError, Equatable {
             "cancelled"
         case .libraryMissing(let format, let library):
             "cannot decode \(format.displayName) images: \(library.summary)"
-        case .failedBefore:
+        case .failedBefore(let reason) where reason.isEmpty:
             "could not be read as an image before, and the file has not changed since (r tries again)"
+        case .failedBefore(let reason):
+            "\(TerminalText.sanitized(reason)) (found before, and the file has not changed since; r tries again)"
         }
     }
 

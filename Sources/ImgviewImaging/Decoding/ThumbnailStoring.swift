@@ -77,15 +77,17 @@ public protocol ThumbnailStoring: Sendable {
     /// at its bytes.
     func storedThumbnail(ofFile path: String, size: ThumbnailSize) -> StoredThumbnail?
 
-    /// Whether an earlier attempt found the file (as it is now) unreadable as an image.
-    func hasFailed(file path: String) -> Bool
+    /// Why an earlier attempt found the file (as it is now) unreadable as an image, in that
+    /// attempt's words ("" when the note gives none); nil when no attempt did.
+    func failure(ofFile path: String) -> String?
 
     /// Keeps `pixels` (upright, already fitted to `size`) as the thumbnail of the file at `path`,
     /// whose image is `header`. Errors are swallowed: a thumbnail is a convenience.
     func store(_ pixels: PixelBuffer, ofFile path: String, size: ThumbnailSize, header: ImageHeader)
 
-    /// Notes that the file at `path` could not be read as an image, so it is not tried again until it changes.
-    func storeFailure(ofFile path: String)
+    /// Notes that the file at `path` could not be read as an image, and why, so it is not tried
+    /// again until it changes.
+    func storeFailure(ofFile path: String, reason: String)
 }
 
 extension ThumbnailStoring {
