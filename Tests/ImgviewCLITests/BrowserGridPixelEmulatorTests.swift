@@ -1,5 +1,6 @@
 import Foundation
 import ImgviewImaging
+import ImgviewTestSupport
 import Testing
 
 @testable import ImgviewBrowser
@@ -124,16 +125,7 @@ struct BrowserGridPixelEmulatorTests {
         let layout = Self.layout(cell: try await cellSize(in: profile))
         #expect(layout.columns >= 2 && Self.sources.count > layout.cellsPerScreen, "the test needs a grid that scrolls: \(layout)")
 
-        // The single view first (keys typed before the browser reads them would be lost).
-        let pane = BrowserLayout(size: TerminalSize(columns: Self.window.columns, rows: Self.window.rows)).previewArea
-        let deadline = ContinuousClock.now + .seconds(40)
-        while ContinuousClock.now < deadline {
-            let shot = try await session.screenshot("single")
-            let score = try await EmulatorSession.similarity(
-                of: shot, to: Self.wide, cells: Self.cells(pane), grid: Self.window)
-            if score.ssim > 0.8 { break }
-            try await Task.sleep(for: .milliseconds(300))
-        }
+        try await waitForTheSingleView(session)
 
         try await session.press("g")
         let top = try await waitForCells(session, "top", layout: layout, firstRow: 0)
@@ -174,6 +166,96 @@ struct BrowserGridPixelEmulatorTests {
         #expect(quit.box == nil, "left on the screen after quitting: \(quit.box ?? [])")
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(stderr.isEmpty, "\(stderr)")
+    }
+
+    /// The process called `name` whose command line has `argument`, once it is stopped (state T).
+    func stoppedProcess(named name: String, withArgument argument: String) async throws -> pid_t {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry),
+                    let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    stat.contains("(\(name)) T "),
+                    let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                    arguments.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == argument })
+                else { continue }
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw HarnessError("no stopped \(name) with \(argument) within 20 s of Ctrl-Z")
+    }
+
+    /// Ctrl-Z in the grid, under a shell with job control as users have one: the images go before
+    /// the browser stops, leaving the shell's text alone, and `fg` draws every cell again.
+    @Test(arguments: [EmulatorSession.Emulator.xterm, .kitty, .mlterm])
+    func ctrlZTakesTheGridsImagesAwayAndFgDrawsThemAgain(in emulator: EmulatorSession.Emulator) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [String] = []
+        for (index, source) in Self.sources.enumerated() {
+            let file = folder.appendingPathComponent("\(index + 1).\(source.pathExtension)")
+            try FileManager.default.copyItem(at: source, to: file)
+            files.append(TmuxSession.shellQuoted(file.path))
+        }
+        let errors = folder.appendingPathComponent("stderr")
+        let profile = folder.appendingPathComponent("terminal.json")
+        let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
+        let script = folder.appendingPathComponent("run")
+        try [
+            "\(binary) terminal --json > \(TmuxSession.shellQuoted(profile.path))",
+            "IMGVIEW_CACHE_DIR=\(TmuxSession.shellQuoted(folder.appendingPathComponent("cache").path))"
+                + " XDG_CACHE_HOME=\(TmuxSession.shellQuoted(folder.appendingPathComponent("xdg").path))"
+                + " \(binary) browse \(files.joined(separator: " ")) 2> \(TmuxSession.shellQuoted(errors.path))",
+        ].joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+        let ready = folder.appendingPathComponent("ready")
+        let startup = folder.appendingPathComponent("bashrc")
+        try "PS1='$ '\ntouch \(TmuxSession.shellQuoted(ready.path))\n".write(to: startup, atomically: true, encoding: .utf8)
+        let session = try await EmulatorSession(
+            emulator, columns: Self.window.columns, rows: Self.window.rows,
+            command: "bash --noprofile --rcfile \(TmuxSession.shellQuoted(startup.path)) -i")
+        defer { session.stop() }
+        // Typed at the prompt once the shell has started: a command run from the start-up file
+        // would not be a job of its own (no job control there yet).
+        try await eventually(timeout: .seconds(40)) { FileManager.default.fileExists(atPath: ready.path) }
+        try await session.type(". \(script.path)")
+        try await session.press("Return")
+        let layout = Self.layout(cell: try await cellSize(in: profile))
+        try await waitForTheSingleView(session)
+        try await session.press("g")
+        let top = try await waitForCells(session, "ctrl-z-top", layout: layout, firstRow: 0)
+        #expect(passes(top), "\(describe(top))")
+
+        try await session.press("ctrl+z")
+        _ = try await stoppedProcess(named: "imgview", withArgument: folder.appendingPathComponent("1.png").path)
+        try await session.repaint()
+        let stopped = try await EmulatorSession.similarity(
+            of: try await session.screenshot("stopped"), to: Self.wide, cells: Self.cells(layout.area), grid: Self.window)
+        #expect((stopped.imageFraction ?? 1) < 0.01, "pixels left while the browser is stopped: \(stopped.imageFraction ?? 1)")
+
+        try await session.type("fg")
+        try await session.press("Return")
+        let resumed = try await waitForCells(session, "ctrl-z-fg", layout: layout, firstRow: 0)
+        #expect(passes(resumed), "\(describe(resumed))")
+        try await session.press("q")
+        try await session.type("exit")
+        try await session.press("Return")
+        try await session.waitUntilDone(timeout: .seconds(20))
+        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
+    /// Waits until the single view shows the first image (keys typed before the browser reads
+    /// them would be lost).
+    func waitForTheSingleView(_ session: EmulatorSession) async throws {
+        let pane = BrowserLayout(size: TerminalSize(columns: Self.window.columns, rows: Self.window.rows)).previewArea
+        let deadline = ContinuousClock.now + .seconds(40)
+        while ContinuousClock.now < deadline {
+            let shot = try await session.screenshot("single")
+            let score = try await EmulatorSession.similarity(of: shot, to: Self.wide, cells: Self.cells(pane), grid: Self.window)
+            if score.ssim > 0.8 { return }
+            try await Task.sleep(for: .milliseconds(300))
+        }
     }
 
     @Test func xtermDrawsEachCellInSixelAndLeavesNothingBehind() async throws {

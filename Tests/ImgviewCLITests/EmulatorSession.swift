@@ -108,6 +108,13 @@ final class EmulatorSession: @unchecked Sendable {
         guard status == 0 else { throw HarnessError("xdotool failed: \(output)") }
     }
 
+    /// Types `text` into the window as keystrokes (a command line for a shell inside, say).
+    func type(_ text: String) async throws {
+        let (status, output) = try await Self.run(
+            "/usr/bin/env", ["DISPLAY=:\(display)", "xdotool", "mousemove", "40", "40", "type", "--delay", "20", text])
+        guard status == 0 else { throw HarnessError("xdotool failed: \(output)") }
+    }
+
     /// Makes the terminal draw its whole window again from what it holds, as it does when the
     /// window is uncovered: pixels it still keeps under cells that only look blank come back.
     /// (The window is unmapped and mapped again; there is no window manager to ask.) Nothing to
