@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 import ImgviewImaging
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,4 @@
-import CAVIF
+internal import CAVIF
 import ImgviewImaging
 import ImgviewSupport
 

@@ -1,4 +1,4 @@
-import CLCMS
+internal import CLCMS
 import ImgviewImaging
 import ImgviewSupport
 

@@ -1,4 +1,4 @@
-import CSPNG
+internal import CSPNG
 import ImgviewImaging
 import ImgviewSupport
 

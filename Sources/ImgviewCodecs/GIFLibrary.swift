@@ -1,4 +1,4 @@
-import CGIF
+internal import CGIF
 import ImgviewImaging
 import ImgviewSupport
 

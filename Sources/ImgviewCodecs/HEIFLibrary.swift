@@ -1,4 +1,4 @@
-import CHEIF
+internal import CHEIF
 import ImgviewImaging
 import ImgviewSupport
 

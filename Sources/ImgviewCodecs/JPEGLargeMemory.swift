@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import CJPEG
+    internal import CJPEG
     import Glibc
 
     /// libjpeg's hook for its large allocations (`jmemsys.h`: a build supplies its own
@@ -34,7 +34,8 @@
     /// resident while its output is made beside them (DECISIONS.md, "Pixel previews at full
     /// screen"). Only a session that sets the limit (`JPEGSession.spillCoefficients`) gets here.
     @_cdecl("jpeg_open_backing_store")
-    public func jpegOpenBackingStore(_ info: UnsafeMutablePointer<jpeg_common_struct>?, _ store: UnsafeMutableRawPointer?, _ total: Int) {
-        imgview_jpeg_open_backing_store(info, store?.assumingMemoryBound(to: imgview_jpeg_backing_store.self))
+    public func jpegOpenBackingStore(_ info: UnsafeMutableRawPointer?, _ store: UnsafeMutableRawPointer?, _ total: Int) {
+        imgview_jpeg_open_backing_store(
+            info?.assumingMemoryBound(to: jpeg_common_struct.self), store?.assumingMemoryBound(to: imgview_jpeg_backing_store.self))
     }
 #endif

@@ -1,4 +1,4 @@
-import CJPEG
+internal import CJPEG
 import ImgviewImaging
 import ImgviewSupport
 

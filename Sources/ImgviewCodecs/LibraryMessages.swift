@@ -1,4 +1,4 @@
-import CLibraryMessages
+internal import CLibraryMessages
 import ImgviewSupport
 
 /// What a C library prints on its own while it works, kept for the one-line error instead of

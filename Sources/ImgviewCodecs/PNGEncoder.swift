@@ -1,4 +1,4 @@
-import CSPNG
+internal import CSPNG
 import ImgviewImaging
 
 #if canImport(FoundationEssentials)
@@ -13,12 +13,11 @@ import ImgviewImaging
 /// Tuned for speed over size: the image goes to a terminal once, so by default it is stored
 /// unfiltered and uncompressed, as kitty's raw pixels are (DECISIONS.md).
 public struct PNGEncoder: PNGEncoding {
+    /// zlib's level, 0 (stored) to 9; rows are never filtered.
     public var compressionLevel: Int32
-    public var filters: Int32
 
-    public init(compressionLevel: Int32 = 0, filters: Int32 = Int32(SPNG_DISABLE_FILTERING.rawValue)) {
+    public init(compressionLevel: Int32 = 0) {
         self.compressionLevel = compressionLevel
-        self.filters = filters
     }
 
     /// Why the encoder could not start, in a writer's words: a missing libspng is named as such,
@@ -37,7 +36,7 @@ public struct PNGEncoder: PNGEncoding {
         defer { spng.spng_ctx_free(context) }
         try check(spng.spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1))
         try check(spng.spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel))
-        try check(spng.spng_set_option(context, SPNG_FILTER_CHOICE, filters))
+        try check(spng.spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_DISABLE_FILTERING.rawValue)))
         var header = spng_ihdr()
         header.width = UInt32(image.width)
         header.height = UInt32(image.height)

@@ -1,4 +1,4 @@
-import CRSVG
+internal import CRSVG
 import ImgviewImaging
 import ImgviewSupport
 

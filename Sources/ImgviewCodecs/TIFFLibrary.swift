@@ -1,4 +1,4 @@
-import CTIFF
+internal import CTIFF
 import ImgviewImaging
 import ImgviewSupport
 

@@ -1,4 +1,4 @@
-import CWebP
+internal import CWebP
 import ImgviewImaging
 import ImgviewSupport
 

@@ -1,4 +1,4 @@
-import CBrotli
+internal import CBrotli
 import ImgviewSupport
 
 /// libbrotlidec, opened when the first body in brotli arrives (`SharedLibrary`): since libcurl is
@@ -7,7 +7,7 @@ enum BrotliLibrary {
     static let soname = "libbrotlidec.so.1"
     static let package = "libbrotli1"
 
-    nonisolated(unsafe) private static let loaded = load(soname: soname, package: package)
+    private static let loaded = load(soname: soname, package: package)
 
     /// libbrotlidec's functions, or why they cannot be had, naming the package to install.
     static func functions() throws(ContentDecodingError) -> imgview_brotli {

@@ -1,5 +1,5 @@
-import CBrotli
-import CZlib
+internal import CBrotli
+internal import CZlib
 
 /// Decodes an HTTP body sent in a content coding (gzip, deflate, br) and says whether the coding's
 /// own end arrived: the only proof that a compressed body is whole.

@@ -1,6 +1,6 @@
 import ImgviewSupport
 import SystemPackage
-import TOMLKit
+internal import TOMLKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
-import CCurl
+internal import CCurl
 import Dispatch
 import HTTPTypes
-import ImgviewCompression
+internal import ImgviewCompression
 import ImgviewFetching
 import ImgviewSupport
 

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import ImgviewFetching
 import ImgviewSupport
 
@@ -24,7 +24,7 @@ enum XMLLibrary {
     static let soname = "libxml2.so.2"
     static let package = "libxml2"
 
-    nonisolated(unsafe) static let loaded: Result<Void, PageError> = SharedLibrary.open(soname, package: package)
+    static let loaded: Result<Void, PageError> = SharedLibrary.open(soname, package: package)
         .flatMap { library in
             library.functions { handle, missing in
                 missing.pointee = imgview_html_load(handle)

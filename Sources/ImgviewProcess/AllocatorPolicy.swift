@@ -1,4 +1,4 @@
-import CMalloc
+internal import CMalloc
 
 /// How the process's allocator treats large blocks, set once at start-up by the executable,
 /// beside the signal handlers: a setting of the whole process, whatever library allocates.

@@ -1,4 +1,4 @@
-import CNCurses
+internal import CNCurses
 import ImgviewSupport
 
 /// ncursesw, opened when the browser takes over a terminal (`SharedLibrary`): it and the libtinfo

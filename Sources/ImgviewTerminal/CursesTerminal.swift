@@ -1,4 +1,4 @@
-import CNCurses
+internal import CNCurses
 import ImgviewBrowser
 import ImgviewImaging
 import ImgviewProcess

@@ -1,4 +1,4 @@
-import ImgviewCompression
+internal import ImgviewCompression
 
 /// Where a file keeps its EXIF: the TIFF structure (byte order, IFD0, the Exif directory) that
 /// `ExifCamera` and `ExifDate` read, found the way each format stores it.

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 
 /// How the freedesktop.org Thumbnail Managing Standard names a local file's thumbnail: the MD5
 /// of the file's canonical URI, as GLib writes it (`g_filename_to_uri`), in lower-case hex.
