@@ -258,6 +258,27 @@ struct BrowserGridTests {
         continuation.finish()
     }
 
+    @Test func aClickOnTheGridHintOpensTheGridAndOneOnTheSingleHintGoesBack() throws {
+        let presenter = makePresenter()
+        presenter.handle(key: .right)
+        /// A press on the first column of the status line's `hint`, if the line shows it.
+        func clickHint(_ hint: String) throws {
+            let state = try #require(view.last)
+            let row = state.terminalSize.rows - 1
+            let line = BrowserScreen(state: state).compose().text(ofRow: row)
+            let range = try #require(line.range(of: hint), "\(hint) on the status line: \(line)")
+            let column = line.distance(from: line.startIndex, to: range.lowerBound)
+            presenter.handle(mouse: MouseEvent(.press(button: 0), column: column, row: row))
+        }
+        #expect(view.last?.grid == nil)
+        try clickHint("g grid")
+        #expect(view.last?.grid != nil, "the click opens the grid")
+        #expect(selected == 1, "with the selection kept")
+        try clickHint("g single")
+        #expect(view.last?.grid == nil, "and one on the grid's hint goes back to the single view")
+        #expect(selected == 1)
+    }
+
     @Test func aCellOfALargePhotoAsksTheDecoderForItsThumbnailsSizeOnly() async throws {
         let decoder = SizeRecordingDecoder()
         let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: decoder, scheduler: WorkerPool(width: 1)))
