@@ -85,7 +85,8 @@ struct ContactSheetCommandTests {
         // more of them than a thumbnail keeps), and from then on the sheet is the same each time.
         let again = try await run(sheet, in: folder)
         #expect(again.status == 0, "\(again.stderr)")
-        let shape = { (output: String) in output.split(separator: "\n", omittingEmptySubsequences: false).map { visible(String($0)).count } }
+        let shape = { (output: String) in output.split(separator: "\n", omittingEmptySubsequences: false).map { visible(String($0)).count }
+        }
         #expect(shape(again.stdout) == shape(result.stdout))
         let third = try await run(sheet, in: folder)
         #expect(third.stdout == again.stdout, "made from the same thumbnails, the same sheet")
@@ -106,7 +107,8 @@ struct ContactSheetCommandTests {
         #expect(keys["Thumb::MTime"] != nil && keys["Thumb::Size"] != nil)
         let painted = try #require(
             FreedesktopThumbnails.encode(
-                PixelBuffer(width: pixels.width, height: pixels.height, filledWith: (0, 255, 0, 255)), texts: keys.sorted { $0.key < $1.key }
+                PixelBuffer(width: pixels.width, height: pixels.height, filledWith: (0, 255, 0, 255)),
+                texts: keys.sorted { $0.key < $1.key }
                     .map { ($0.key, $0.value) }))
         try painted.write(to: path)
         let painting = try await run(sheet, in: folder)
@@ -134,7 +136,8 @@ struct ContactSheetCommandTests {
         let output = result.stdout
         // One picture an image: a sixel DCS (ESC P params q … ESC \), or an iTerm2 OSC 1337 File=.
         let picture =
-            mode == "sixel" ? "\u{1B}P[0-9;]*q[^\u{1B}]*\u{1B}\\\\" : "\u{1B}\\]1337;File=[^:]*inline=1[^:]*:[A-Za-z0-9+/=]+(\u{07}|\u{1B}\\\\)"
+            mode == "sixel"
+            ? "\u{1B}P[0-9;]*q[^\u{1B}]*\u{1B}\\\\" : "\u{1B}\\]1337;File=[^:]*inline=1[^:]*:[A-Za-z0-9+/=]+(\u{07}|\u{1B}\\\\)"
         let pictures = output.matches(of: try Regex(picture))
         #expect(pictures.count == 3, "\(pictures.count) pictures")
         #expect(output.components(separatedBy: mode == "sixel" ? "\u{1B}P" : "\u{1B}]1337;File=").count == 4, "and no other")

@@ -81,7 +81,9 @@ struct BrowserGridPixelTests {
     }
 
     /// Each placed image inside `screen` and inside its cell's image box, centred in it across and down.
-    func expectCentredInTheirBoxes(_ placed: [PlacedGraphic], screen: TerminalSize, sourceLocation: SourceLocation = #_sourceLocation)
+    func expectCentredInTheirBoxes(
+        _ placed: [PlacedGraphic], screen: TerminalSize, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         let state = try #require(view.last)
@@ -93,8 +95,11 @@ struct BrowserGridPixelTests {
             let area = graphic.area
             #expect(area.column >= 0 && area.row >= 0, sourceLocation: sourceLocation)
             #expect(area.column + area.width <= screen.columns && area.row + area.height <= screen.rows, sourceLocation: sourceLocation)
-            #expect(area.column == box.column + (box.width - area.width) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation)
-            #expect(area.row == box.row + (box.height - area.height) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation)
+            #expect(
+                area.column == box.column + (box.width - area.width) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation
+            )
+            #expect(
+                area.row == box.row + (box.height - area.height) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation)
         }
     }
 
@@ -217,10 +222,11 @@ struct BrowserGridPixelTests {
         let before = try #require(view.last?.gridLayout)
         #expect(before.columns == 4)
         var placement = GraphicsPlacement(terminal: terminal)
-        let ids = Set(steps(&placement).compactMap { step -> UInt32? in
-            guard case .draw(let placed) = step else { return nil }
-            return placed.preview.imageID
-        })
+        let ids = Set(
+            steps(&placement).compactMap { step -> UInt32? in
+                guard case .draw(let placed) = step else { return nil }
+                return placed.preview.imageID
+            })
         #expect(ids.count == 8)
 
         // Wider: 5 across; the two new cells come from the loader, the others from memory.

@@ -325,9 +325,10 @@ final class SizeRecordingDecoder: ImageDecoding, Sendable {
     func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let grey = UInt8(String(decoding: bytes.dropFirst(8), as: UTF8.self).split(separator: ",").last ?? "") ?? 0
         asked.withLock { $0[grey] = request.minimumSize }
-        let eighths = request.minimumSize.map {
-            DecodePolicyTests.libjpegEighths(width: header.storedWidth, height: header.storedHeight, covering: $0)
-        } ?? 8
+        let eighths =
+            request.minimumSize.map {
+                DecodePolicyTests.libjpegEighths(width: header.storedWidth, height: header.storedHeight, covering: $0)
+            } ?? 8
         let width = (header.storedWidth * eighths + 7) / 8
         let height = (header.storedHeight * eighths + 7) / 8
         return DecodedImage(header: header, pixels: PixelBuffer(width: width, height: height, filledWith: (grey, grey, grey, 255)))
