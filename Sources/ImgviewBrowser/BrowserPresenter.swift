@@ -306,6 +306,9 @@ public final class BrowserPresenter {
     func requestSelected(policy: ImageRequest.CachePolicy) {
         if state.grid != nil {
             requestGridCells(reloading: policy == .reload ? state.selectedImage : nil)
+            // What it found (the rows kept in sight of the selection, cells the pipeline has
+            // rendered) is shown now: after a resize or `m` nothing else may come to show it.
+            commit(state)
             return
         }
         guard let image = state.selectedImage else { return }

@@ -1,4 +1,6 @@
 import Foundation
+import ImgviewCodecs
+import ImgviewImaging
 import ImgviewTestSupport
 import Testing
 
@@ -69,17 +71,89 @@ struct ContactSheetCommandTests {
     @Test func autoFillsTheWidthAndThumbnailsAreSharedWithTheBrowser() async throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await run(["--grid", "auto", "--size", "120x30", "--mode", "blocks"] + names, in: folder)
+        let sheet = ["--grid", "auto", "--size", "120x30", "--mode", "blocks", "--colors", "full"] + names
+        let result = try await run(sheet, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let first = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
         #expect(visible(first).count > 80, "4 cells of about 256 px across 120 columns")
-        // Thumbnails of the three images larger than 256 px are in the shared folder now, valid for GLib.
+        // Thumbnails of the images (all larger than 256 px) are in the shared folder now.
         let large = folder.path + "/.cache/thumbnails/large"
         let made = try FileManager.default.contentsOfDirectory(atPath: large).filter { $0.hasSuffix(".png") }
-        #expect(made.count >= 3)
-        // The same sheet again comes from them, and is the same.
-        let again = try await run(["--grid", "auto", "--size", "120x30", "--mode", "blocks"] + names, in: folder)
-        #expect(again.stdout.count > 0 && again.status == 0)
+        #expect(made.count == 4)
+        // The same sheet again comes from them: the same cells, the same lines. Its
+        // colours are the thumbnails' (the first sheet's came from pixels decoded at a DCT scale,
+        // more of them than a thumbnail keeps), and from then on the sheet is the same each time.
+        let again = try await run(sheet, in: folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        let shape = { (output: String) in output.split(separator: "\n", omittingEmptySubsequences: false).map { visible(String($0)).count }
+        }
+        #expect(shape(again.stdout) == shape(result.stdout))
+        let third = try await run(sheet, in: folder)
+        #expect(third.stdout == again.stdout, "made from the same thumbnails, the same sheet")
+
+        // The coffee's thumbnail painted green, its keys kept (still valid for the file): the next
+        // sheet draws the green, so it is drawn from the lasting thumbnail, not from the image.
+        let green = "\u{1B}[38;2;0;255;0"
+        #expect(!result.stdout.contains(green))
+        let coffee = try #require(
+            made.first { name in
+                let data = try? Data(contentsOf: URL(fileURLWithPath: large + "/" + name))
+                return data.map(Self.texts)?["Thumb::URI"]?.hasSuffix("/04_coffee.png") == true
+            })
+        let path = URL(fileURLWithPath: large + "/" + coffee)
+        let original = try Data(contentsOf: path)
+        let pixels = try #require(FreedesktopThumbnails.decode(original))
+        let keys = Self.texts(original)
+        #expect(keys["Thumb::MTime"] != nil && keys["Thumb::Size"] != nil)
+        let painted = try #require(
+            FreedesktopThumbnails.encode(
+                PixelBuffer(width: pixels.width, height: pixels.height, filledWith: (0, 255, 0, 255)),
+                texts: keys.sorted { $0.key < $1.key }
+                    .map { ($0.key, $0.value) }))
+        try painted.write(to: path)
+        let painting = try await run(sheet, in: folder)
+        #expect(painting.status == 0, "\(painting.stderr)")
+        let lines = painting.stdout.split(separator: "\n").map(String.init)
+        // The third cell (29 columns a cell, one between) of the image lines: one run of green
+        // a line (a run of one colour is one escape), there and nowhere else.
+        let greenLines = lines.filter { $0.contains(green) }
+        #expect(greenLines.count >= 5, "the painted thumbnail is drawn: \(painting.stdout)")
+        for line in greenLines {
+            #expect(line.components(separatedBy: green).count == 2)
+            let before = visible(String(line[..<line.range(of: green)!.lowerBound]))
+            #expect((2 * 30..<3 * 30).contains(before.count), "in the third cell: \(before.count) columns before it")
+        }
+        #expect(painting.stdout != result.stdout)
+    }
+
+    @Test(arguments: ["sixel", "iterm"])
+    func pixelSheetsIntoAPipeDrawEachImageOnceAndContinueInTheNextSheet(mode: String) async throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let three = [names[0], names[2], names[3]]
+        let result = try await run(["--grid", "2x1", "--size", "60x14", "--mode", mode, "--label"] + three, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = result.stdout
+        // One picture an image: a sixel DCS (ESC P params q … ESC \), or an iTerm2 OSC 1337 File=.
+        let picture =
+            mode == "sixel"
+            ? "\u{1B}P[0-9;]*q[^\u{1B}]*\u{1B}\\\\" : "\u{1B}\\]1337;File=[^:]*inline=1[^:]*:[A-Za-z0-9+/=]+(\u{07}|\u{1B}\\\\)"
+        let pictures = output.matches(of: try Regex(picture))
+        #expect(pictures.count == 3, "\(pictures.count) pictures")
+        #expect(output.components(separatedBy: mode == "sixel" ? "\u{1B}P" : "\u{1B}]1337;File=").count == 4, "and no other")
+        guard pictures.count == 3 else { return }
+        // The first sheet's two pictures, its label line, a blank line, then the second sheet.
+        let firstLabels = try #require(output.range(of: "01_grace_hopper.jpg"))
+        let secondLabels = try #require(output.range(of: "09_cups_progressive.jpg"))
+        #expect(pictures[1].range.upperBound < firstLabels.lowerBound)
+        #expect(firstLabels.upperBound < pictures[2].range.lowerBound && pictures[2].range.upperBound < secondLabels.lowerBound)
+        let labelLine = output[firstLabels.lowerBound...].prefix { $0 != "\n" }
+        #expect(labelLine.contains("04_coffee.png"), "both names on the first sheet's label line")
+        let afterLabels = output[labelLine.endIndex...]
+        #expect(afterLabels.hasPrefix("\n\n"), "a blank line between the sheets")
+        #expect(output.hasSuffix("09_cups_progressive.jpg\n"))
+        // Into a pipe: cursor moves only within the rows the sheet reserved, nothing positioned absolutely.
+        #expect(output.range(of: "\u{1B}\\[[0-9]+;[0-9]+H", options: .regularExpression) == nil)
     }
 
     @Test func kittySheetsPlaceEachImageWithItsOwnId() async throws {
@@ -93,6 +167,23 @@ struct ContactSheetCommandTests {
             result.stdout.contains("\u{1B}7") && result.stdout.contains("\u{1B}8"), "each cell drawn with the cursor saved and restored")
         #expect(result.stdout.range(of: "\u{1B}\\[[0-9]+C", options: .regularExpression) != nil, "the second cell moved to the right")
         #expect(result.stdout.contains("01_grace_hopper.jpg"))
+    }
+
+    /// The tEXt chunks of a PNG, as keys and values.
+    static func texts(_ data: Data) -> [String: String] {
+        let bytes = [UInt8](data)
+        var texts: [String: String] = [:]
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard offset + 12 + length <= bytes.count else { break }
+            let body = bytes[(offset + 8)..<(offset + 8 + length)]
+            if String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self) == "tEXt", let zero = body.firstIndex(of: 0) {
+                texts[String(decoding: body[..<zero], as: UTF8.self)] = String(decoding: body[(zero + 1)...], as: UTF8.self)
+            }
+            offset += 12 + length
+        }
+        return texts
     }
 
     /// The text without SGR escapes.

@@ -37,8 +37,10 @@ struct FreedesktopThumbnailTests {
             try FreedesktopThumbnails.encode(PixelBuffer(width: width, height: height, bytes: bytes), texts: [])!.write(to: image)
         }
 
-        var thumbnailPath: String {
-            root + "/large/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: image.path))
+        var thumbnailPath: String { thumbnailPath(.large) }
+
+        func thumbnailPath(_ size: ThumbnailSize) -> String {
+            root + "/" + size.folder + "/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: image.path))
         }
 
         /// A pipeline over local files that keeps thumbnails here, decoding with `decoder`; `reads`
@@ -51,9 +53,9 @@ struct FreedesktopThumbnailTests {
                     thumbnails: store))
         }
 
-        func cell(_ pipeline: ImagePipeline) async throws -> PreviewResponse {
+        func cell(_ pipeline: ImagePipeline, size: ThumbnailSize = .large) async throws -> PreviewResponse {
             let response = try await pipeline.preview(
-                for: PreviewRequest(url: image, options: RenderOptions(columns: 26, rows: 13), thumbnail: .large))
+                for: PreviewRequest(url: image, options: RenderOptions(columns: 26, rows: 13), thumbnail: size))
             await pipeline.finishThumbnails()
             return response
         }
@@ -150,6 +152,50 @@ struct FreedesktopThumbnailTests {
             "/usr/bin/gio", ["info", "-a", "thumbnail::*", place.image.path], environment: ["XDG_CACHE_HOME": place.cacheHome.path])
         #expect(info.contains("thumbnail::path: \(place.thumbnailPath)"), "\(info)")
         #expect(info.contains("thumbnail::is-valid: TRUE"), "\(info)")
+    }
+
+    /// The size of the PNG `data`'s IHDR.
+    static func pngSize(_ data: Data) throws -> (width: Int, height: Int) {
+        let header = try #require(chunks(data)?.first)
+        #expect(header.type == "IHDR")
+        return (
+            header.data.prefix(4).reduce(0) { $0 << 8 | Int($1) }, header.data.dropFirst(4).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        )
+    }
+
+    @Test func anXLargeCellWritesAndReadsBackAnXLargeThumbnail() async throws {
+        #expect(ThumbnailSize.xLarge.pixels == 512 && ThumbnailSize.xLarge.folder == "x-large", "the standard's x-large")
+        let place = try Place(width: 1280, height: 800)
+        defer { try? FileManager.default.removeItem(at: place.folder) }
+        let first = CountingFetcher()
+        let response = try await place.cell(place.pipeline(reads: first), size: .xLarge)
+        #expect(first.count == 1)
+        #expect(response.preview.grid.columns > 0)
+        let path = place.thumbnailPath(.xLarge)
+        #expect(path.hasSuffix("/thumbnails/x-large/" + ThumbnailName.fileName(forURI: ThumbnailName.uri(ofPath: place.image.path))))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let size = try Self.pngSize(data)
+        #expect(size.width == 512 && size.height == 320, "fitted in 512, aspect kept: \(size)")
+        let texts = Self.textBeforeImage(data)
+        let status = try FileManager.default.attributesOfItem(atPath: place.image.path)
+        #expect(texts["Thumb::URI"] == ThumbnailName.uri(ofPath: place.image.path))
+        #expect(texts["Thumb::MTime"] == String(Int((status[.modificationDate] as! Date).timeIntervalSince1970)))
+        #expect(texts["Thumb::Size"] == String((status[.size] as! NSNumber).intValue))
+        #expect(texts["Thumb::Image::Width"] == "1280" && texts["Thumb::Image::Height"] == "800")
+        // And `large`, the folder file managers look in.
+        let large = try Self.pngSize(Data(contentsOf: URL(fileURLWithPath: place.thumbnailPath(.large))))
+        #expect(large.width == 256 && large.height == 160)
+        let stored = try #require(place.store.thumbnail(ofFile: place.image.path, size: .xLarge), "valid for the store")
+        #expect(stored.width == 512 && stored.height == 320)
+
+        // The next request: from the thumbnail, the file not read and no pixel decoded.
+        let second = CountingFetcher()
+        let again = try await place.cell(place.pipeline(decoder: HeaderOnlyDecoder(), reads: second), size: .xLarge)
+        #expect(second.count == 0, "the original is not read")
+        let sameShape = again.preview.grid.columns == response.preview.grid.columns && again.preview.grid.rows == response.preview.grid.rows
+        #expect(sameShape, "the same picture's cells")
+        #expect(again.facts.width == 1280 && again.facts.height == 800)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data, "left as it is")
     }
 
     @Test func aStaleCopyIsIgnoredAndReplaced() async throws {

@@ -64,8 +64,43 @@ struct BrowserGridPixelTests {
         }
     }
 
-    func steps(_ placement: inout GraphicsPlacement, cleared: Bool = false) -> [GraphicsPlacement.Step] {
-        placement.update(to: frame.graphics, cleared: cleared, textOverwrites: { _ in false }, screen: size).steps
+    func steps(_ placement: inout GraphicsPlacement, cleared: Bool = false, screen: TerminalSize? = nil) -> [GraphicsPlacement.Step] {
+        update(&placement, cleared: cleared, screen: screen).steps
+    }
+
+    /// What the terminal is written around the last state's frame: as the full-screen terminal
+    /// asks for it (a resize draws the screen from scratch: `cleared`).
+    func update(_ placement: inout GraphicsPlacement, cleared: Bool = false, screen: TerminalSize? = nil) -> GraphicsPlacement.Update {
+        placement.update(to: frame.graphics, cleared: cleared, textOverwrites: { _ in false }, screen: screen ?? size)
+    }
+
+    /// How many times `sequence` occurs in `bytes`.
+    func occurrences(of sequence: [UInt8], in bytes: [UInt8]) -> Int {
+        guard !sequence.isEmpty, bytes.count >= sequence.count else { return 0 }
+        return (0...(bytes.count - sequence.count)).filter { bytes[$0..<($0 + sequence.count)].elementsEqual(sequence) }.count
+    }
+
+    /// Each placed image inside `screen` and inside its cell's image box, centred in it across and down.
+    func expectCentredInTheirBoxes(
+        _ placed: [PlacedGraphic], screen: TerminalSize, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        throws
+    {
+        let state = try #require(view.last)
+        let layout = try #require(state.gridLayout)
+        let visible = layout.visible(firstRow: state.grid?.firstRow ?? 0, count: images.count)
+        #expect(placed.count == visible.count, sourceLocation: sourceLocation)
+        for (index, graphic) in zip(visible, placed) {
+            let box = try #require(layout.imageBox(of: index, firstRow: state.grid?.firstRow ?? 0))
+            let area = graphic.area
+            #expect(area.column >= 0 && area.row >= 0, sourceLocation: sourceLocation)
+            #expect(area.column + area.width <= screen.columns && area.row + area.height <= screen.rows, sourceLocation: sourceLocation)
+            #expect(
+                area.column == box.column + (box.width - area.width) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation
+            )
+            #expect(
+                area.row == box.row + (box.height - area.height) / 2, "cell \(index): \(area) in \(box)", sourceLocation: sourceLocation)
+        }
     }
 
     func deleted(_ steps: [GraphicsPlacement.Step]) -> Set<UInt32> {
@@ -179,6 +214,148 @@ struct BrowserGridPixelTests {
         #expect(frame.graphics.isEmpty)
         #expect(erased(steps(&placement)).count == 8)
         #expect(placement.placed.isEmpty)
+    }
+
+    @Test func aResizeDeletesEveryKittyCellAndDrawsTheNewLayoutInsideTheNewScreen() async throws {
+        let presenter = try await startedGrid(in: .kitty)
+        try await waitForCells(8, .kitty)
+        let before = try #require(view.last?.gridLayout)
+        #expect(before.columns == 4)
+        var placement = GraphicsPlacement(terminal: terminal)
+        let ids = Set(
+            steps(&placement).compactMap { step -> UInt32? in
+                guard case .draw(let placed) = step else { return nil }
+                return placed.preview.imageID
+            })
+        #expect(ids.count == 8)
+
+        // Wider: 5 across; the two new cells come from the loader, the others from memory.
+        let wider = TerminalSize(columns: 160, rows: 36)
+        presenter.resize(to: wider)
+        try await release(8..<10)
+        try await waitForCells(10, .kitty)
+        let after = try #require(view.last?.gridLayout)
+        #expect(after.columns == 5 && after.columns != before.columns)
+        // The terminal draws a resized screen from scratch: every old id is deleted, whether its
+        // image moved or not, and every cell of the new layout drawn.
+        let resized = steps(&placement, cleared: true, screen: wider)
+        #expect(deleted(resized) == ids)
+        #expect(drawn(resized) == frame.graphics && drawn(resized).count == 10)
+        #expect(resized.prefix(8).allSatisfy { if case .delete = $0 { true } else { false } }, "the old go before the new come")
+        try expectCentredInTheirBoxes(drawn(resized), screen: wider)
+        #expect(placement.placed == frame.graphics)
+    }
+
+    @Test func aResizeErasesEverySixelCellAndKeepsTheSelectionOnTheNewScreen() async throws {
+        let presenter = try await startedGrid(in: .sixel)
+        try await waitForCells(8, .sixel)
+        // The second screen's first row seen once, so the pipeline holds its renders.
+        presenter.handle(key: .down)
+        presenter.handle(key: .down)
+        try await release(8..<12)
+        try await waitForCells(8, .sixel)
+        presenter.handle(key: .up)
+        presenter.handle(key: .up)
+        // The last cell of the first screen selected: 4 across, it is on the second row.
+        for _ in 0..<3 { presenter.handle(key: .right) }
+        presenter.handle(key: .down)
+        #expect(view.last?.selectedIndex == 7 && view.last?.grid?.firstRow == 0)
+        try await waitForCells(8, .sixel)
+        var placement = GraphicsPlacement(terminal: terminal)
+        let first = frame.graphics
+        #expect(steps(&placement) == first.map { .draw($0) })
+
+        // Narrower: 3 across, so the selected cell is on the third row: the grid scrolls a row to
+        // keep it in sight, and every cell it shows is one the pipeline has already rendered.
+        let narrower = TerminalSize(columns: 100, rows: 36)
+        presenter.resize(to: narrower)
+        let layout = try #require(view.last?.gridLayout)
+        #expect(layout.columns == 3)
+        #expect(view.last?.grid?.firstRow == 1, "the selection stays on screen through a resize")
+        try await waitForCells(6, .sixel)
+        let resized = steps(&placement, cleared: true, screen: narrower)
+        // Every old cell is written over with blanks (none is where a new one of its size is),
+        // before the new ones are drawn.
+        #expect(erased(resized).count == 8 && first.allSatisfy { erased(resized).contains($0.area) })
+        #expect(drawn(resized) == frame.graphics)
+        let firstDraw = try #require(resized.firstIndex { if case .draw = $0 { true } else { false } })
+        #expect(resized[firstDraw...].allSatisfy { if case .draw = $0 { true } else { false } })
+        try expectCentredInTheirBoxes(drawn(resized), screen: narrower)
+    }
+
+    @Test func aScrollAndAModeChangeAreEachOneSynchronizedUpdate() async throws {
+        let presenter = try await startedGrid(in: .kitty)
+        try await waitForCells(8, .kitty)
+        var placement = GraphicsPlacement(terminal: terminal)
+        _ = update(&placement)
+        let begin = GraphicsPlacement.beginSynchronizedUpdate
+        let end = GraphicsPlacement.endSynchronizedUpdate
+
+        func expectOneSynchronizedUpdate(_ update: GraphicsPlacement.Update, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(update.before.starts(with: begin), sourceLocation: sourceLocation)
+            #expect(update.after.suffix(end.count).elementsEqual(end), sourceLocation: sourceLocation)
+            let whole = update.before + update.after
+            #expect(occurrences(of: begin, in: whole) == 1 && occurrences(of: end, in: whole) == 1, sourceLocation: sourceLocation)
+        }
+
+        // A row down: the eight old images go and eight are drawn, all inside one synchronized update.
+        presenter.handle(key: .down)
+        presenter.handle(key: .down)
+        try await release(8..<12)
+        try await waitForCells(8, .kitty)
+        let scrolled = update(&placement)
+        #expect(deleted(scrolled.steps).count == 8 && drawn(scrolled.steps).count == 8)
+        expectOneSynchronizedUpdate(scrolled)
+        // The deletions are written before the frame's text, the new images after it.
+        for id in deleted(scrolled.steps) {
+            #expect(occurrences(of: KittyGraphicsEncoder(passthrough: terminal.passthrough).delete(id: id), in: scrolled.before) == 1)
+        }
+        for placed in drawn(scrolled.steps) { #expect(occurrences(of: placed.preview.bytes, in: scrolled.after) == 1) }
+
+        // m: kitty's images deleted and sixel ones drawn, in one update too.
+        presenter.handle(.toggleMode)
+        try await waitForCells(8, .sixel)
+        let toSixel = update(&placement)
+        #expect(deleted(toSixel.steps).count == 8 && drawn(toSixel.steps).count == 8)
+        expectOneSynchronizedUpdate(toSixel)
+
+        // On through the text modes and back to kitty, whose cells the pipeline has rendered: they
+        // show at once, their images drawn again in one update.
+        presenter.handle(.toggleMode)
+        presenter.handle(.toggleMode)
+        #expect(view.last?.mode == .ascii)
+        try await eventually {
+            guard let cells = view.last?.grid?.cells, cells.count == 8 else { return false }
+            return cells.values.allSatisfy { if case .loaded(let preview) = $0 { preview.graphics == nil } else { false } }
+        }
+        let toText = update(&placement)
+        #expect(erased(toText.steps).count == 8 && drawn(toText.steps).isEmpty)
+        expectOneSynchronizedUpdate(toText)
+        presenter.handle(.toggleMode)
+        #expect(view.last?.mode == .kitty)
+        #expect(frame.graphics.count == 8 && frame.graphics.allSatisfy { $0.preview.graphics == .kitty }, "shown at once")
+        let toKitty = update(&placement)
+        #expect(drawn(toKitty.steps).count == 8)
+        expectOneSynchronizedUpdate(toKitty)
+
+        // A terminal without synchronized output gets the same steps with neither sequence.
+        var plain = GraphicsPlacement(terminal: GraphicsTerminal(cell: terminal.cell))
+        let unsynchronized = update(&plain)
+        #expect(drawn(unsynchronized.steps).count == 8)
+        #expect(occurrences(of: begin, in: unsynchronized.before + unsynchronized.after) == 0)
+        #expect(occurrences(of: end, in: unsynchronized.before + unsynchronized.after) == 0)
+    }
+
+    @Test func aThumbnailNarrowerOrShorterThanItsCellIsCentredInItsBox() async throws {
+        // The first row's images are wide (shorter than the box), the second's tall (narrower).
+        let presenter = try await startedGrid(in: .sixel)
+        try await waitForCells(8, .sixel)
+        let placed = frame.graphics
+        let layout = try #require(view.last?.gridLayout)
+        #expect(placed.prefix(4).allSatisfy { $0.area.height < layout.imageRows && $0.area.width == layout.cellWidth })
+        #expect(placed.suffix(4).allSatisfy { $0.area.width < layout.cellWidth && $0.area.height == layout.imageRows })
+        try expectCentredInTheirBoxes(placed, screen: size)
+        withExtendedLifetime(presenter) {}
     }
 
     @Test func anImageThatStaysCostsNothingAndTextOverOneRedrawsOnlyIt() {

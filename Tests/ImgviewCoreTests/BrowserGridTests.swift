@@ -257,4 +257,80 @@ struct BrowserGridTests {
         #expect(presenter.gridTasks[url(7)]?.priority == .high)
         continuation.finish()
     }
+
+    @Test func aClickOnTheGridHintOpensTheGridAndOneOnTheSingleHintGoesBack() throws {
+        let presenter = makePresenter()
+        presenter.handle(key: .right)
+        /// A press on the first column of the status line's `hint`, if the line shows it.
+        func clickHint(_ hint: String) throws {
+            let state = try #require(view.last)
+            let row = state.terminalSize.rows - 1
+            let line = BrowserScreen(state: state).compose().text(ofRow: row)
+            let range = try #require(line.range(of: hint), "\(hint) on the status line: \(line)")
+            let column = line.distance(from: line.startIndex, to: range.lowerBound)
+            presenter.handle(mouse: MouseEvent(.press(button: 0), column: column, row: row))
+        }
+        #expect(view.last?.grid == nil)
+        try clickHint("g grid")
+        #expect(view.last?.grid != nil, "the click opens the grid")
+        #expect(selected == 1, "with the selection kept")
+        try clickHint("g single")
+        #expect(view.last?.grid == nil, "and one on the grid's hint goes back to the single view")
+        #expect(selected == 1)
+    }
+
+    @Test func aCellOfALargePhotoAsksTheDecoderForItsThumbnailsSizeOnly() async throws {
+        let decoder = SizeRecordingDecoder()
+        let pipeline = ImagePipeline(configuration: .init(fetcher: loader, decoder: decoder, scheduler: WorkerPool(width: 1)))
+        let presenter = BrowserPresenter(
+            catalog: Catalog(images: images, origin: .builtIn),
+            configuration: .init(pipeline: pipeline, saveFolder: FileManager.default.temporaryDirectory, neighbourhood: 0, clock: clock),
+            terminalSize: TerminalSize(columns: 120, rows: 36), mode: .blocks, colors: .twoFiftySix)
+        presenter.view = view
+        presenter.start()
+        presenter.handle(key: .character("g"))
+        // Eight 3840×2400 JPEGs, each its own grey so the decoder tells them apart.
+        for index in 0..<8 {
+            await loader.waitForRequest(url(index))
+            loader.release(url(index), with: .success(stubImage(width: 3840, height: 2400, grey: UInt8(index))))
+        }
+        try await eventually {
+            (0..<8).allSatisfy { if case .loaded? = cell($0) { true } else { false } }
+        }
+        let asked = decoder.requests
+        for index in 0..<8 {
+            // A `large` thumbnail is 256×160: asked for that (less a pixel or two a writer may round
+            // away), which libjpeg serves at its smallest scale, 1/8 (480×300), not at full size.
+            let minimum = try #require(asked[UInt8(index)] ?? nil, "cell \(index) was decoded with a size")
+            #expect((252...256).contains(minimum.width) && (156...160).contains(minimum.height), "cell \(index): \(minimum)")
+            #expect(DecodePolicyTests.libjpegEighths(width: 3840, height: 2400, covering: minimum) == 1)
+        }
+        withExtendedLifetime(presenter) {}
+    }
+}
+
+/// Reads stub images as JPEGs and records the size each decode asks for, by the image's grey
+/// level; gives what libjpeg would at that request (its smallest scale covering it).
+final class SizeRecordingDecoder: ImageDecoding, Sendable {
+    private let asked = Locked<[UInt8: (width: Int, height: Int)?]>([:])
+
+    var requests: [UInt8: (width: Int, height: Int)?] { asked.withLock { $0 } }
+
+    func inspect(_ bytes: Data, probe: ImageProbe) throws(ImageDecodingError) -> ImageHeader {
+        var header = try StubDecoder().inspect(bytes, probe: probe)
+        header.format = .jpeg
+        return header
+    }
+
+    func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let grey = UInt8(String(decoding: bytes.dropFirst(8), as: UTF8.self).split(separator: ",").last ?? "") ?? 0
+        asked.withLock { $0[grey] = request.minimumSize }
+        let eighths =
+            request.minimumSize.map {
+                DecodePolicyTests.libjpegEighths(width: header.storedWidth, height: header.storedHeight, covering: $0)
+            } ?? 8
+        let width = (header.storedWidth * eighths + 7) / 8
+        let height = (header.storedHeight * eighths + 7) / 8
+        return DecodedImage(header: header, pixels: PixelBuffer(width: width, height: height, filledWith: (grey, grey, grey, 255)))
+    }
 }

@@ -38,6 +38,30 @@ struct DecodePolicyTests {
         #expect(once.width < switchable.width)
     }
 
+    /// The size libjpeg gives a `width × height` JPEG at its smallest scale (of 1/8 … 8/8) whose
+    /// both sides reach `minimum` (as `JPEGDecoder` chooses it: libjpeg rounds up), in eighths.
+    static func libjpegEighths(width: Int, height: Int, covering minimum: (width: Int, height: Int)) -> Int {
+        (1...8).first { ($0 * width + 7) / 8 >= minimum.width && ($0 * height + 7) / 8 >= minimum.height } ?? 8
+    }
+
+    @Test func aLargeThumbnailOfAPhotoAsksForAbout256By160SoLibjpegDecodesAnEighth() {
+        let header = ImageHeader(format: .jpeg, storedWidth: 3840, storedHeight: 2400, orientation: .up)
+        // A grid cell of 256 px in blocks (26×13 cells): the thumbnail's own size, 256×160, less
+        // the pixel or two a writer may round away; the box needs fewer.
+        let text = RenderOptions(columns: 26, rows: 13, mode: .blocks, cellAspect: 2)
+        let minimum = DecodePolicy.minimumSize(of: header, for: text, thumbnail: .large)
+        #expect((252...256).contains(minimum.width) && (156...160).contains(minimum.height), "\(minimum)")
+        #expect(Self.libjpegEighths(width: 3840, height: 2400, covering: minimum) == 1, "480×300 covers it")
+        #expect(DecodePolicy.minimumSize(of: header, for: text).width < minimum.width, "more than the box alone asks")
+        // In kitty's pixels (260×260 px a cell): the box's need with room to spare, 1.5× the 260×163
+        // shown, is more than the thumbnail; libjpeg's eighth still covers it.
+        var pixels = text
+        pixels.graphics = GraphicsOptions(graphics: .kitty, columns: 26, rows: 13, cell: CellPixelSize(width: 10, height: 20))
+        let pixelMinimum = DecodePolicy.minimumSize(of: header, for: pixels, thumbnail: .large)
+        #expect(pixelMinimum.width >= 256 && pixelMinimum.height >= 160 && pixelMinimum.width <= 480 && pixelMinimum.height <= 300)
+        #expect(Self.libjpegEighths(width: 3840, height: 2400, covering: pixelMinimum) == 1)
+    }
+
     @Test func blocksAskTheSameWhetherOrNotTheModeCanChange() {
         let options = RenderOptions(columns: 80, rows: 24, mode: .blocks, symbols: .quad, cellAspect: 2)
         let once = DecodePolicy.minimumSize(of: Self.photo, for: options, forEveryMode: false)
