@@ -5,6 +5,9 @@
 # "toml++ asserts").
 # shellcheck disable=SC2034  # used by the scripts that source this file
 swift_build_flags=(-Xcxx '-DTOML_ASSERT(expr)=((void)0)')
+# A target that imports another of this package without declaring it is an error, not a build that
+# works only while the other module happens to be built first (DECISIONS.md, "The map").
+swift_build_flags+=(--explicit-target-dependency-import-check error)
 
 # How `make release` links what users install (DECISIONS.md, "Start-up: how the release binary is
 # linked"): GNU ld, which packs the 57,000 relative relocations of a position-independent binary

@@ -6,7 +6,6 @@ import Testing
 
 @testable import ImgviewImaging
 @testable import ImgviewPipeline
-@testable import ImgviewURLSession
 
 /// What the pipeline hands `show` and the browser for an animated image: every frame rendered
 /// for the box and mode, with its delay and the loop count, against committed text;
