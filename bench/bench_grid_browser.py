@@ -14,9 +14,11 @@ and the 24 would be half a screen), waits until the whole folder is listed and t
 preview and its neighbours' prefetches are done, then sends `g`; imgview appends `grid MS` to
 $IMGVIEW_FRAME_LOG at the first frame after the key in which every visible cell shows its thumbnail (or a
 failure): the grid's first screen. In the folder of 2,000, End then goes to the last image, and the next
-`grid MS` is the time to its whole screen.
+`grid MS` is the time to its whole screen. Before it quits, the browser's peak resident memory
+(VmHWM) is read from /proc.
 Runs take turns between the two folders. Goals (issue 29): the 2,000's first screen within 1.25× the
-24's (medians; "the same time", with room for the noise of a shared machine), End ≤ 1000 ms (median).
+24's (medians; "the same time", with room for the noise of a shared machine), End ≤ 1000 ms (median),
+peak RSS ≤ 100 MB (the largest run).
 
 Usage: bench/bench_grid_browser.py [--imgview PATH] [--runs N] [--json OUT] [--testdata DIR]
 Needs: tmux, ImageMagick (convert), ../shared/testdata.
@@ -37,6 +39,7 @@ MANY = 2000
 COLUMNS, ROWS = 100, 40
 SAME_TIME_GOAL = 1.25
 END_GOAL_MS = 1000
+RSS_GOAL_MB = 100
 SETTLE_S = 2.0
 
 
@@ -44,8 +47,18 @@ def grid_times(path):
     return [float(line.split()[1]) for line in benchlib.log_lines(path) if line.startswith("grid ")]
 
 
+def peak_rss_mb(pid):
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise SystemExit(f"bench_grid_browser: no VmHWM for process {pid}")
+
+
 def browse(imgview, work, folder, count, name, end):
-    """One cold run over folder: (ms from g to the grid's first whole screen, ms from End to the last screen's, or None)."""
+    """One cold run over folder: (ms from g to the grid's first whole screen, ms from End to the last screen's, or None,
+    the browser's peak RSS in MB)."""
     state = os.path.join(work, "state-" + name)
     shutil.rmtree(state, ignore_errors=True)
     os.makedirs(os.path.join(state, "xdg"))
@@ -72,8 +85,10 @@ def browse(imgview, work, folder, count, name, end):
             shown = tmux.screen()
             tmux("kill-server")
             sys.exit(f"bench_grid_browser: End did not show {last}; the screen showed:\n" + shown)
+    # The pane's process is imgview itself: sh execs env, which execs it.
+    rss = peak_rss_mb(int(tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip()))
     tmux("kill-server")
-    return opened, ended
+    return opened, ended, rss
 
 
 def main():
@@ -92,11 +107,15 @@ def main():
             os.link(photos[index % len(photos)], os.path.join(many, f"photo{index + 1:04d}.jpg"))
         opened = {"few": [], "many": []}
         ends = []
+        rss = {"few": [], "many": []}
         for _ in range(args.runs):
-            opened["few"].append(browse(args.imgview, work, few, len(photos), "few", end=False)[0])
-            first, end = browse(args.imgview, work, many, MANY, "many", end=True)
+            first, _, peak = browse(args.imgview, work, few, len(photos), "few", end=False)
+            opened["few"].append(first)
+            rss["few"].append(peak)
+            first, end, peak = browse(args.imgview, work, many, MANY, "many", end=True)
             opened["many"].append(first)
             ends.append(end)
+            rss["many"].append(peak)
     finally:
         tmux("kill-server")
         shutil.rmtree(work, ignore_errors=True)
@@ -106,6 +125,10 @@ def main():
     print(f"grid's first screen, cold: {len(photos)} photos median {few_ms:.0f} ms ({', '.join(f'{t:.0f}' for t in opened['few'])}); "
           f"{MANY:,} photos median {many_ms:.0f} ms ({', '.join(f'{t:.0f}' for t in opened['many'])}): {ratio:.2f}×")
     print(f"End in the grid of {MANY:,}: the last screen whole in median {end_ms:.0f} ms ({', '.join(f'{t:.0f}' for t in ends)})")
+    peak = max(rss["few"] + rss["many"])
+    print(f"peak RSS: {len(photos)} photos {', '.join(f'{m:.0f}' for m in rss['few'])} MB; {MANY:,} photos (after End) "
+          f"{', '.join(f'{m:.0f}' for m in rss['many'])} MB")
+    print(f"goal ≤ {RSS_GOAL_MB} MB peak RSS: {'met' if peak <= RSS_GOAL_MB else 'NOT met'}")
     print(f"goal ≤ {SAME_TIME_GOAL}× for the {MANY:,}: {'met' if ratio <= SAME_TIME_GOAL else 'NOT met'}; "
           f"goal ≤ {END_GOAL_MS} ms for End: {'met' if end_ms <= END_GOAL_MS else 'NOT met'}; load {load}, {os.cpu_count()} cores")
     if args.json:
@@ -113,7 +136,8 @@ def main():
             json.dump({"few": len(photos), "many": MANY, "size": f"{bench_grid.WIDTH}x{bench_grid.HEIGHT}", "box": f"{COLUMNS}x{ROWS}",
                        "runs": args.runs, "few_ms": opened["few"], "many_ms": opened["many"], "end_ms": ends,
                        "few_median_ms": few_ms, "many_median_ms": many_ms, "end_median_ms": end_ms, "ratio": ratio,
-                       "same_time_goal": SAME_TIME_GOAL, "end_goal_ms": END_GOAL_MS, "load": load, "cores": os.cpu_count()}, f, indent=1)
+                       "same_time_goal": SAME_TIME_GOAL, "end_goal_ms": END_GOAL_MS,
+                       "few_rss_mb": rss["few"], "many_rss_mb": rss["many"], "peak_rss_mb": peak, "rss_goal_mb": RSS_GOAL_MB, "load": load, "cores": os.cpu_count()}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -581,6 +581,17 @@ def grid_browser(results):
         [f"grid of {data['many']:,} photos: End shows the last screen in ≤ {data['end_goal_ms'] / 1000:g} s",
          f"{data['end_median_ms']:.0f} ms", verdict(data["end_median_ms"] <= data["end_goal_ms"])],
     ]
+    sheet = load_json(os.path.join(results, "grid.json")) if os.path.exists(os.path.join(results, "grid.json")) else None
+    if sheet:
+        # timg has no browser: its grid of the same photographs, from its start, in the same make bench.
+        versus = data["few_median_ms"] / 1000 / sheet["timg"]["screen_s"]
+        goals.append([f"the browser's grid of {data['few']} photos, cold, from `g` to its first screen whole: ≤ {GRID_COLD_GOAL}× "
+                      "timg's grid of them (`bench_grid.py`'s timg, from its start)",
+                      f"{ratio(versus)} ({data['few_median_ms']:.0f} ms · timg {sheet['timg']['screen_s'] * 1000:.0f} ms)",
+                      verdict(versus <= GRID_COLD_GOAL)])
+    if "peak_rss_mb" in data:
+        goals.append([f"the browser's grid over {data['few']} and {data['many']:,} photos: peak RSS ≤ {data['rss_goal_mb']} MB",
+                      f"{data['peak_rss_mb']:.0f} MB", verdict(data["peak_rss_mb"] <= data["rss_goal_mb"])])
     rows = [[f"{data['few']} photos", "the grid's first screen (g)", ms_list(data["few_ms"]), f"{data['few_median_ms']:.0f} ms"],
             [f"{data['many']:,} photos", "the grid's first screen (g)", ms_list(data["many_ms"]), f"{data['many_median_ms']:.0f} ms"],
             [f"{data['many']:,} photos", "End: the last screen", ms_list(data["end_ms"]), f"{data['end_median_ms']:.0f} ms"]]
