@@ -68,6 +68,26 @@ struct ContactSheetCommandTests {
         #expect(sheets[2].contains("✗ notes.png"))
     }
 
+    @Test func aFileThatFailedBeforeIsNotDecodedAgainAndStillSaysWhy() async throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try Data(contentsOf: folder.appendingPathComponent(Self.images[2]))
+        try png.prefix(3_000).write(to: folder.appendingPathComponent("cut.png"))
+        let sheet = ["--grid", "2x1", "--label", "--size", "41x8", "--mode", "ascii", "--colors", "none", Self.images[0], "cut.png"]
+        let reason = "cut.png: truncated PNG image: the data ends before any pixel"
+        let first = try await run(sheet, in: folder)
+        #expect(first.status == 1, "some failed")
+        #expect(first.stderr.contains(reason + "\n"), "\(first.stderr)")
+        let markers = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/.cache/thumbnails/fail/imgview-0.1.0")
+        #expect(markers.count == 1, "the standard's failure marker, for file managers and the next run")
+        let second = try await run(sheet, in: folder)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains(reason + " (found before, and the file has not changed since)"), "\(second.stderr)")
+        let labels = { (output: String) in output.split(separator: "\n").last.map(String.init) ?? "" }
+        #expect(labels(first.stdout).contains("✗ cut.png"))
+        #expect(labels(second.stdout) == labels(first.stdout), "its cell marked the same")
+    }
+
     @Test func autoFillsTheWidthAndThumbnailsAreSharedWithTheBrowser() async throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

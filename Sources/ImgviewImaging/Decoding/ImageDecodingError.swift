@@ -48,9 +48,9 @@ public enum ImageDecodingError: UserFacingError, Equatable {
         case .libraryMissing(let format, let library):
             "cannot decode \(format.displayName) images: \(library.summary)"
         case .failedBefore(let reason) where reason.isEmpty:
-            "could not be read as an image before, and the file has not changed since (r tries again)"
+            "could not be read as an image before, and the file has not changed since"
         case .failedBefore(let reason):
-            "\(TerminalText.sanitized(reason)) (found before, and the file has not changed since; r tries again)"
+            "\(TerminalText.sanitized(reason)) (found before, and the file has not changed since)"
         }
     }
 
