@@ -44,9 +44,8 @@ final class PipelineMemory: Sendable {
             guard !needsDigest, let stamp = known.fileStamp, FileStamp(of: url) == stamp else { return nil }
             return known
         }
-        if isOffline { return known }
-        if let stamp = known.fileStamp { return FileStamp(of: url) == stamp ? known : nil }
-        return known.entry.isFresh(at: now()) ? known : nil
+        if let stamp = known.fileStamp, !isOffline { return FileStamp(of: url) == stamp ? known : nil }
+        return known.entry.isUsableWithoutAsking(offline: isOffline, at: now()) ? known : nil
     }
 
     /// Remembers what `response` delivered for its URL.

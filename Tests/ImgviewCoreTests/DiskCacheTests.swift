@@ -21,6 +21,14 @@ struct DiskCacheTests {
         return try cache.store(file, as: entry(url, data, at: date))
     }
 
+    @Test func aRememberedBodyIsUsedWithoutAskingWhileFreshOrOffline() {
+        let fetched = Date(timeIntervalSince1970: 1_000_000)
+        let kept = entry("https://example.com/a.png", Data("a".utf8), at: fetched)
+        #expect(kept.isUsableWithoutAsking(offline: false, at: fetched.addingTimeInterval(59)))
+        #expect(!kept.isUsableWithoutAsking(offline: false, at: fetched.addingTimeInterval(60)), "stale: ask the server")
+        #expect(kept.isUsableWithoutAsking(offline: true, at: fetched.addingTimeInterval(86_400)), "offline, nobody to ask")
+    }
+
     @Test func staysWithinItsLimitAfterEveryWrite() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

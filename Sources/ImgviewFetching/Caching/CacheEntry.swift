@@ -83,6 +83,10 @@ public struct CacheEntry: Sendable, Codable, Equatable {
 
     public func isFresh(at now: Date) -> Bool { now < freshUntil }
 
+    /// The one rule for using a remembered body without asking the server: it is fresh, or the
+    /// command is offline (and so cannot ask). The disk cache and the pipeline's memory both apply it.
+    public func isUsableWithoutAsking(offline: Bool, at now: Date) -> Bool { offline || isFresh(at: now) }
+
     /// Whether the server gave a validator, so a stale entry can be revalidated rather than refetched.
     public var canRevalidate: Bool { etag != nil || lastModified != nil }
 }

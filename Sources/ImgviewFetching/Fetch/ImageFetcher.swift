@@ -44,7 +44,7 @@ public struct ImageFetcher: ImageFetching {
         // Every request that consults the disk cache counts once in its counters (see CacheCounters).
         let countingDisk = request.cachePolicy == .useCache ? configuration.diskCache : nil
         if let disk = countingDisk, let entry = disk.entry(for: url) {
-            if configuration.isOffline || entry.isFresh(at: configuration.now()) {
+            if entry.isUsableWithoutAsking(offline: configuration.isOffline, at: configuration.now()) {
                 if let response = try? readVerified(entry, request: request, source: .disk) {
                     // The body is verified already: an entry older than the probe gets it from there.
                     disk.recordHit(entry, probe: entry.probe == nil ? response.probe : nil)
