@@ -171,7 +171,8 @@ private final class AVIFSession {
             default: 0
             }
         let quarters = (4 + chroma + (decoder.pointee.alphaPresent != 0 ? 4 : 0)) * (image.pointee.depth > 8 ? 2 : 1)
-        // dav1d holds about half as much again as the planes (padding, its own buffers): measured.
+        // dav1d holds about half as much again as the planes: padding and its own buffers
+        // (DECISIONS.md, "Decoders' memory follows the output").
         let needed = width.multipliedReportingOverflow(by: height * quarters * 3).partialValue / 8
         guard request.allowsDecodeBytes(needed) else {
             throw .tooLargeToDecode(what: "an AVIF", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)

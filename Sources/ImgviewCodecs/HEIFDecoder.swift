@@ -96,10 +96,10 @@ public struct HEIFDecoder: ImageDecoding {
         return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
     }
 
-    /// What libheif and libde265 hold at the peak of decoding a `width × height` image (measured,
-    /// DECISIONS.md, "HEIC and JPEG XL counted against maxDecodeBytes"): libde265's picture of
-    /// the largest stream (a whole image, or one grid tile) with its per-block data (1.25 bytes a
-    /// pixel), beside libheif's copy of the image's planes; on the RGB path (`planar` false), the
+    /// What libheif and libde265 hold at the peak of decoding a `width × height` image (DECISIONS.md,
+    /// "glibc's sliding mmap threshold; HEIC and JPEG XL counted against maxDecodeBytes"): libde265's
+    /// picture of the largest stream (a whole image, or one grid tile) with its per-block data,
+    /// beside libheif's copy of the image's planes; on the RGB path (`planar` false), the
     /// copies of every stream's planes (colour, and alpha or depth), the RGB or RGBA image and the
     /// converter's own plane. In quarters of a byte per pixel: a plane of 8-bit samples is 4.
     static func decodeBytes(width: Int, height: Int, meta: [UInt8]?, planar: Bool) -> Int {
@@ -119,11 +119,11 @@ public struct HEIFDecoder: ImageDecoding {
     }
 
     /// The plane libheif's colour conversion holds beside its output, in quarters of a byte per
-    /// pixel: fitted to 12 MP decodes to RGB (5.5 bytes a pixel in all) and, with alpha, to RGBA (7.7).
+    /// pixel, fitted to what decodes to RGB and RGBA held (same entry).
     static let conversionQuarters = 5
 
     /// libde265's per-block data (prediction, transform and deblocking records), in quarters of a
-    /// byte per pixel: measured as what a 12 MP or 48 MP 4:2:0 decode holds past two copies of its planes.
+    /// byte per pixel: what a decode holds past two copies of its planes (same entry).
     static let perBlockQuarters = 5
 
     /// A picture's planes in quarters of a byte per pixel: luma 4, chroma as subsampled, doubled past 8 bits.

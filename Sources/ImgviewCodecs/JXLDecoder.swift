@@ -48,7 +48,8 @@ extension JXLDecoder {
     }
 
     /// libjxl 0.7's own state while it decodes a frame into a buffer, in quarters of a byte per
-    /// pixel: 2.5 to 2.8 bytes measured at 12 and 48 MP.
+    /// pixel (DECISIONS.md, "glibc's sliding mmap threshold; HEIC and JPEG XL counted against
+    /// maxDecodeBytes").
     static let libraryQuarters = 11
 }
 

@@ -81,7 +81,7 @@ public final class ManualScheduler: WorkScheduling, Sendable {
                 Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
                 return
             }
-            // Between stages the pipeline's actor has work of its own to do before it queues more.
+            // Between stages the pipeline's tasks have work of their own to do before they queue more.
             if !runNext(atLeast: priority) { try await Task.sleep(for: .milliseconds(1)) }
         }
     }

@@ -49,7 +49,7 @@ public struct ImageResponse: Sendable {
     public let entry: CacheEntry
     public let source: Source
     public let body: Body
-    /// How long the service took to deliver, from the request to the last byte.
+    /// How long the fetch took to deliver, from the request to the last byte.
     public let elapsed: Duration
     /// Whether the disk cache holds the bytes now.
     public let isCached: Bool
