@@ -1,4 +1,5 @@
 import ImgviewImaging
+import ImgviewSupport
 
 /// A pixel preview where a screen shows it: drawn from the cell at `column`, `row`, over the
 /// blank cells of its layout.

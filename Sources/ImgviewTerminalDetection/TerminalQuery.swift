@@ -14,7 +14,7 @@ public enum TerminalQuery {
     public static let bytes: [UInt8] =
         EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
         + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
-        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + requestSecondaryDeviceAttributes
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + EscapeSequence.requestSecondaryDeviceAttributes
         + EscapeSequence.requestDeviceAttributes
 
     /// The question inside tmux, which answers it itself: no kitty graphics query, since tmux takes
@@ -30,11 +30,8 @@ public enum TerminalQuery {
     /// terminal has Unicode placeholders, which tmux keeps as text), ended by DSR, whose answer
     /// `CSI 0 n` comes last. Not DA1: tmux swallows the outer DA answers while it still waits for its own.
     public static let outerBytes: [UInt8] = TerminalRoute.tmuxPassthrough.wrap(
-        EscapeSequence.requestVersion + requestSecondaryDeviceAttributes + KittyGraphicsEncoder().query(id: kittyQueryID)
-            + KittyGraphicsEncoder().placeholderQuery(id: kittyPlaceholderQueryID) + ControlCode.csi + Array("5n".utf8))
-
-    /// DA2, `CSI > c`.
-    static let requestSecondaryDeviceAttributes: [UInt8] = ControlCode.csi + Array(">c".utf8)
+        EscapeSequence.requestVersion + EscapeSequence.requestSecondaryDeviceAttributes + KittyGraphicsEncoder().query(id: kittyQueryID)
+            + KittyGraphicsEncoder().placeholderQuery(id: kittyPlaceholderQueryID) + EscapeSequence.requestStatusReport)
 
     /// The id of the kitty query's image, which its answer names.
     static let kittyQueryID: UInt32 = 31

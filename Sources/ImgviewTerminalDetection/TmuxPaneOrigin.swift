@@ -45,7 +45,7 @@ public struct CursorPositionReply: Sendable, Equatable {
     public var column: Int
 
     /// The question.
-    public static let query: [UInt8] = ControlCode.csi + Array("6n".utf8)
+    public static let query = EscapeSequence.requestCursorPosition
 
     /// The first report in `bytes`, and the bytes around it (keys typed meanwhile); nil report while none is whole.
     public static func find(in bytes: [UInt8]) -> (reply: CursorPositionReply?, rest: [UInt8]) {

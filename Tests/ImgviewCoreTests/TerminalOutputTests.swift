@@ -59,4 +59,37 @@ struct TerminalOutputTests {
         }
         #expect(offenders.isEmpty, "escape sequences spelled outside the vocabulary: \(offenders)")
     }
+
+    /// Nor does any compose one from the vocabulary's parts: an introducer or a terminator is
+    /// written only by the vocabulary (the input decoders compare bytes against them, which is reading).
+    @Test func noOtherSourceFileComposesASequence() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let vocabulary = sources.appendingPathComponent("ImgviewSupport/TerminalOutput").path
+        // The fuzz target builds hostile input for the key decoder, not output.
+        let fuzzing = sources.appendingPathComponent("ImgviewFuzzing").path
+        let compositions = [
+            "ControlCode.csi +", "+ ControlCode.csi", "+= ControlCode.csi", "+ ControlCode.stringTerminator", "+= ControlCode.stringTerminator",
+            "append(ControlCode.bell)",
+            "append(ControlCode.escape)", "Array(\"tmux;\"",
+        ]
+        var offenders: [String] = []
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path))
+        for case let path as String in files where path.hasSuffix(".swift") {
+            let full = sources.appendingPathComponent(path).path
+            guard !full.hasPrefix(vocabulary), !full.hasPrefix(fuzzing) else { continue }
+            let source = try String(contentsOfFile: full, encoding: .utf8)
+            if compositions.contains(where: source.contains) { offenders.append(path) }
+        }
+        #expect(offenders.isEmpty, "sequences composed outside the vocabulary: \(offenders)")
+    }
+
+    @Test func questionsAndClosingsAreSpelledOnce() {
+        #expect(text(EscapeSequence.requestSecondaryDeviceAttributes) == "\u{1B}[>c")
+        #expect(text(EscapeSequence.requestStatusReport) == "\u{1B}[5n")
+        #expect(text(EscapeSequence.requestCursorPosition) == "\u{1B}[6n")
+        #expect(text(ControlString.dcs.closing()) == "\u{1B}\\")
+        #expect(text(ControlString.osc.closing(endingWithBell: true)) == "\u{07}")
+        #expect(text(TerminalRoute.passthroughOpening) == "\u{1B}Ptmux;")
+    }
 }

@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -42,7 +42,7 @@ public struct ITermImageEncoder: Sendable {
             start = end
         }
         // BEL, not ST: what iTerm2's own documentation and tools write.
-        sequence.append(ControlCode.bell)
+        sequence += ControlString.osc.closing(endingWithBell: true)
         return TerminalRoute(passthrough: passthrough).wrap(sequence)
     }
 }

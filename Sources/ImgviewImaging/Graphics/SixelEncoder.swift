@@ -94,7 +94,7 @@ public struct SixelEncoder: Sendable {
                 }
             }
         }
-        output += ControlCode.stringTerminator
+        output += ControlString.dcs.closing()
         return output
     }
 

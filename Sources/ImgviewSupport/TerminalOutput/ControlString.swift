@@ -18,17 +18,19 @@ public enum ControlString: Sendable {
         }
     }
 
-    /// `body` between the opening and ST (or BEL, which only OSC accepts and iTerm2's images use).
-    public func framed(_ body: some Collection<UInt8>, endingWithBell: Bool = false) -> [UInt8] {
+    /// What ends the string: ST, or BEL, which only OSC accepts and iTerm2's images use. For
+    /// writers that append a large body between `opening` and this rather than frame a copy of it.
+    public func closing(endingWithBell: Bool = false) -> [UInt8] {
         precondition(!endingWithBell || self == .osc, "only OSC ends with BEL")
+        return endingWithBell ? [ControlCode.bell] : ControlCode.stringTerminator
+    }
+
+    /// `body` between the opening and the closing.
+    public func framed(_ body: some Collection<UInt8>, endingWithBell: Bool = false) -> [UInt8] {
         var bytes = opening
         bytes.reserveCapacity(bytes.count + body.count + 2)
         bytes += body
-        if endingWithBell {
-            bytes.append(ControlCode.bell)
-        } else {
-            bytes += ControlCode.stringTerminator
-        }
+        bytes += closing(endingWithBell: endingWithBell)
         return bytes
     }
 }
@@ -41,6 +43,9 @@ public enum TerminalRoute: Sendable, Hashable {
     /// `ESC P tmux; … ESC \` to its own terminal, every ESC inside doubled.
     case tmuxPassthrough
 
+    /// What opens one passthrough packet: `ESC P tmux;`. `TmuxPlacement` reads packets by it.
+    public static let passthroughOpening: [UInt8] = ControlString.dcs.opening + Array("tmux;".utf8)
+
     public init(passthrough: Bool) {
         self = passthrough ? .tmuxPassthrough : .direct
     }
@@ -48,13 +53,13 @@ public enum TerminalRoute: Sendable, Hashable {
     /// `sequence` as it must be written on this route.
     public func wrap(_ sequence: [UInt8]) -> [UInt8] {
         guard self == .tmuxPassthrough else { return sequence }
-        var output = ControlString.dcs.opening + Array("tmux;".utf8)
+        var output = Self.passthroughOpening
         output.reserveCapacity(sequence.count + sequence.count / 64 + 16)
         for byte in sequence {
             if byte == ControlCode.escape { output.append(ControlCode.escape) }
             output.append(byte)
         }
-        output += ControlCode.stringTerminator
+        output += ControlString.dcs.closing()
         return output
     }
 }

@@ -73,6 +73,13 @@ public enum EscapeSequence {
     public static let requestBackgroundColor: [UInt8] = ControlString.osc.framed(Array("11;?".utf8))
     /// DA1: the device's attributes, answered as `CSI ? a ; b … c`; every terminal answers it.
     public static let requestDeviceAttributes: [UInt8] = ControlCode.csi + [UInt8(ascii: "c")]
+    /// DA2: the terminal's kind and firmware version, answered as `CSI > a ; b ; c c`.
+    public static let requestSecondaryDeviceAttributes: [UInt8] = ControlCode.csi + Array(">c".utf8)
+    /// DSR 5: the terminal's status, answered as `CSI 0 n`; asked last, its answer says every
+    /// earlier question has been answered or ignored.
+    public static let requestStatusReport: [UInt8] = numbered(5, final: "n")
+    /// DSR 6: the cursor's position, answered as `CSI row ; column R` (counted from one).
+    public static let requestCursorPosition: [UInt8] = numbered(6, final: "n")
 
     /// DECRQM: whether `mode` is set, answered as `CSI ? mode ; state $ y`.
     public static func requestMode(_ mode: DECMode) -> [UInt8] {

@@ -1,5 +1,3 @@
-import ImgviewSupport
-
 /// Where an image passed through tmux lands in the outer terminal.
 public enum TmuxPlacement {
     /// The most bytes one passthrough packet may have: tmux drops a string longer than its input
@@ -9,7 +7,7 @@ public enum TmuxPlacement {
     /// Whether `bytes` are wrapped for tmux's passthrough (the terminal outside tmux draws them),
     /// not drawn by tmux itself.
     public static func isPassedThrough(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: ControlString.dcs.opening + Array("tmux;".utf8))
+        bytes.starts(with: TerminalRoute.passthroughOpening)
     }
 
     /// `wrapped` (one or more passthrough packets, as `TerminalRoute.tmuxPassthrough` makes them) with
@@ -19,7 +17,7 @@ public enum TmuxPlacement {
     /// packets are kept as they are.
     public static func positioned(_ wrapped: [UInt8], row: Int, column: Int) -> [UInt8] {
         let escape = ControlCode.escape
-        let prefix = ControlString.dcs.opening + Array("tmux;".utf8)
+        let prefix = TerminalRoute.passthroughOpening
         // Inside a packet every ESC is doubled.
         let doubled = { (sequence: [UInt8]) in sequence.flatMap { $0 == escape ? [escape, escape] : [$0] } }
         let moveTo = doubled(EscapeSequence.saveCursor + EscapeSequence.cursorPosition(row: row - 1, column: column - 1))
@@ -44,7 +42,7 @@ public enum TmuxPlacement {
                         continue
                     }
                     if wrapped[index + 1] == UInt8(ascii: "\\") {
-                        output += restore + ControlCode.stringTerminator
+                        output += restore + ControlString.dcs.closing()
                         index += 2
                         break
                     }
