@@ -14,7 +14,8 @@ public enum TerminalQuery {
     public static let bytes: [UInt8] =
         EscapeSequence.requestVersion + KittyGraphicsEncoder().query(id: kittyQueryID) + EscapeSequence.requestCellSize
         + EscapeSequence.requestTextAreaSize + EscapeSequence.requestMode(.synchronizedOutput)
-        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor + EscapeSequence.requestSecondaryDeviceAttributes
+        + EscapeSequence.requestSixelColorRegisters + EscapeSequence.requestBackgroundColor
+        + EscapeSequence.requestSecondaryDeviceAttributes
         + EscapeSequence.requestDeviceAttributes
 
     /// The question inside tmux, which answers it itself: no kitty graphics query, since tmux takes

@@ -69,7 +69,8 @@ struct TerminalOutputTests {
         // The fuzz target builds hostile input for the key decoder, not output.
         let fuzzing = sources.appendingPathComponent("ImgviewFuzzing").path
         let compositions = [
-            "ControlCode.csi +", "+ ControlCode.csi", "+= ControlCode.csi", "+ ControlCode.stringTerminator", "+= ControlCode.stringTerminator",
+            "ControlCode.csi +", "+ ControlCode.csi", "+= ControlCode.csi", "+ ControlCode.stringTerminator",
+            "+= ControlCode.stringTerminator",
             "append(ControlCode.bell)",
             "append(ControlCode.escape)", "Array(\"tmux;\"",
         ]
