@@ -25,6 +25,28 @@ struct ExifContainerTests {
         #expect(keys.taken == ExifDateTime(Array("2019:05:04 12:30:05".utf8))?.wallClockSeconds)
     }
 
+    /// The JPEG walk hands the EXIF reader its APP1 even when the bytes end inside it (the first
+    /// bytes of a download), steps over stray bytes between segments as libjpeg does, and stops at
+    /// the first scan.
+    @Test func aJPEGsEXIFIsFoundCutOrAfterStrayBytesAndNeverPastTheFirstScan() {
+        let tiff = ExifFixture.tiff(original: "2021:08:09 10:11:12")
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let app0: [UInt8] = [0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        let scan: [UInt8] = [0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0, 0x12, 0x34, 0xFF, 0xD9]
+        let soi: [UInt8] = [0xFF, 0xD8]
+        let whole = soi + app0 + app1 + scan
+        #expect(ExifBlock.inJPEG(ArrayBytes(whole)) == (soi.count + app0.count + 10)..<(soi.count + app0.count + app1.count))
+        #expect(ExifDate.taken(in: ArrayBytes(whole))?.year == 2021)
+        // Cut inside the APP1: the part there is.
+        let cut = Array(whole.prefix(soi.count + app0.count + app1.count - 3))
+        #expect(ExifBlock.inJPEG(ArrayBytes(cut)) == (soi.count + app0.count + 10)..<cut.count)
+        // Stray bytes between segments.
+        #expect(ExifDate.taken(in: ArrayBytes(soi + app0 + [0x00, 0x42] + app1 + scan))?.year == 2021)
+        // An APP1 after the first scan is not the image's metadata.
+        #expect(ExifBlock.inJPEG(ArrayBytes(soi + app0 + scan.dropLast(2) + app1 + [0xFF, 0xD9])) == nil)
+    }
+
     @Test func theJPEGXLFilesHoldTheirEXIFAsTheirNamesSay() throws {
         func boxTypes(_ name: String) throws -> [String] {
             let bytes = [UInt8](try Fixtures.data(name))

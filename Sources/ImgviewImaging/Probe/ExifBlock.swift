@@ -40,28 +40,17 @@ public enum ExifBlock {
 
     /// The TIFF structure in the first `Exif\0\0` APP1 segment, cut where the bytes end.
     static func inJPEG(_ bytes: some ByteReader) -> Range<Int>? {
-        // Not `JPEGMarkers.walk`, which stops at a segment that goes on past the bytes: here that
-        // segment is the one wanted.
-        var offset = 2
-        while let first = bytes.byte(at: offset), first == 0xFF, let marker = bytes.byte(at: offset + 1) {
-            if marker == 0xFF {
-                offset += 1
-                continue
-            }
-            // Start of scan or end of image: the metadata segments are all before these.
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            if (0xD0...0xD8).contains(marker) || marker == 0x01 {
-                offset += 2
-                continue
-            }
-            guard let length = bytes.bigEndian16(at: offset + 2), length >= 2 else { return nil }
-            let body = (offset + 4)..<min(offset + 2 + length, bytes.count)
-            if marker == 0xE1, bytes.matches(exifPrefix, at: body.lowerBound), body.count > 6 {
-                return (body.lowerBound + 6)..<body.upperBound
-            }
-            offset += 2 + length
+        var found: Range<Int>?
+        // A segment cut by the end of the bytes is handed on: the EXIF segment, cut, is still the one wanted.
+        JPEGMarkers.walk(bytes, handingOnACutSegment: true) { segment in
+            // Start of scan: the metadata segments are all before it.
+            if segment.marker == 0xDA { return .stop }
+            let body = segment.payload
+            guard segment.marker == 0xE1, bytes.matches(exifPrefix, at: body.lowerBound), body.count > 6 else { return .next }
+            found = (body.lowerBound + 6)..<body.upperBound
+            return .stop
         }
-        return nil
+        return found
     }
 
     /// The data of an `eXIf` chunk before the image data.

@@ -42,9 +42,12 @@ public enum JPEGMarkers {
         case notJPEG
     }
 
-    /// Walks the segments of the JPEG in `bytes`, handing each to `visit`.
+    /// Walks the segments of the JPEG in `bytes`, handing each to `visit`. With `handingOnACutSegment`,
+    /// a segment that goes on past the bytes is handed on too, its payload cut where they end, before
+    /// the walk ends as `.cut` (for a reader of the first bytes that wants a segment it may get whole
+    /// later, as the EXIF reader does).
     @discardableResult
-    public static func walk(_ bytes: some ByteReader, visit: (Segment) -> Step) -> End {
+    public static func walk(_ bytes: some ByteReader, handingOnACutSegment: Bool = false, visit: (Segment) -> Step) -> End {
         guard bytes.byte(at: 0) == 0xFF, bytes.byte(at: 1) == 0xD8 else { return .notJPEG }
         var position = 2
         while true {
@@ -67,7 +70,12 @@ public enum JPEGMarkers {
             default:
                 guard let length = bytes.bigEndian16(at: position), length >= 2 else { return .cut }
                 let end = position + length
-                guard end <= bytes.count else { return .cut }
+                guard end <= bytes.count else {
+                    if handingOnACutSegment, visit(Segment(marker: marker, start: start, payload: (position + 2)..<bytes.count)) == .stop {
+                        return .stopped
+                    }
+                    return .cut
+                }
                 let segment = Segment(marker: marker, start: start, payload: (position + 2)..<end)
                 switch visit(segment) {
                 case .stop:
