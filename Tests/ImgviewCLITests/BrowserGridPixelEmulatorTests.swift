@@ -96,16 +96,20 @@ struct BrowserGridPixelEmulatorTests {
             .joined(separator: "; ")
     }
 
+    /// The grid's images copied into `folder` as `1.png`, `2.jpg`, …; their paths, quoted for a shell.
+    static func copySources(into folder: URL) throws -> [String] {
+        try sources.enumerated().map { index, source in
+            let file = folder.appendingPathComponent("\(index + 1).\(source.pathExtension)")
+            try FileManager.default.copyItem(at: source, to: file)
+            return TmuxSession.shellQuoted(file.path)
+        }
+    }
+
     func grid(in emulator: EmulatorSession.Emulator) async throws {
         let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var files: [String] = []
-        for (index, source) in Self.sources.enumerated() {
-            let file = folder.appendingPathComponent("\(index + 1).\(source.pathExtension)")
-            try FileManager.default.copyItem(at: source, to: file)
-            files.append(TmuxSession.shellQuoted(file.path))
-        }
+        let files = try Self.copySources(into: folder)
         let errors = folder.appendingPathComponent("stderr")
         let inputs = folder.appendingPathComponent("inputs")
         let profile = folder.appendingPathComponent("terminal.json")
@@ -192,12 +196,7 @@ struct BrowserGridPixelEmulatorTests {
     func ctrlZTakesTheGridsImagesAwayAndFgDrawsThemAgain(in emulator: EmulatorSession.Emulator) async throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var files: [String] = []
-        for (index, source) in Self.sources.enumerated() {
-            let file = folder.appendingPathComponent("\(index + 1).\(source.pathExtension)")
-            try FileManager.default.copyItem(at: source, to: file)
-            files.append(TmuxSession.shellQuoted(file.path))
-        }
+        let files = try Self.copySources(into: folder)
         let errors = folder.appendingPathComponent("stderr")
         let profile = folder.appendingPathComponent("terminal.json")
         let binary = TmuxSession.shellQuoted(ImgviewProcess.binary.path)
