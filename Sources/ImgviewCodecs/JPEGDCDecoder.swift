@@ -233,7 +233,7 @@ struct JPEGDCDecoder {
         guard low < 14 else { return nil }
         var reader = BitReader(data: data, position: position)
         let complete = try decodeDC(scanComponents, refining: high != 0, shift: low, reader: &reader, cancellation: cancellation)
-        position = reader.markerPosition()
+        position = JPEGMarkers.nextMarker(afterScanDataAt: reader.position, in: BufferBytes(data)) ?? data.count
         if complete { completeScans += 1 }
         return complete
     }
@@ -458,16 +458,6 @@ private struct BitReader {
             if data[position] == 0xFF, data[position + 1] != 0x00, data[position + 1] != 0xFF { return }
             position += 1
         }
-    }
-
-    /// Where the marker that ends the scan starts.
-    func markerPosition() -> Int {
-        var index = position
-        while index + 1 < data.count {
-            if data[index] == 0xFF, data[index + 1] != 0x00, !(0xD0...0xD7).contains(data[index + 1]) { return index }
-            index += 1
-        }
-        return data.count
     }
 
     private mutating func fill() {
