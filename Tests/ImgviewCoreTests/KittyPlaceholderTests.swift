@@ -73,10 +73,13 @@ struct KittyPlaceholderTests {
     }
 
     @Test func idsAre256ColourIndicesAndAHighByte() {
-        #expect(KittyPlaceholders.imageID(for: 0, tag: 5) == 0x0500_0010)
-        #expect(KittyPlaceholders.imageID(for: 239, tag: 5) == 0x0500_00FF)
-        #expect(KittyPlaceholders.imageID(for: 240, tag: 5) == 0x0600_0010)
-        #expect(KittyPlaceholders.imageID(for: 1, tag: 255) == 0xFF00_0011)
+        #expect(KittyPlaceholders.imageID(for: 0, start: 5 * 240) == 0x0500_0010)
+        #expect(KittyPlaceholders.imageID(for: 239, start: 5 * 240) == 0x0500_00FF)
+        #expect(KittyPlaceholders.imageID(for: 240, start: 5 * 240) == 0x0600_0010)
+        #expect(KittyPlaceholders.imageID(for: 1, start: 255 * 240) == 0xFF00_0011)
+        #expect(KittyPlaceholders.imageID(for: 1, start: 7) == 0x0000_0018)
+        // Past the last id it wraps to the first.
+        #expect(KittyPlaceholders.imageID(for: 2, start: KittyPlaceholders.idCount - 1) == 0x0000_0011)
         for id: UInt32 in [1, 2, 0x6967_0003, GraphicsTerminal.paneImageID, 0xFFFF_FFFF] {
             let mapped = KittyPlaceholders.imageID(for: id)
             #expect(mapped & 0x00FF_FF00 == 0 && mapped & 0xFF >= 16)
@@ -84,6 +87,11 @@ struct KittyPlaceholderTests {
         // The grid's ids stay apart from one another.
         let grid = (0..<600).map { KittyPlaceholders.imageID(for: 0x6967_0000 + UInt32($0)) }
         #expect(Set(grid).count == grid.count)
+        // Whatever the start, every one of a process's 61,440 numbers is its own id.
+        for start in [0, 239, 240, KittyPlaceholders.idCount - 1] {
+            let all = (0..<UInt32(KittyPlaceholders.idCount)).map { KittyPlaceholders.imageID(for: $0, start: start) }
+            #expect(Set(all).count == KittyPlaceholders.idCount)
+        }
     }
 
     @Test func theDiacriticsAreKittysTable() {

@@ -27,17 +27,22 @@ public struct KittyPlaceholders: Sendable, Hashable {
         self.rows = max(1, min(rows, Self.largestSpan))
     }
 
-    /// A random byte for this process's ids: every pane inside tmux shares the outer terminal's
-    /// images, so two imgview processes (or two `show`s in one pane, whose earlier image stays in the
-    /// scrollback) must not reuse one another's ids.
-    public static let processTag = UInt8.random(in: 0...255)
+    /// How many placeholder ids there are: 240 low bytes (16…255) under each of 256 highest bytes.
+    public static let idCount = 240 * 256
+
+    /// Where this process's ids start among the `idCount`, at random: every pane inside tmux shares
+    /// the outer terminal's images, so two imgview processes (or two `show`s in one pane, whose
+    /// earlier image stays in the scrollback) must not reuse one another's ids. A random start in
+    /// all of them, not a random highest byte alone, makes two `show`s of one image each collide
+    /// once in 61,440 rather than once in 256.
+    public static let processStart = Int.random(in: 0..<idCount)
 
     /// The placeholder id for the program's id `id` (1, 2, … for `show`'s images; a grid's count; the
-    /// pane's): its low 16 bits numbered into 240 ids (16…255) per highest byte, from `tag` on.
-    public static func imageID(for id: UInt32, tag: UInt8 = processTag) -> UInt32 {
-        let number = Int(id & 0xFFFF)
-        let high = UInt32(tag &+ UInt8(truncatingIfNeeded: number / 240))
-        return high << 24 | UInt32(16 + number % 240)
+    /// pane's): its low 16 bits counted on from `start` through the `idCount` ids, wrapping, so a
+    /// process's distinct ids stay distinct.
+    public static func imageID(for id: UInt32, start: Int = processStart) -> UInt32 {
+        let number = (Int(id & 0xFFFF) + start) % idCount
+        return UInt32(number / 240) << 24 | UInt32(16 + number % 240)
     }
 
     /// One row of the image (0 is the top): the colour, the cells, the default colour again.
