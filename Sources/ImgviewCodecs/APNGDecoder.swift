@@ -105,8 +105,8 @@ struct APNGDecoder {
 
     private static func checksumHolds(_ file: UnsafeRawBufferPointer, _ chunk: APNGStructure.Chunk) -> Bool {
         let typeAndPayload = UnsafeRawBufferPointer(rebasing: file[(chunk.start + 4)..<chunk.payload.upperBound])
-        let stored = (0..<4).reduce(0) { $0 << 8 | UInt(file[chunk.payload.upperBound + $1]) }
-        return crc(typeAndPayload) == stored
+        let stored = BufferBytes(file.assumingMemoryBound(to: UInt8.self)).bigEndian32(at: chunk.payload.upperBound)
+        return stored.map { crc(typeAndPayload) == UInt($0) } ?? false
     }
 
     private static func append(_ type: String, _ payload: ArraySlice<UInt8>, to png: inout [UInt8]) {

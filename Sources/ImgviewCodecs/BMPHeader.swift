@@ -43,11 +43,9 @@ struct BMPHeader: Equatable {
 
     package static func read(_ data: Data) throws(ImageDecodingError) -> BMPHeader {
         let bytes = [UInt8](data.prefix(14 + 124 + 16 + 256 * 4))
-        func little(_ offset: Int, _ count: Int) -> Int {
-            (offset..<offset + count).reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) }
-        }
+        let reader = ArrayBytes(bytes)
         guard bytes.count >= 18 else { throw .truncated(.bmp) }
-        let infoSize = little(14, 4)
+        let infoSize = reader.littleEndian32(at: 14) ?? 0
         let core = infoSize == 12
         guard [12, 16, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
             throw .corrupt(.bmp, detail: "unknown header size \(infoSize)")
@@ -60,17 +58,17 @@ struct BMPHeader: Equatable {
         var compressionCode = 0
         var colorsUsed = 0
         if core {
-            width = little(18, 2)
-            signedHeight = little(20, 2)
-            bitsPerPixel = little(24, 2)
+            width = reader.littleEndian16(at: 18) ?? 0
+            signedHeight = reader.littleEndian16(at: 20) ?? 0
+            bitsPerPixel = reader.littleEndian16(at: 24) ?? 0
         } else {
-            width = Int(Int32(truncatingIfNeeded: little(18, 4)))
-            signedHeight = Int(Int32(truncatingIfNeeded: little(22, 4)))
-            bitsPerPixel = little(28, 2)
+            width = Int(Int32(truncatingIfNeeded: reader.littleEndian32(at: 18) ?? 0))
+            signedHeight = Int(Int32(truncatingIfNeeded: reader.littleEndian32(at: 22) ?? 0))
+            bitsPerPixel = reader.littleEndian16(at: 28) ?? 0
             // The 16-byte OS/2 header ends before the compression field: it is uncompressed.
             if infoSize >= 40 {
-                compressionCode = little(30, 4)
-                colorsUsed = little(46, 4)
+                compressionCode = reader.littleEndian32(at: 30) ?? 0
+                colorsUsed = reader.littleEndian32(at: 46) ?? 0
             }
         }
         guard width > 0, signedHeight != 0, signedHeight != Int(Int32.min) else {
@@ -102,7 +100,7 @@ struct BMPHeader: Equatable {
             let start = 54
             if infoSize == 40 { masksEnd = start + count * 4 }
             guard bytes.count >= start + count * 4 else { throw .truncated(.bmp) }
-            let read = (0..<count).map { UInt32(little(start + $0 * 4, 4)) }
+            let read = (0..<count).map { UInt32(reader.littleEndian32(at: start + $0 * 4) ?? 0) }
             masks = (read[0], read[1], read[2], withAlpha ? read[3] : 0)
             let limit: UInt32 = bitsPerPixel == 16 ? 0xFFFF : 0xFFFF_FFFF
             guard [read[0], read[1], read[2]].allSatisfy({ $0 != 0 && $0 <= limit }), masks.alpha <= limit else {
@@ -129,7 +127,7 @@ struct BMPHeader: Equatable {
                 palette[index * 4 + 2] = bytes[entry]
             }
         }
-        let pixelOffset = little(10, 4)
+        let pixelOffset = reader.littleEndian32(at: 10) ?? 0
         guard pixelOffset >= 14 + infoSize, pixelOffset < data.count else {
             throw pixelOffset >= data.count && pixelOffset < 1 << 30
                 ? .truncated(.bmp) : .corrupt(.bmp, detail: "pixel data offset \(pixelOffset)")

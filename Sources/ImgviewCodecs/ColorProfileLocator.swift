@@ -62,9 +62,8 @@ enum ColorProfileLocator {
         let reader = DataBytes(bytes)
         var offset = 8
         while offset + 12 <= reader.count {
-            let header = reader.bytes(at: offset, count: 8)
-            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            let type = String(decoding: header[4..<8], as: UTF8.self)
+            let length = reader.bigEndian32(at: offset) ?? 0
+            let type = String(decoding: reader.bytes(at: offset + 4, count: 4), as: UTF8.self)
             let start = offset + 8
             guard length < Int32.max, start + length <= reader.count else { return nil }
             switch type {
@@ -88,9 +87,8 @@ enum ColorProfileLocator {
         guard reader.count >= 12, reader.matches(Array("RIFF".utf8), at: 0), reader.matches(Array("WEBP".utf8), at: 8) else { return nil }
         var offset = 12
         while offset + 8 <= reader.count {
-            let header = reader.bytes(at: offset, count: 8)
-            let type = String(decoding: header[0..<4], as: UTF8.self)
-            let size = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
+            let type = String(decoding: reader.bytes(at: offset, count: 4), as: UTF8.self)
+            let size = reader.littleEndian32(at: offset + 4) ?? 0
             let start = offset + 8
             guard size <= maxProfileBytes || type != "ICCP" else { return nil }
             if type == "ICCP" {
@@ -105,16 +103,12 @@ enum ColorProfileLocator {
 
     /// TIFF: the ICC profile tag of `page` (counting only pages, not thumbnails or masks).
     static func tiffProfile(_ bytes: Data, page: Int) -> EmbeddedColorProfile? {
-        let read = { (offset: Int, count: Int) -> [UInt8] in
-            guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
-            let start = bytes.startIndex + offset
-            return Array(bytes[start..<(start + min(count, bytes.count - offset))])
-        }
-        guard let directories = TIFFDirectories.read(read), page < directories.pages.count,
+        let reader = DataBytes(bytes)
+        guard let directories = TIFFDirectories.read(reader), page < directories.pages.count,
             let range = directories.pages[page].colorProfileLocation, range.count <= maxProfileBytes,
             range.lowerBound >= 8, range.upperBound <= bytes.count
         else { return nil }
-        return .icc(read(range.lowerBound, range.count))
+        return .icc(reader.bytes(at: range.lowerBound, count: range.count))
     }
 
     /// zlib data inflated, or nil when it is damaged or inflates past `maxProfileBytes`.

@@ -107,15 +107,12 @@ public struct ICODecoder: ImageDecoding {
     /// The DIB as a bitmap file: a 14-byte file header in front, and the picture's own height in
     /// place of the doubled one, so `BMPHeader` reads it as any other bitmap.
     static func bitmapFile(_ dib: Data, pictureHeight: Int) -> (bytes: Data, pixelOffset: Int) {
-        let head = [UInt8](dib.prefix(40))
-        func little(_ offset: Int, _ count: Int) -> Int {
-            offset + count <= head.count ? head[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) } : 0
-        }
-        let infoSize = little(0, 4)
+        let head = DataBytes(dib)
+        let infoSize = head.littleEndian32(at: 0) ?? 0
         let core = infoSize == 12
-        let bitsPerPixel = core ? little(10, 2) : little(14, 2)
-        let compression = core ? 0 : little(16, 4)
-        let colorsUsed = core ? 0 : little(32, 4)
+        let bitsPerPixel = core ? (head.littleEndian16(at: 10) ?? 0) : (head.littleEndian16(at: 14) ?? 0)
+        let compression = core ? 0 : (head.littleEndian32(at: 16) ?? 0)
+        let colorsUsed = core ? 0 : (head.littleEndian32(at: 32) ?? 0)
         // BITFIELDS masks after a 40-byte header, then the palette.
         let masks = infoSize == 40 && compression == 3 ? 12 : infoSize == 40 && compression == 6 ? 16 : 0
         let paletteEntries = bitsPerPixel <= 8 ? (colorsUsed > 0 && colorsUsed <= 1 << bitsPerPixel ? colorsUsed : 1 << bitsPerPixel) : 0

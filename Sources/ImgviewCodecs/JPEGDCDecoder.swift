@@ -100,8 +100,8 @@ struct JPEGDCDecoder {
             case 0xDB:
                 guard readQuantTables(body) else { stop = .handOver; return .stop }
             case 0xDD:
-                guard body.count >= 2 else { stop = .handOver; return .stop }
-                restartInterval = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
+                guard let interval = ArrayBytes(Array(body)).bigEndian16(at: 0) else { stop = .handOver; return .stop }
+                restartInterval = interval
             case 0xEE:
                 let bytes = Array(body)
                 if bytes.count >= 12, Array(bytes[0..<5]) == Array("Adobe".utf8) { adobeTransform = Int(bytes[11]) }
@@ -138,9 +138,11 @@ struct JPEGDCDecoder {
 
     private mutating func readFrame(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         let bytes = Array(segment)
-        guard bytes.count >= 6, bytes[0] == 8 else { return false }
-        height = Int(bytes[1]) << 8 | Int(bytes[2])
-        width = Int(bytes[3]) << 8 | Int(bytes[4])
+        let reader = ArrayBytes(bytes)
+        guard bytes.count >= 6, bytes[0] == 8, let height = reader.bigEndian16(at: 1), let width = reader.bigEndian16(at: 3) else {
+            return false
+        }
+        (self.height, self.width) = (height, width)
         let count = Int(bytes[5])
         guard width > 0, height > 0, count == 1 || count == 3, bytes.count >= 6 + 3 * count, components.isEmpty else { return false }
         for index in 0..<count {
@@ -176,12 +178,9 @@ struct JPEGDCDecoder {
             let index = Int(first & 15)
             let size = precision == 0 ? 64 : 128
             guard index < 4, precision <= 1, bytes.count >= 1 + size else { return false }
-            let values = bytes.dropFirst()
             // Stored in zig-zag order; only the first (DC) entry matters here.
-            let dc =
-                precision == 0
-                ? Int32(values[values.startIndex]) : Int32(values[values.startIndex]) << 8 | Int32(values[values.startIndex + 1])
-            quantTables[index] = [dc]
+            let dc = ArrayBytes(Array(bytes.prefix(3))).integer(at: 1, size: precision + 1, bigEndian: true) ?? 0
+            quantTables[index] = [Int32(dc)]
             bytes = bytes.dropFirst(1 + size)
         }
         return true

@@ -63,8 +63,8 @@ struct QOIHeader {
         let head = [UInt8](bytes.prefix(length))
         guard head.starts(with: Array("qoif".utf8)) else { throw head.count < 4 ? .truncated(.qoi) : .notAnImage }
         guard head.count == length else { throw .truncated(.qoi) }
-        let width = head[4..<8].reduce(0) { $0 << 8 | Int($1) }
-        let height = head[8..<12].reduce(0) { $0 << 8 | Int($1) }
+        let width = ArrayBytes(head).bigEndian32(at: 4) ?? 0
+        let height = ArrayBytes(head).bigEndian32(at: 8) ?? 0
         guard width > 0, height > 0 else { throw .corrupt(.qoi, detail: "width \(width), height \(height)") }
         guard head[12] == 3 || head[12] == 4 else { throw .corrupt(.qoi, detail: "\(head[12]) channels") }
         guard head[13] <= 1 else { throw .corrupt(.qoi, detail: "colour space \(head[13])") }

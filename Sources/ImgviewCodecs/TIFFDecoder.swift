@@ -77,12 +77,7 @@ public struct TIFFDecoder: ImageDecoding {
     private static func page(
         _ number: Int, of bytes: Data
     ) throws(ImageDecodingError) -> (directories: TIFFDirectories, page: TIFFDirectories.Directory) {
-        let directories = TIFFDirectories.read { offset, count in
-            guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
-            let start = bytes.startIndex + offset
-            return [UInt8](bytes[start..<start + min(count, bytes.count - offset)])
-        }
-        guard let directories else { throw bytes.count < 8 ? .truncated(.tiff) : .notAnImage }
+        guard let directories = TIFFDirectories.read(DataBytes(bytes)) else { throw bytes.count < 8 ? .truncated(.tiff) : .notAnImage }
         let pages = directories.pages
         guard let page = pages.isEmpty ? nil : pages[min(number, pages.count - 1)] else {
             throw directories.isCut ? .truncated(.tiff) : .corrupt(.tiff, detail: "no image directory")

@@ -26,7 +26,8 @@ public struct ICCProfileSummary: Sendable, Equatable {
 
     /// Reads the 128-byte header and the tag table; nil when `bytes` is no ICC profile (no
     /// `acsp` signature, or a tag table past its end).
-    public init?(_ bytes: [UInt8]) {
+    public init?(_ profile: [UInt8]) {
+        let bytes = ArrayBytes(profile)
         guard bytes.count >= 132, Self.text(bytes, 36) == "acsp" else { return nil }
         space =
             switch Self.text(bytes, 16) {
@@ -35,13 +36,13 @@ public struct ICCProfileSummary: Sendable, Equatable {
             case "CMYK": .cmyk
             default: .other
             }
-        let count = Self.word(bytes, 128)
+        let count = bytes.bigEndian32(at: 128) ?? 0
         guard count <= 1024, 132 + count * 12 <= bytes.count else { return nil }
         var tags: [String: Range<Int>] = [:]
         for index in 0..<count {
             let entry = 132 + index * 12
-            let offset = Self.word(bytes, entry + 4)
-            let size = Self.word(bytes, entry + 8)
+            let offset = bytes.bigEndian32(at: entry + 4) ?? 0
+            let size = bytes.bigEndian32(at: entry + 8) ?? 0
             guard offset <= bytes.count, size <= bytes.count - offset else { continue }
             tags[Self.text(bytes, entry)] = offset..<(offset + size)
         }
@@ -79,39 +80,38 @@ public struct ICCProfileSummary: Sendable, Equatable {
         }
     }
 
-    private static func word(_ bytes: [UInt8], _ offset: Int) -> Int {
-        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-    }
-
-    private static func text(_ bytes: [UInt8], _ offset: Int) -> String {
-        String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
+    /// The four-character signature at `offset`.
+    private static func text(_ bytes: ArrayBytes, _ offset: Int) -> String {
+        String(decoding: bytes.bytes(at: offset, count: 4), as: UTF8.self)
     }
 
     /// An `XYZ ` tag's first value (three s15Fixed16 numbers).
-    private static func xyz(_ bytes: [UInt8], _ range: Range<Int>) -> XYZ? {
+    private static func xyz(_ bytes: ArrayBytes, _ range: Range<Int>) -> XYZ? {
         guard range.count >= 20, text(bytes, range.lowerBound) == "XYZ " else { return nil }
-        let fixed = { (offset: Int) in Double(Int32(bitPattern: UInt32(word(bytes, range.lowerBound + offset)))) / 65536 }
+        let fixed = { (offset: Int) in
+            Double(Int32(bitPattern: UInt32(bytes.bigEndian32(at: range.lowerBound + offset) ?? 0))) / 65536
+        }
         return XYZ(x: fixed(8), y: fixed(12), z: fixed(16))
     }
 
     /// A `desc` (ICC v2: a counted ASCII string) or `mluc` (v4: UTF-16BE records, English first) tag's text.
-    private static func description(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    private static func description(_ bytes: ArrayBytes, _ range: Range<Int>) -> String? {
         guard range.count >= 12 else { return nil }
         var text: String?
         switch Self.text(bytes, range.lowerBound) {
         case "desc":
-            let length = min(word(bytes, range.lowerBound + 8), range.count - 12)
-            text = String(decoding: bytes[(range.lowerBound + 12)..<(range.lowerBound + 12 + length)].prefix { $0 != 0 }, as: UTF8.self)
+            let length = min(bytes.bigEndian32(at: range.lowerBound + 8) ?? 0, range.count - 12)
+            text = String(decoding: bytes.bytes(at: range.lowerBound + 12, count: length).prefix { $0 != 0 }, as: UTF8.self)
         case "mluc":
-            let count = word(bytes, range.lowerBound + 8)
+            let count = bytes.bigEndian32(at: range.lowerBound + 8) ?? 0
             guard count >= 1, range.count >= 16 + 12 * min(count, 64) else { return nil }
             let records = (0..<min(count, 64)).map { range.lowerBound + 16 + $0 * 12 }
             let record = records.first { Self.text(bytes, $0).hasPrefix("en") } ?? records[0]
-            let length = word(bytes, record + 4)
-            let offset = word(bytes, record + 8)
+            let length = bytes.bigEndian32(at: record + 4) ?? 0
+            let offset = bytes.bigEndian32(at: record + 8) ?? 0
             guard offset <= range.count, length <= range.count - offset else { return nil }
             let start = range.lowerBound + offset
-            let units = stride(from: start, to: start + length - 1, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+            let units = stride(from: start, to: start + length - 1, by: 2).map { UInt16(bytes.bigEndian16(at: $0) ?? 0) }
             text = String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
         default:
             return nil

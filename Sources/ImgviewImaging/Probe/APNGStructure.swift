@@ -176,6 +176,9 @@ public struct APNGStructure: Sendable, Equatable {
         let bytes: UnsafeRawBufferPointer
         var position = 8
 
+        /// The same bytes, for the fields the chunks hold.
+        private var fields: BufferBytes { BufferBytes(bytes.assumingMemoryBound(to: UInt8.self)) }
+
         mutating func next() -> Chunk? {
             guard position + 12 <= bytes.count else { return nil }
             let length = big32(position)
@@ -187,12 +190,10 @@ public struct APNGStructure: Sendable, Equatable {
             return chunk
         }
 
-        func big32(_ offset: Int) -> Int {
-            (offset..<offset + 4).reduce(0) { $0 << 8 | Int(bytes[$1]) }
-        }
+        /// The 32-bit field at `offset`, inside a chunk `next()` found whole (0 past the end).
+        func big32(_ offset: Int) -> Int { fields.bigEndian32(at: offset) ?? 0 }
 
-        func big16(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
-        }
+        /// The 16-bit field at `offset`, inside a chunk `next()` found whole (0 past the end).
+        func big16(_ offset: Int) -> Int { fields.bigEndian16(at: offset) ?? 0 }
     }
 }

@@ -69,7 +69,8 @@ public enum ExifBlock {
 
     /// HEIF and AVIF: the `Exif` item of the top-level `meta` box.
     static func inISOMedia(_ bytes: some ByteReader) -> [UInt8]? {
-        guard let meta = topLevelBoxes(bytes).first(where: { $0.type == "meta" }), meta.declaredEnd <= bytes.count,
+        let topLevel = ISOMediaHeader.boxes(in: bytes, 0..<bytes.count)
+        guard let meta = topLevel.first(where: { $0.type == "meta" }), meta.declaredEnd <= bytes.count,
             meta.declaredEnd - meta.start <= ImageProbe.maxMetaBytes
         else { return nil }
         let metaBytes = bytes.bytes(at: meta.start, count: meta.declaredEnd - meta.start)
@@ -121,7 +122,7 @@ public enum ExifBlock {
     static func inJPEGXL(_ bytes: some ByteReader) -> [UInt8]? {
         // A bare codestream has no boxes, so no EXIF.
         guard bytes.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20], at: 0) else { return nil }
-        for box in topLevelBoxes(bytes) {
+        for box in ISOMediaHeader.boxes(in: bytes, 0..<bytes.count) {
             let size = box.payload.count
             switch box.type {
             case "Exif":
@@ -156,24 +157,6 @@ public enum ExifBlock {
         }
         guard let start = (0..<min(64, data.count)).first(where: isTIFFHeader) else { return nil }
         return Array(data[start...])
-    }
-
-    /// The boxes laid end to end from the file's start, read box header by box header (the
-    /// media data is skipped, not read).
-    private static func topLevelBoxes(_ bytes: some ByteReader) -> [ISOMediaHeader.Box] {
-        var found: [ISOMediaHeader.Box] = []
-        var position = 0
-        while position + 8 <= bytes.count, found.count < 1024 {
-            let header = bytes.bytes(at: position, count: 16)
-            guard let (size, headerLength) = ISOMediaHeader.boxSize(header: header[...], available: bytes.count - position) else { break }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            found.append(
-                ISOMediaHeader.Box(
-                    type: type, start: position, payload: (position + headerLength)..<min(position + size, bytes.count),
-                    declaredEnd: position + size))
-            position += size
-        }
-        return found
     }
 
     /// Brotli data decompressed whole, or nil when it is damaged, cut short or larger than

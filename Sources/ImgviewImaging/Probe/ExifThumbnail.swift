@@ -13,9 +13,8 @@ package enum ExifThumbnail {
     }
 
     private static func range<Bytes: ByteReader>(in bytes: Bytes, block: Range<Int>) -> Range<Int>? {
-        guard let layout = TIFFLayout(bytes, in: block), let first = layout.firstDirectoryOffset, first >= 8,
-            let count = layout.number(at: layout.base + first, size: 2),
-            let next = layout.number(at: layout.base + first + 2 + count * 12, size: 4), next >= 8, next != first
+        guard let layout = TIFFLayout(bytes, in: block), let first = layout.firstDirectoryOffset,
+            let next = layout.nextDirectoryOffset(afterDirectoryAt: first), next >= 8, next != first
         else { return nil }
         var compression: Int?
         var offset: Int?

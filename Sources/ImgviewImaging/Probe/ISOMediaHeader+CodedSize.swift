@@ -19,14 +19,9 @@ extension ISOMediaHeader {
     /// libheif 1.15 does not compare them, and libde265 allocates what the stream says: a file
     /// could declare a small `ispe` and a huge stream. Every read is bounds-checked.
     public static func codedSizeProblem(meta: [UInt8], maxPixelCount: Int) -> CodedSizeProblem? {
-        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
-            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" })
-        else { return nil }
-        let propertyBoxes = boxes(in: meta, properties.payload)
-        guard let container = propertyBoxes.first(where: { $0.type == "ipco" }) else { return nil }
-        let list = boxes(in: meta, container.payload)
-        var associated: [[Int]] = []
-        for ipma in propertyBoxes where ipma.type == "ipma" { associated += allAssociations(meta, ipma) }
+        guard let (list, ipmas) = itemProperties(meta: meta) else { return nil }
+        let associated = ipmas.flatMap { propertyAssociations(meta, ipma: $0).map(\.indices) }
+        let reader = ArrayBytes(meta)
         // An hvcC no item points to is checked against the pixel limit alone.
         let loose = Set(list.indices.map { $0 + 1 }).subtracting(associated.joined())
         for indices in associated + loose.map({ [$0] }) {
@@ -36,7 +31,8 @@ extension ISOMediaHeader {
                 let property = list[index - 1]
                 if property.type == "ispe", property.payload.count >= 12 {
                     declared = ImageDimensions(
-                        width: word(meta, property.payload.lowerBound + 4), height: word(meta, property.payload.lowerBound + 8))
+                        width: reader.bigEndian32(at: property.payload.lowerBound + 4) ?? 0,
+                        height: reader.bigEndian32(at: property.payload.lowerBound + 8) ?? 0)
                 } else if property.type == "hvcC" {
                     coded = HEVCSequence.pictureSize(inConfiguration: Array(meta[property.payload]))
                 }
@@ -56,12 +52,9 @@ extension ISOMediaHeader {
     /// (0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4) and the bit depths of luma and chroma. Empty
     /// when there is none that reads.
     public static func codedSampleFormats(meta: [UInt8]) -> Set<HEVCSampleFormat> {
-        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
-            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" }),
-            let container = boxes(in: meta, properties.payload).first(where: { $0.type == "ipco" })
-        else { return [] }
+        guard let (list, _) = itemProperties(meta: meta) else { return [] }
         var found: Set<HEVCSampleFormat> = []
-        for property in boxes(in: meta, container.payload) where property.type == "hvcC" && property.payload.count >= 23 {
+        for property in list where property.type == "hvcC" && property.payload.count >= 23 {
             // Bytes 16–18 of the record (ISO/IEC 14496-15, 8.3.3.1): chroma_format_idc, then the
             // luma and chroma depths less 8, each under reserved bits.
             let at = property.payload.lowerBound
@@ -75,12 +68,9 @@ extension ISOMediaHeader {
     /// The largest picture (by pixels) any HEVC configuration (`hvcC`) in a HEIF `meta` box
     /// declares, which is what libde265 allocates for one stream at a time; nil when none reads.
     public static func largestCodedPicture(meta: [UInt8]) -> ImageDimensions? {
-        guard let box = boxes(in: meta, 0..<meta.count).first, box.type == "meta", box.payload.count >= 4,
-            let properties = boxes(in: meta, (box.payload.lowerBound + 4)..<box.payload.upperBound).first(where: { $0.type == "iprp" }),
-            let container = boxes(in: meta, properties.payload).first(where: { $0.type == "ipco" })
-        else { return nil }
+        guard let (list, _) = itemProperties(meta: meta) else { return nil }
         var largest: ImageDimensions?
-        for property in boxes(in: meta, container.payload) where property.type == "hvcC" {
+        for property in list where property.type == "hvcC" {
             guard let coded = HEVCSequence.pictureSize(inConfiguration: Array(meta[property.payload])) else { continue }
             let (pixels, overflow) = coded.width.multipliedReportingOverflow(by: coded.height)
             if !overflow, pixels > (largest.map { $0.width * $0.height } ?? 0) {
@@ -90,36 +80,14 @@ extension ISOMediaHeader {
         return largest
     }
 
-    /// Every item's 1-based property indices in one `ipma` box.
-    private static func allAssociations(_ bytes: [UInt8], _ box: Box) -> [[Int]] {
-        let payload = box.payload
-        guard payload.count >= 8 else { return [] }
-        let version = bytes[payload.lowerBound]
-        let wideIndices = bytes[payload.lowerBound + 3] & 1 == 1
-        let entryCount = word(bytes, payload.lowerBound + 4)
-        var offset = payload.lowerBound + 8
-        var found: [[Int]] = []
-        for _ in 0..<min(entryCount, 65536) {
-            let idLength = version < 1 ? 2 : 4
-            guard offset + idLength + 1 <= payload.upperBound else { break }
-            let count = Int(bytes[offset + idLength])
-            offset += idLength + 1
-            let indexLength = wideIndices ? 2 : 1
-            guard offset + count * indexLength <= payload.upperBound else { break }
-            found.append(
-                (0..<count).map { position in
-                    let at = offset + position * indexLength
-                    // The top bit marks the property essential; the rest is the index.
-                    return wideIndices ? (Int(bytes[at]) << 8 | Int(bytes[at + 1])) & 0x7FFF : Int(bytes[at] & 0x7F)
-                })
-            offset += count * indexLength
-        }
-        return found
-    }
-
-    private static func word(_ bytes: [UInt8], _ offset: Int) -> Int {
-        guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
-        return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    /// The properties in a top-level `meta` box's `ipco` (the whole box, header included), in
+    /// order (an `ipma` index of 1 is the first), and the `ipma` boxes beside it; nil when the
+    /// box holds no `iprp` with an `ipco`.
+    static func itemProperties(meta: [UInt8]) -> (properties: [Box], ipma: [Box])? {
+        guard let iprp = metaChildren(meta)?.first(where: { $0.type == "iprp" }) else { return nil }
+        let children = boxes(in: meta, iprp.payload)
+        guard let ipco = children.first(where: { $0.type == "ipco" }) else { return nil }
+        return (boxes(in: meta, ipco.payload), children.filter { $0.type == "ipma" })
     }
 }
 
@@ -137,16 +105,17 @@ enum HEVCSequence {
     static func pictureSize(inConfiguration record: [UInt8]) -> (width: Int, height: Int)? {
         // 22 bytes of profile, level and format fields, then the arrays of parameter sets.
         guard record.count >= 23 else { return nil }
+        let reader = ArrayBytes(record)
         var offset = 23
         var largest: (width: Int, height: Int)?
         for _ in 0..<Int(record[22]) {
             guard offset + 3 <= record.count else { break }
             let type = Int(record[offset] & 0x3F)
-            let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
+            let count = reader.bigEndian16(at: offset + 1) ?? 0
             offset += 3
             for _ in 0..<count {
                 guard offset + 2 <= record.count else { return largest }
-                let length = Int(record[offset]) << 8 | Int(record[offset + 1])
+                let length = reader.bigEndian16(at: offset) ?? 0
                 offset += 2
                 guard offset + length <= record.count else { return largest }
                 if type == 33, let size = pictureSize(ofUnit: Array(record[offset..<offset + length])),

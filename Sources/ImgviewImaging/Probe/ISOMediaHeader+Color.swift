@@ -9,7 +9,7 @@ extension ISOMediaHeader {
             return range.count > 4 ? .icc(Array(bytes[(range.lowerBound + 4)..<range.upperBound])) : nil
         case "nclx":
             guard range.count >= 11 else { return nil }
-            let number = { (offset: Int) in Int(bytes[range.lowerBound + offset]) << 8 | Int(bytes[range.lowerBound + offset + 1]) }
+            let number = { (offset: Int) in ArrayBytes(bytes).bigEndian16(at: range.lowerBound + offset) ?? 0 }
             return .cicp(primaries: number(4), transfer: number(6), matrix: number(8), fullRange: bytes[range.lowerBound + 10] & 0x80 != 0)
         default:
             return nil

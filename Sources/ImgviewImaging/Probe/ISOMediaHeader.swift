@@ -38,7 +38,10 @@ public enum ISOMediaHeader {
         let propertyBoxes = boxes(in: bytes, propertiesBox.payload)
         guard let container = propertyBoxes.first(where: { $0.type == "ipco" }) else { return nil }
         let properties = boxes(in: bytes, container.payload)
-        let associated = propertyBoxes.filter { $0.type == "ipma" }.flatMap { associations(bytes, $0, item: primary) }
+        let associated = propertyBoxes.filter { $0.type == "ipma" }.flatMap { ipma in
+            propertyAssociations(bytes, ipma: ipma).filter { $0.item == primary }.flatMap(\.indices)
+        }
+        let reader = ArrayBytes(bytes)
         var size: ItemSize?
         var turns = 0
         var hasColor = false
@@ -48,7 +51,8 @@ public enum ISOMediaHeader {
             let payload = property.payload
             if property.type == "ispe", payload.count >= 12 {
                 size = ItemSize(
-                    width: bigEndian32(bytes, payload.lowerBound + 4), height: bigEndian32(bytes, payload.lowerBound + 8),
+                    width: reader.bigEndian32(at: payload.lowerBound + 4) ?? 0,
+                    height: reader.bigEndian32(at: payload.lowerBound + 8) ?? 0,
                     quarterTurns: 0, hasColorDescription: false)
             } else if property.type == "irot", payload.count >= 1 {
                 turns = Int(bytes[payload.lowerBound] & 3)
@@ -65,14 +69,17 @@ public enum ISOMediaHeader {
 
     /// The boxes laid end to end in `range`; one that runs past its end comes last, its payload cut at the end.
     public static func boxes(in bytes: [UInt8], _ range: Range<Int>) -> [Box] {
+        boxes(in: ArrayBytes(bytes), range)
+    }
+
+    /// The boxes laid end to end in `range` of `bytes`, read header by header (a box's payload is
+    /// not read); one that runs past its end comes last, its payload cut at the end.
+    public static func boxes(in bytes: some ByteReader, _ range: Range<Int>) -> [Box] {
         var found: [Box] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound, found.count < 4096 {
-            guard
-                let (size, header) = boxSize(
-                    header: bytes[offset..<min(offset + 16, range.upperBound)], available: range.upperBound - offset)
-            else { break }
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            guard let (size, header) = boxSize(in: bytes, at: offset, end: range.upperBound) else { break }
+            let type = String(decoding: bytes.bytes(at: offset + 4, count: 4), as: UTF8.self)
             // A box that runs past what was read is kept cut short, and is the last one.
             found.append(
                 Box(
@@ -83,25 +90,21 @@ public enum ISOMediaHeader {
         return found
     }
 
-    /// The size of the box whose header `header` holds (its first 16 bytes, or fewer where the data
-    /// ends), and the header's length; `available` is how many bytes there are from the box's start
-    /// to the end of what holds it, where a size of 0 runs to.
+    /// The size of the box that starts at `offset` in `bytes`, and its header's length; `end` is
+    /// where what holds the box ends, which a size of 0 runs to.
     ///
-    /// Nil when the header is cut short, the size is smaller than the header, or a 64-bit size
-    /// reaches 4 GB (never within a header read, nor within a download imgview accepts).
-    static func boxSize(header: ArraySlice<UInt8>, available: Int) -> (size: Int, headerLength: Int)? {
-        func word(_ index: Int) -> Int {
-            let start = header.startIndex + index
-            return (start..<start + 4).reduce(0) { $0 << 8 | Int(header[$1]) }
-        }
-        guard header.count >= 8 else { return nil }
-        let size = word(0)
+    /// Nil when the header is cut short (by `end` or the bytes), the size is smaller than the
+    /// header, or a 64-bit size reaches 4 GB (never within a header read, nor within a download
+    /// imgview accepts).
+    static func boxSize(in bytes: some ByteReader, at offset: Int, end: Int) -> (size: Int, headerLength: Int)? {
+        guard offset + 8 <= end, let size = bytes.bigEndian32(at: offset), bytes.byte(at: offset + 7) != nil else { return nil }
         switch size {
         case 0:  // to the end of the enclosing range
-            return available >= 8 ? (available, 8) : nil
+            return (end - offset, 8)
         case 1:  // a 64-bit size follows the type
-            guard header.count >= 16, word(8) == 0 else { return nil }
-            let large = word(12)
+            guard offset + 16 <= end, bytes.bigEndian32(at: offset + 8) == 0, let large = bytes.bigEndian32(at: offset + 12) else {
+                return nil
+            }
             return large >= 16 ? (large, 16) : nil
         default:
             return size >= 8 ? (size, 8) : nil
@@ -123,43 +126,31 @@ public enum ISOMediaHeader {
 
     /// `pitm`: version 0 holds a 16-bit item ID, later versions a 32-bit one.
     private static func primaryItem(_ bytes: [UInt8], _ box: Box) -> Int? {
-        let start = box.payload.lowerBound
-        guard box.payload.count >= 6 else { return nil }
-        if bytes[start] == 0 { return Int(bytes[start + 4]) << 8 | Int(bytes[start + 5]) }
-        guard box.payload.count >= 8 else { return nil }
-        return bigEndian32(bytes, start + 4)
+        var reader = FieldReader(bytes: ArrayBytes(bytes), position: box.payload.lowerBound, end: box.payload.upperBound)
+        guard let version = reader.read(1), reader.skip(3) else { return nil }
+        return reader.read(version == 0 ? 2 : 4)
     }
 
-    /// The 1-based property indices `ipma` associates with `item`.
-    private static func associations(_ bytes: [UInt8], _ box: Box, item: Int) -> [Int] {
-        let payload = box.payload
-        guard payload.count >= 8 else { return [] }
-        let version = bytes[payload.lowerBound]
-        let wideIndices = bytes[payload.lowerBound + 3] & 1 == 1
-        let entryCount = bigEndian32(bytes, payload.lowerBound + 4)
-        var offset = payload.lowerBound + 8
-        for _ in 0..<min(entryCount, 65536) {
-            let idLength = version < 1 ? 2 : 4
-            guard offset + idLength + 1 <= payload.upperBound else { return [] }
-            let id =
-                idLength == 2 ? Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) : bigEndian32(bytes, offset)
-            let count = Int(bytes[offset + idLength])
-            offset += idLength + 1
-            let indexLength = wideIndices ? 2 : 1
-            guard offset + count * indexLength <= payload.upperBound else { return [] }
-            if id == item {
-                return (0..<count).map { position in
-                    let at = offset + position * indexLength
-                    // The top bit marks the property essential; the rest is the index.
-                    return wideIndices ? (Int(bytes[at]) << 8 | Int(bytes[at + 1])) & 0x7FFF : Int(bytes[at] & 0x7F)
-                }
-            }
-            offset += count * indexLength
+    /// Each item `ipma` lists, with the 1-based indices of its properties, in the box's order;
+    /// the walk stops at an entry that runs past the box.
+    static func propertyAssociations(_ bytes: [UInt8], ipma: Box) -> [(item: Int, indices: [Int])] {
+        var reader = FieldReader(bytes: ArrayBytes(bytes), position: ipma.payload.lowerBound, end: ipma.payload.upperBound)
+        guard let version = reader.read(1), reader.skip(2), let flags = reader.read(1), let entryCount = reader.read(4) else {
+            return []
         }
-        return []
-    }
-
-    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
-        ArrayBytes(bytes).bigEndian32(at: offset) ?? 0
+        let indexLength = flags & 1 == 1 ? 2 : 1
+        // The top bit of an index marks the property essential; the rest is the index.
+        let indexMask = indexLength == 2 ? 0x7FFF : 0x7F
+        var found: [(item: Int, indices: [Int])] = []
+        for _ in 0..<min(entryCount, 65536) {
+            guard let item = reader.read(version < 1 ? 2 : 4), let count = reader.read(1) else { break }
+            var indices: [Int] = []
+            for _ in 0..<count {
+                guard let index = reader.read(indexLength) else { return found }
+                indices.append(index & indexMask)
+            }
+            found.append((item, indices))
+        }
+        return found
     }
 }

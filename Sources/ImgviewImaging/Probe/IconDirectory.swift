@@ -38,47 +38,46 @@ public struct IconDirectory: Sendable, Equatable {
 
     /// The directory of the icon or cursor in a whole file, nil when `bytes` are not one.
     public static func read(_ bytes: [UInt8]) -> IconDirectory? {
-        read { offset, count in
-            guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
-            return Array(bytes[offset..<min(bytes.count, offset + count)])
-        }
+        read(ArrayBytes(bytes))
     }
 
-    /// The directory, reading through `readAt` (up to `count` bytes at `offset`, fewer at the end).
-    public static func read(_ readAt: (_ offset: Int, _ count: Int) -> [UInt8]) -> IconDirectory? {
-        let head = readAt(0, 6)
+    /// The directory of the icon or cursor in `bytes` (a whole file, or its first bytes), nil
+    /// when they are not one.
+    public static func read(_ bytes: some ByteReader) -> IconDirectory? {
+        let head = bytes.bytes(at: 0, count: 6)
         guard head.count == 6, head[0] == 0, head[1] == 0, head[3] == 0, head[2] == 1 || head[2] == 2 else { return nil }
-        let count = min(little(head, 4, 2), maxEntries)
-        let table = readAt(6, count * 16)
+        let count = min(bytes.littleEndian16(at: 4) ?? 0, maxEntries)
         var entries: [Entry] = []
-        for index in 0..<table.count / 16 {
-            let at = index * 16
-            let length = little(table, at + 8, 4)
-            let offset = little(table, at + 12, 4)
+        for index in 0..<count {
+            let at = 6 + index * 16
+            guard bytes.byte(at: at + 15) != nil else { break }  // the table is cut short
+            let length = bytes.littleEndian32(at: at + 8) ?? 0
+            let offset = bytes.littleEndian32(at: at + 12) ?? 0
             guard offset >= 6 + count * 16, length > 0 else { continue }
+            let side = { (byte: UInt8?) in byte == 0 ? 256 : Int(byte ?? 0) }
             var entry = Entry(
-                width: table[at] == 0 ? 256 : Int(table[at]), height: table[at + 1] == 0 ? 256 : Int(table[at + 1]),
-                bitsPerPixel: head[2] == 1 ? little(table, at + 6, 2) : 0, offset: offset, length: length, isPNG: false)
-            let data = readAt(offset, 32)
-            if data.starts(with: pngSignature) {
+                width: side(bytes.byte(at: at)), height: side(bytes.byte(at: at + 1)),
+                bitsPerPixel: head[2] == 1 ? bytes.littleEndian16(at: at + 6) ?? 0 : 0, offset: offset, length: length, isPNG: false)
+            let data = ArrayBytes(bytes.bytes(at: offset, count: 32))
+            if data.matches(pngSignature, at: 0) {
                 entry.isPNG = true
-                guard data.count >= 26, Array(data[12..<16]) == Array("IHDR".utf8) else { continue }
-                entry.width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
-                entry.height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+                guard data.count >= 26, data.matches(Array("IHDR".utf8), at: 12), let width = data.bigEndian32(at: 16),
+                    let height = data.bigEndian32(at: 20), let depth = data.byte(at: 24), let colorType = data.byte(at: 25)
+                else { continue }
+                (entry.width, entry.height) = (width, height)
                 // Depth × channels, from the bit depth and colour type.
-                let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(data[25])] ?? 1
-                entry.bitsPerPixel = Int(data[24]) * channels
+                entry.bitsPerPixel = Int(depth) * ([0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(colorType)] ?? 1)
                 // PNG allows at most 2³¹ − 1 a side, which keeps `largest`'s products within Int.
                 guard entry.width <= Int(Int32.max), entry.height <= Int(Int32.max) else { continue }
-            } else if data.count >= 16, [40, 52, 56, 108, 124].contains(little(data, 0, 4)) {
+            } else if data.count >= 16, let size = data.littleEndian32(at: 0), [40, 52, 56, 108, 124].contains(size) {
                 // The height counts the picture and its AND mask: twice the picture's.
-                entry.width = Int(Int32(truncatingIfNeeded: little(data, 4, 4)))
-                entry.height = Int(Int32(truncatingIfNeeded: little(data, 8, 4))) / 2
-                entry.bitsPerPixel = little(data, 14, 2)
-            } else if data.count >= 12, little(data, 0, 4) == 12 {
-                entry.width = little(data, 4, 2)
-                entry.height = little(data, 6, 2) / 2
-                entry.bitsPerPixel = little(data, 10, 2)
+                entry.width = Int(Int32(truncatingIfNeeded: data.littleEndian32(at: 4) ?? 0))
+                entry.height = Int(Int32(truncatingIfNeeded: data.littleEndian32(at: 8) ?? 0)) / 2
+                entry.bitsPerPixel = data.littleEndian16(at: 14) ?? 0
+            } else if data.count >= 12, data.littleEndian32(at: 0) == 12 {
+                entry.width = data.littleEndian16(at: 4) ?? 0
+                entry.height = (data.littleEndian16(at: 6) ?? 0) / 2
+                entry.bitsPerPixel = data.littleEndian16(at: 10) ?? 0
             } else {
                 continue  // neither: nothing to show from it
             }
@@ -89,9 +88,4 @@ public struct IconDirectory: Sendable, Equatable {
     }
 
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    private static func little(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
-        guard offset + count <= bytes.count else { return 0 }
-        return bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) }
-    }
 }

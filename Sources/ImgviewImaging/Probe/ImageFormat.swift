@@ -92,15 +92,13 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
 
     /// "BM" is also how text starts ("BMW…"): the info header that follows must have a known size.
     private static func isBitmapHeader(_ head: [UInt8]) -> Bool {
-        guard head.count >= 18 else { return false }
-        let size = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24
+        guard let size = ArrayBytes(head).littleEndian32(at: 14) else { return false }
         return [12, 16, 40, 52, 56, 64, 108, 124].contains(size)
     }
 
     /// An ISO media file (`ftyp` box): AVIF when any brand says so, else HEIC for the HEIF brands.
     private static func isoMediaFormat(_ head: [UInt8]) -> ImageFormat? {
-        guard head.count >= 12 else { return nil }
-        let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        guard head.count >= 12, let boxSize = ArrayBytes(head).bigEndian32(at: 0) else { return nil }
         // The major brand (8..<12), the minor version (12..<16), then compatible brands to the box's end.
         var brands = [Array(head[8..<12])]
         var offset = 16
@@ -118,10 +116,10 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// is 0 and whose picture starts after the directory; an icon's planes are 0 or 1 (a cursor
     /// keeps its hotspot there).
     private static func isIconDirectory(_ head: [UInt8]) -> Bool {
-        guard head.count >= 22 else { return false }
-        let count = Int(head[4]) | Int(head[5]) << 8
-        let planes = Int(head[10]) | Int(head[11]) << 8
-        let offset = Int(head[18]) | Int(head[19]) << 8 | Int(head[20]) << 16 | Int(head[21]) << 24
+        let reader = ArrayBytes(head)
+        guard head.count >= 22, let count = reader.littleEndian16(at: 4), let planes = reader.littleEndian16(at: 10),
+            let offset = reader.littleEndian32(at: 18)
+        else { return false }
         return count > 0 && head[9] == 0 && (head[2] == 2 || planes <= 1) && offset >= 6 + 16 * count
     }
 

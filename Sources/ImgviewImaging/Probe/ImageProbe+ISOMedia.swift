@@ -20,7 +20,7 @@ extension ImageProbe {
                 if !described { completeness = .unknown }  // not a box before anything said what the file holds
                 break
             }
-            guard let (size, headerLength) = ISOMediaHeader.boxSize(header: header[...], available: bytes.count - position) else {
+            guard let (size, headerLength) = ISOMediaHeader.boxSize(in: bytes, at: position, end: bytes.count) else {
                 completeness = header.count < 16 ? .truncated : .unknown
                 break
             }

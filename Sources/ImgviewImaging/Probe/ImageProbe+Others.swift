@@ -42,7 +42,7 @@ extension ImageProbe {
     /// anywhere in the file, and nothing says where a TIFF file ends.
     mutating func readTIFF(_ bytes: some ByteReader, through depth: Depth) {
         completeness = .unknown
-        guard let page = TIFFDirectories.read({ bytes.bytes(at: $0, count: $1) })?.pages.first else { return }
+        guard let page = TIFFDirectories.read(bytes)?.pages.first else { return }
         storedSize = ImageDimensions(width: page.width, height: page.height)
         orientation = page.orientation
         hasColorProfile = page.hasColorProfile
@@ -86,7 +86,7 @@ extension ImageProbe {
             completeness = .truncated
             return
         }
-        if let largest = IconDirectory.read({ bytes.bytes(at: $0, count: $1) })?.largest {
+        if let largest = IconDirectory.read(bytes)?.largest {
             storedSize = ImageDimensions(width: largest.width, height: largest.height)
         }
         var end = 6 + 16 * count

@@ -34,55 +34,30 @@ public struct TIFFDirectories: Sendable, Equatable {
 
     /// The directories of a whole TIFF file, nil when `bytes` are not one.
     public static func read(_ bytes: [UInt8]) -> TIFFDirectories? {
-        read { offset, count in
-            guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
-            return Array(bytes[offset..<min(bytes.count, offset + count)])
-        }
+        read(ArrayBytes(bytes))
     }
 
-    /// The directories, reading through `readAt` (up to `count` bytes at `offset`, fewer at the end).
-    public static func read(_ readAt: (_ offset: Int, _ count: Int) -> [UInt8]) -> TIFFDirectories? {
-        let header = readAt(0, 16)
-        guard header.count >= 8, header[0] == header[1], header[0] == 0x49 || header[0] == 0x4D else { return nil }
-        let layout = Layout(bigEndian: header[0] == 0x4D, big: false)
-        let version = layout.number(header, 2, 2)
-        let format: Layout
-        var next: Int
-        switch version {
-        case 42:
-            format = layout
-            next = layout.number(header, 4, 4)
-        case 43:
-            // BigTIFF: offsets are 8 bytes, stated as such at 4, and the first IFD's follows.
-            guard header.count == 16, layout.number(header, 4, 2) == 8 else { return nil }
-            format = Layout(bigEndian: layout.bigEndian, big: true)
-            next = layout.number(header, 8, 8)
-        default:
-            return nil
-        }
+    /// The directories of the TIFF file in `bytes` (whole, or its first bytes), nil when they
+    /// are not one.
+    public static func read(_ bytes: some ByteReader) -> TIFFDirectories? {
+        guard let layout = TIFFLayout(bytes, in: 0..<bytes.count, allowsBigTIFF: true) else { return nil }
+        var next = layout.firstDirectoryOffset ?? 0
         var directories: [Directory] = []
         var visited = Set<Int>()
         var isCut = false
         while next != 0, directories.count < maxDirectories, visited.insert(next).inserted {
-            let countBytes = readAt(next, format.countSize)
-            guard next >= 8, countBytes.count == format.countSize else {
-                isCut = true
-                break
-            }
-            let count = min(format.number(countBytes, 0, format.countSize), 4096)
-            let entries = readAt(next + format.countSize, count * format.entrySize + format.offsetSize)
-            guard entries.count == count * format.entrySize + format.offsetSize else {
+            guard let following = layout.nextDirectoryOffset(afterDirectoryAt: next) else {
                 isCut = true
                 break
             }
             var directory = Directory(index: directories.count, width: 0, height: 0, orientation: .up, subfileType: 0)
-            for entry in stride(from: 0, to: count * format.entrySize, by: format.entrySize) {
-                if format.number(entries, entry, 2) == 34675 {
+            for entry in layout.entries(atOffset: next, limit: 4096) {
+                if entry.tag == 34675 {
                     directory.hasColorProfile = true
-                    directory.colorProfileLocation = format.outOfLineBytes(entries, entry)
+                    directory.colorProfileLocation = layout.outOfLineValues(entry)
                 }
-                guard let value = format.inlineValue(entries, entry) else { continue }
-                switch format.number(entries, entry, 2) {
+                guard let value = layout.singleInteger(entry) else { continue }
+                switch entry.tag {
                 case 254: directory.subfileType = value
                 case 255: directory.subfileType = value == 2 ? 1 : value == 3 ? 2 : 0  // the old SubfileType
                 case 256: directory.width = value
@@ -92,52 +67,8 @@ public struct TIFFDirectories: Sendable, Equatable {
                 }
             }
             directories.append(directory)
-            next = format.number(entries, count * format.entrySize, format.offsetSize)
+            next = following
         }
         return TIFFDirectories(directories: directories, isCut: isCut)
-    }
-
-    /// Classic TIFF or BigTIFF, in either byte order.
-    private struct Layout {
-        let bigEndian: Bool
-        /// BigTIFF: 8-byte counts and offsets, 20-byte entries.
-        let big: Bool
-
-        var countSize: Int { big ? 8 : 2 }
-        var entrySize: Int { big ? 20 : 12 }
-        var offsetSize: Int { big ? 8 : 4 }
-
-        func number(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
-            guard offset >= 0, offset + count <= bytes.count else { return 0 }
-            let range = offset..<offset + count
-            // An 8-byte value past what an Int holds is no offset or size a file can have.
-            let ordered = bigEndian ? Array(bytes[range]) : Array(bytes[range].reversed())
-            guard count < 8 || ordered[0] < 0x80 else { return 0 }
-            return ordered.reduce(0) { $0 << 8 | Int($1) }
-        }
-
-        /// Where an UNDEFINED or BYTE entry's values are kept, when they do not fit in the entry.
-        func outOfLineBytes(_ bytes: [UInt8], _ entry: Int) -> Range<Int>? {
-            let countField = big ? 8 : 4
-            let count = number(bytes, entry + 4, countField)
-            let offset = number(bytes, entry + 4 + countField, offsetSize)
-            let end = offset.addingReportingOverflow(count)
-            guard [1, 7].contains(number(bytes, entry + 2, 2)), count > countField, !end.overflow else { return nil }
-            return offset..<end.partialValue
-        }
-
-        /// A SHORT, LONG or LONG8 entry holding one value in the entry itself.
-        func inlineValue(_ bytes: [UInt8], _ entry: Int) -> Int? {
-            let type = number(bytes, entry + 2, 2)
-            let countField = big ? 8 : 4
-            guard number(bytes, entry + 4, countField) == 1 else { return nil }
-            let valueAt = entry + 4 + countField
-            switch type {
-            case 3: return number(bytes, valueAt, 2)
-            case 4: return number(bytes, valueAt, 4)
-            case 16 where big: return number(bytes, valueAt, 8)
-            default: return nil
-            }
-        }
     }
 }

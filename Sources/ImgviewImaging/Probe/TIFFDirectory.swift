@@ -15,7 +15,7 @@ struct TIFFDirectory {
     /// The directory of the TIFF structure starting at `range.lowerBound`; nil when it is not one.
     init?(_ bytes: some ByteReader, in range: Range<Int>) {
         guard let layout = TIFFLayout(bytes, in: range), let first = layout.firstDirectoryOffset, first >= 8,
-            layout.number(at: layout.base + first, size: 2) != nil
+            layout.entryCount(atOffset: first) != nil
         else { return nil }
         entries = layout.entries(atOffset: first, limit: 4096).map { Entry(tag: $0.tag, value: layout.singleInteger($0)) }
     }
