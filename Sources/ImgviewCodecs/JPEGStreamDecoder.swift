@@ -41,9 +41,8 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
     private var rowsShown = 0
     private var scansShown = 0
     private var scansEnded = 0
-    private var scansEndedSoFar = 0
-    private var isInScan = false
-    private var markerSearchPosition = 0
+    /// How far the walk over the markers of what has arrived has come, for `countScanEnds`.
+    private var markerWalk = MarkerWalk()
 
     init(sizing: @escaping ProgressiveSizing) throws(ImageDecodingError) {
         self.sizing = sizing
@@ -149,26 +148,39 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
         return DecodedImage(header: header, pixels: header.orientation.apply(to: decoded.pixels))
     }
 
-    /// How many scans have ended in `prefix` (their data followed by a marker), counting on from
-    /// where the last count stopped.
+    /// How many scans have ended in `prefix` (their data followed by a marker), walking on with
+    /// `JPEGMarkers` from where the last count stopped.
     private func countScanEnds(in prefix: Data) -> Int {
-        prefix.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var index = markerSearchPosition
-            while index + 1 < bytes.count {
-                if bytes[index] == 0xFF {
-                    let next = bytes[index + 1]
-                    // Not stuffing, fill or a restart marker inside entropy-coded data.
-                    if next != 0x00, next != 0xFF, !(0xD0...0xD7).contains(next) {
-                        if isInScan { scansEndedSoFar += 1 }
-                        isInScan = next == 0xDA
-                    }
+        let bytes = DataBytes(prefix)
+        while true {
+            if let dataStart = markerWalk.scanDataStart {
+                guard let marker = JPEGMarkers.nextMarker(afterScanDataAt: dataStart, in: bytes) else {
+                    // Not to the last byte: it may be a 0xFF whose next byte has not arrived.
+                    markerWalk.scanDataStart = max(dataStart, bytes.count - 1)
+                    return markerWalk.scansEnded
                 }
-                index += 1
+                markerWalk.scansEnded += 1
+                markerWalk.scanDataStart = nil
+                markerWalk.position = marker
             }
-            markerSearchPosition = max(markerSearchPosition, index)
-            return scansEndedSoFar
+            var reachedScan = false
+            JPEGMarkers.walk(bytes, resuming: markerWalk.position) { segment in
+                markerWalk.position = segment.payload.upperBound
+                reachedScan = segment.marker == 0xDA
+                return reachedScan ? .stop : .next
+            }
+            guard reachedScan else { return markerWalk.scansEnded }
+            markerWalk.scanDataStart = markerWalk.position
         }
+    }
+
+    /// Where `countScanEnds` goes on from: the next marker to read, or, inside a scan, where to
+    /// look on for the marker that ends its data.
+    private struct MarkerWalk {
+        /// After SOI, at first.
+        var position = 2
+        var scanDataStart: Int?
+        var scansEnded = 0
     }
 
     private func picture() -> DecodedImage? {

@@ -46,10 +46,16 @@ public enum JPEGMarkers {
     /// a segment that goes on past the bytes is handed on too, its payload cut where they end, before
     /// the walk ends as `.cut` (for a reader of the first bytes that wants a segment it may get whole
     /// later, as the EXIF reader does).
+    ///
+    /// A walk goes on from `resuming`, when given, instead of the start: the offset of a marker an
+    /// earlier walk over fewer of the same bytes had not read whole (a reader of a download that
+    /// walks on as its bytes arrive).
     @discardableResult
-    public static func walk(_ bytes: some ByteReader, handingOnACutSegment: Bool = false, visit: (Segment) -> Step) -> End {
-        guard bytes.byte(at: 0) == 0xFF, bytes.byte(at: 1) == 0xD8 else { return .notJPEG }
-        var position = 2
+    public static func walk(
+        _ bytes: some ByteReader, resuming: Int? = nil, handingOnACutSegment: Bool = false, visit: (Segment) -> Step
+    ) -> End {
+        if resuming == nil { guard bytes.byte(at: 0) == 0xFF, bytes.byte(at: 1) == 0xD8 else { return .notJPEG } }
+        var position = resuming ?? 2
         while true {
             guard let first = bytes.byte(at: position) else { return .cut }
             guard first == 0xFF else {
