@@ -48,7 +48,7 @@ final class CurlDriver: @unchecked Sendable {
 
     /// curl_global_init is not thread-safe: once per process, before the first handle.
     private static let initializeLibrary: Void = {
-        libcurl.pointee.curl_global_init(Int(CURL_GLOBAL_ALL))
+        _ = libcurl.pointee.curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
     /// Hands `transfer` to the driver thread, opening libcurl, setting it up and starting the thread on first use.
@@ -77,7 +77,7 @@ final class CurlDriver: @unchecked Sendable {
             nonisolated(unsafe) let multi = multi
             DetachedThread.start(name: "imgview.curl") { [self] in run(on: multi) }
         } else {
-            libcurl.pointee.curl_multi_wakeup(multi)
+            _ = libcurl.pointee.curl_multi_wakeup(multi)
         }
     }
 
@@ -90,7 +90,7 @@ final class CurlDriver: @unchecked Sendable {
             return inbox.multi
         }
         if let multi {
-            libcurl.pointee.curl_multi_wakeup(multi)
+            _ = libcurl.pointee.curl_multi_wakeup(multi)
         } else {
             // Never started: nothing runs that could take it.
             transfer.finish(.failure(CancellationError()))
@@ -103,7 +103,7 @@ final class CurlDriver: @unchecked Sendable {
             inbox.isShuttingDown = true
             return inbox.multi
         }
-        if let multi { libcurl.pointee.curl_multi_wakeup(multi) }
+        if let multi { _ = libcurl.pointee.curl_multi_wakeup(multi) }
     }
 
     // MARK: The driver thread
@@ -152,11 +152,11 @@ final class CurlDriver: @unchecked Sendable {
                     wait = min(wait, Int32(clamping: left / 1_000_000 + 1))
                 }
             }
-            libcurl.pointee.curl_multi_poll(multi, nil, 0, wait, nil)
+            _ = libcurl.pointee.curl_multi_poll(multi, nil, 0, wait, nil)
         }
         for handle in spareHandles { libcurl.pointee.curl_easy_cleanup(handle) }
         spareHandles = []
-        libcurl.pointee.curl_multi_cleanup(multi)
+        _ = libcurl.pointee.curl_multi_cleanup(multi)
     }
 
     /// Sets `transfer` up on an easy handle and adds it to the multi handle, or ends it at once.
@@ -179,7 +179,7 @@ final class CurlDriver: @unchecked Sendable {
     /// and back in, which keeps the connections (one to the same host is used again).
     private func follow(_ transfer: CurlTransfer, to hop: HTTPRequest, on multi: UnsafeMutableRawPointer) {
         guard let handle = transfer.handle else { return }
-        libcurl.pointee.curl_multi_remove_handle(multi, handle)
+        _ = libcurl.pointee.curl_multi_remove_handle(multi, handle)
         transfer.follow(hop)
         let added = libcurl.pointee.curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else { return abandon(transfer, handle, refused: added) }
@@ -203,7 +203,7 @@ final class CurlDriver: @unchecked Sendable {
             transfer.finish(outcome)
             return
         }
-        libcurl.pointee.curl_multi_remove_handle(multi, handle)
+        _ = libcurl.pointee.curl_multi_remove_handle(multi, handle)
         transfer.detach()
         detach(handle)
         transfer.finish(outcome)

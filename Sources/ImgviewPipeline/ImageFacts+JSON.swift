@@ -45,7 +45,7 @@ extension ImageFacts: Encodable {
             try fields.encode(camera.make.map(TerminalText.sanitized), forKey: .make)
             try fields.encode(camera.model.map(TerminalText.sanitized), forKey: .model)
             try fields.encode(camera.lens.map(TerminalText.sanitized), forKey: .lens)
-            try fields.encode(camera.takenText, forKey: .taken)
+            try fields.encode(camera.taken?.isoText, forKey: .taken)
             try fields.encode(camera.exposure.map { Double($0.numerator) / Double($0.denominator) }, forKey: .exposure)
             try fields.encode(camera.fNumber, forKey: .fNumber)
             try fields.encode(camera.focalLength, forKey: .focalLength)

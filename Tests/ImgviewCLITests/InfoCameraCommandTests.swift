@@ -19,7 +19,7 @@ struct InfoCameraCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let camera = try #require(object["camera"] as? [String: Any])
         #expect(camera["make"] as? String == "Canon" && camera["model"] as? String == "Canon EOS 5D Mark IV")
-        #expect(camera["taken"] as? String == "2019-05-04 12:30:05" && camera["iso"] as? Int == 400 && camera["gps"] as? Bool == true)
+        #expect(camera["taken"] as? String == "2019-05-04T12:30:05" && camera["iso"] as? Int == 400 && camera["gps"] as? Bool == true)
         #expect(
             camera["exposure_s"] as? Double == 0.004 && camera["f_number"] as? Double == 2.8 && camera["focal_length_mm"] as? Double == 50)
 

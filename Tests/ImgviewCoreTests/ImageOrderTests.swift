@@ -46,6 +46,8 @@ struct ImageOrderTests {
         #expect(try date("1970:01:01 00:00:00").wallClockSeconds == 0)
         #expect(try date("2000:03:01 00:00:00").wallClockSeconds == 951_868_800)
         #expect(try date("2024-07-14 18:30:05").wallClockSeconds == 1_720_981_805)
+        #expect(try date("2024-07-14 18:30:05").isoText == "2024-07-14T18:30:05")
+        #expect(try date("1901:12:31 23:59:59").isoText == "1901-12-31T23:59:59", "before 1970")
         #expect(try date("2023:12:31 23:59:59") < date("2024:01:01 00:00:00"))
         for bad in ["", "2024:13:01 00:00:00", "2024:07:14", "    :  :     :  :  ", "2024:07:14T18:30:05", "2024:07-14 18:30:05"] {
             #expect(ExifDateTime(Array(bad.utf8)) == nil, "\(bad)")

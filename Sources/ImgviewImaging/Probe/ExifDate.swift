@@ -1,3 +1,5 @@
+import ImgviewSupport
+
 /// A date and time as EXIF records it: local wall-clock time, no zone.
 public struct ExifDateTime: Sendable, Equatable, Comparable {
     public var year: Int
@@ -31,15 +33,14 @@ public struct ExifDateTime: Sendable, Equatable, Comparable {
 
     /// Seconds from 1970-01-01 00:00:00 to this date, both read as the same zone's wall clock.
     public var wallClockSeconds: Int64 {
-        // Days from the civil date (Howard Hinnant's algorithm): exact for every Gregorian date.
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)
+        CivilDate(year: Int64(year), month: Int64(month), day: Int64(day)).daysSince1970 * 86_400 + Int64(hour) * 3600
+            + Int64(minute) * 60 + Int64(second)
+    }
+
+    /// ISO 8601's date and time of a wall clock, without a zone (`2019-05-04T12:30:05`), as
+    /// `info --json` writes it: EXIF keeps no zone.
+    public var isoText: String {
+        ISOTimestamp.wallClockString(fromSeconds: wallClockSeconds)
     }
 
     public static func < (lhs: ExifDateTime, rhs: ExifDateTime) -> Bool {

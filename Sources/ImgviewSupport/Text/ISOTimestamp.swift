@@ -29,6 +29,12 @@ public enum ISOTimestamp {
         return text(min(max(Int64(seconds), -100_000_000_000_000), 100_000_000_000_000) + offset, zone: false)
     }
 
+    /// A wall-clock time that names no zone, `seconds` after 1970-01-01 00:00:00 on the same
+    /// clock, in the same form without the zone (`2019-05-04T12:30:05`): a photo's EXIF time.
+    public static func wallClockString(fromSeconds seconds: Int64) -> String {
+        text(min(max(seconds, -100_000_000_000_000), 100_000_000_000_000), zone: false)
+    }
+
     /// `seconds` since 1970 on the civil calendar, with `Z` after them or nothing.
     private static func text(_ seconds: Int64, zone: Bool) -> String {
         let (days, dayTime) = seconds.floorDividedBy(86_400)
