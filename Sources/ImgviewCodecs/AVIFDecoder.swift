@@ -41,9 +41,7 @@ public struct AVIFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         // dav1d is told the limit too: the AV1 frames may be larger than the container says.
         return try AVIFSession.with(bytes, sizeLimit: min(request.maxPixelCount, Self.libraryPixelLimit)) {

@@ -26,9 +26,7 @@ public struct BMPDecoder: ImageDecoding {
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let bitmap = try BMPHeader.read(bytes)
         // Before the downscaler, whose output may be the whole image.
-        guard request.admits(width: bitmap.width, height: bitmap.height) else {
-            throw .tooLarge(width: bitmap.width, height: bitmap.height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: bitmap.width, height: bitmap.height)
         let factor = PixelReducer.factor(
             width: bitmap.width, height: bitmap.height, covering: request.minimumSize, beside: 0, within: request.maxDecodeBytes)
         // Bottom-up or top-down, rows come in order.
@@ -45,9 +43,7 @@ public struct BMPDecoder: ImageDecoding {
         _ bytes: Data, bitmap: BMPHeader, request: DecodeRequest, row: (_ y: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void
     ) throws(ImageDecodingError) -> Bool {
         let (width, height) = (bitmap.width, bitmap.height)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         // Zero is transparent: whatever the file does not cover shows the background.
         var line = [UInt8](repeating: 0, count: width * 4)

@@ -9,4 +9,9 @@ extension DecodeRequest {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         return !overflow && pixels <= maxPixelCount
     }
+
+    /// Throws `.tooLarge` unless `admits(width:height:)`.
+    func admit(width: Int, height: Int) throws(ImageDecodingError) {
+        guard admits(width: width, height: height) else { throw .tooLarge(width: width, height: height, limit: maxPixelCount) }
+    }
 }

@@ -29,9 +29,7 @@ public struct GIFDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         let loopCount = header.animation?.loopCount ?? 1
         let result: Result<DecodedImage, ImageDecodingError> = bytes.withUnsafeBytes { raw in

@@ -44,9 +44,7 @@ public struct HEIFDecoder: ImageDecoding {
         if request.cancellation.isCancelled { throw .cancelled }
         let (width, height) = header.uprightSize
         // The header may be the probe's `ispe`, 32 bits a side.
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         // libde265 allocates the picture the HEVC stream declares, whatever the container says.
         let meta = Self.metaBox(bytes)
         if let meta,
@@ -234,9 +232,7 @@ final class HEIFSession {
         defer { heif.heif_image_handle_release(handle) }
         let (width, height) = (Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle)))
         guard width > 0, height > 0 else { throw .corrupt(.heic, detail: "an image of \(width)×\(height) pixels") }
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         let header = ImageHeader(format: .heic, storedWidth: width, storedHeight: height, orientation: .up, pageCount: count)
         let thumbnail = thumbnail(of: handle, width: width, height: height, covering: request.minimumSize)
         defer { if let thumbnail { heif.heif_image_handle_release(thumbnail) } }

@@ -23,9 +23,7 @@ public struct ICODecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let picture = try Self.largestPicture(bytes)
-        guard request.admits(width: picture.width, height: picture.height) else {
-            throw .tooLarge(width: picture.width, height: picture.height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: picture.width, height: picture.height)
         let start = bytes.startIndex + picture.offset
         let data = Data(bytes[start..<min(bytes.endIndex, start + picture.length)])
         do throws(ImageDecodingError) {

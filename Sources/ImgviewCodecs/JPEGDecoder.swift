@@ -41,9 +41,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         // The minimum size is upright; the DCT scale applies to the stored image.
         let minimum = request.minimumSize.map { header.orientation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }

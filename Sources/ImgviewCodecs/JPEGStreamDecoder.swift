@@ -69,9 +69,7 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
                 format: .jpeg, storedWidth: frame.width, storedHeight: frame.height,
                 orientation: ImageProbe.read(prefix)?.orientation ?? .up)
             request = sizing(header)
-            guard request.admits(width: frame.width, height: frame.height) else {
-                throw .tooLarge(width: frame.width, height: frame.height, limit: request.maxPixelCount)
-            }
+            try request.admit(width: frame.width, height: frame.height)
             self.header = header
             // The profile's APP2 segments come before the frame header, so they have arrived.
             if frame.isCMYK { cmyk = (frame.hasAdobeMarker, ColorProfileLocator.profile(in: prefix, format: .jpeg)) }

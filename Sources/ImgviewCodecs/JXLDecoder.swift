@@ -28,9 +28,7 @@ public struct JXLDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         if let image = try Self.decodeAsJPEG(bytes, header: header, request: request) { return image }
         return try JXLSession.with(bytes) { session throws(ImageDecodingError) in try session.decode(header: header, request: request) }
@@ -194,9 +192,7 @@ final class JXLSession {
                 let (width, height) = (Int(info.xsize), Int(info.ysize))
                 // The sizes the buffers take are the codestream's, checked here before any is allocated.
                 guard width > 0, height > 0 else { throw .corrupt(.jxl, detail: "an image of \(width)×\(height) pixels") }
-                guard request.admits(width: width, height: height) else {
-                    throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-                }
+                try request.admit(width: width, height: height)
                 var frameHeader = header
                 (frameHeader.storedWidth, frameHeader.storedHeight, frameHeader.orientation) = (width, height, Self.orientation(info))
                 assembler = AnimationAssembler(header: frameHeader, canvasWidth: width, canvasHeight: height, request: request)

@@ -37,9 +37,7 @@ public struct TIFFDecoder: ImageDecoding {
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (directories, page) = try Self.page(request.page, of: bytes)
         // A BigTIFF's sides take 63 bits each.
-        guard request.admits(width: page.width, height: page.height) else {
-            throw .tooLarge(width: page.width, height: page.height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: page.width, height: page.height)
         if request.cancellation.isCancelled { throw .cancelled }
         let tiff = try TIFFLibrary.functions()
         let read: Result<TIFFPage, ImageDecodingError> = bytes.withUnsafeBytes { raw in

@@ -33,9 +33,7 @@ public struct WebPDecoder: ImageDecoding {
 
     public func decode(_ bytes: Data, header: ImageHeader, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let (width, height) = (header.storedWidth, header.storedHeight)
-        guard request.admits(width: width, height: height) else {
-            throw .tooLarge(width: width, height: height, limit: request.maxPixelCount)
-        }
+        try request.admit(width: width, height: height)
         if request.cancellation.isCancelled { throw .cancelled }
         let webp = try WebPLibrary.functions()
         let demux = try WebPDemuxLibrary.functions()
