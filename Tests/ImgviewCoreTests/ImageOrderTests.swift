@@ -48,6 +48,8 @@ struct ImageOrderTests {
         #expect(try date("2024-07-14 18:30:05").wallClockSeconds == 1_720_981_805)
         #expect(try date("2024-07-14 18:30:05").isoText == "2024-07-14T18:30:05")
         #expect(try date("1901:12:31 23:59:59").isoText == "1901-12-31T23:59:59", "before 1970")
+        // As the file has it, as `info`'s text line shows it: not rolled into another day.
+        #expect(try date("2019:02:30 10:00:60").isoText == "2019-02-30T10:00:60")
         #expect(try date("2023:12:31 23:59:59") < date("2024:01:01 00:00:00"))
         for bad in ["", "2024:13:01 00:00:00", "2024:07:14", "    :  :     :  :  ", "2024:07:14T18:30:05", "2024:07-14 18:30:05"] {
             #expect(ExifDateTime(Array(bad.utf8)) == nil, "\(bad)")

@@ -95,10 +95,18 @@ struct TIFFDirectoriesTests {
         let bytes = writer.file([[(256, 3, 1, 4), (257, 3, 1, 5)]], next: [Int.min])
         let read = try #require(TIFFDirectories.read(bytes))
         #expect(read.directories.map(\.width) == [4] && !read.isCut)
-        var hugeCount = writer.file([[(256, 3, 1, 4)]])
+        // A directory that says it has more entries than any file holds ends the chain; it is
+        // not a file cut short.
+        var hugeCount = writer.file([[(256, 3, 1, 4)], [(256, 3, 1, 5)]])
         hugeCount[16] = 0x80
         let huge = try #require(TIFFDirectories.read(hugeCount))
-        #expect(huge.directories.isEmpty && huge.isCut)
+        #expect(huge.directories.count == 1 && !huge.isCut)
+        // An entry whose value count is past an Int is refused alone; the entries after it are read.
+        let entries = writer.file([[(305, 7, 1, 0), (256, 3, 1, 40), (257, 3, 1, 30)]])
+        var hugeValues = entries
+        hugeValues[16 + 8 + 4] = 0x80
+        let page = try #require(TIFFDirectories.read(hugeValues)?.directories.first)
+        #expect(page.width == 40 && page.height == 30)
     }
 
     @Test func notATIFFOrABigTIFFWithAnotherOffsetSizeIsNone() {

@@ -28,11 +28,13 @@ public protocol ByteReader {
 
 extension ByteReader {
     /// The unsigned integer in the `size` bytes at `offset`, most significant first or last.
+    /// The bytes are read first to last either way, so a reader over a file's moving window
+    /// (`FileBytes`) loads it once for a field, not once a byte.
     public func integer(at offset: Int, size: Int, bigEndian: Bool) -> Int? {
         var value = 0
         for index in 0..<size {
-            guard let byte = byte(at: offset + (bigEndian ? index : size - 1 - index)) else { return nil }
-            value = value << 8 | Int(byte)
+            guard let byte = byte(at: offset + index) else { return nil }
+            value = bigEndian ? value << 8 | Int(byte) : value | Int(byte) << (8 * index)
         }
         return value
     }

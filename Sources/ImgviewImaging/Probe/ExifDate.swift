@@ -38,9 +38,9 @@ public struct ExifDateTime: Sendable, Equatable, Comparable {
     }
 
     /// ISO 8601's date and time of a wall clock, without a zone (`2019-05-04T12:30:05`), as
-    /// `info --json` writes it: EXIF keeps no zone.
+    /// `info --json` writes it: EXIF keeps no zone. The fields are written as the file has them.
     public var isoText: String {
-        ISOTimestamp.wallClockString(fromSeconds: wallClockSeconds)
+        ISOTimestamp.wallClockString(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     public static func < (lhs: ExifDateTime, rhs: ExifDateTime) -> Bool {

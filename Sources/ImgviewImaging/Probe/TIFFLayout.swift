@@ -62,11 +62,21 @@ struct TIFFLayout<Bytes: ByteReader> {
         return bytes.integer(at: offset, size: size, bigEndian: isBigEndian)
     }
 
+    /// A count of `size` bytes at the absolute `offset`, as `number(at:size:)` reads it, but one
+    /// past what an `Int` holds is `Int.max`, not nil: there, but more than anything holds, so
+    /// what uses it refuses it and what follows it is still read.
+    func countField(at offset: Int, size: Int) -> Int? {
+        guard offset >= range.lowerBound, offset <= range.upperBound - size, bytes.byte(at: offset + size - 1) != nil else {
+            return nil
+        }
+        return number(at: offset, size: size) ?? Int.max
+    }
+
     /// How many entries the directory at `offset` from the header says it has (not all of them
     /// need be inside the range); nil when there is no count there.
     func entryCount(atOffset offset: Int) -> Int? {
         guard offset >= 8, offset < range.count else { return nil }
-        return number(at: base + offset, size: countSize)
+        return countField(at: base + offset, size: countSize)
     }
 
     /// The entries of the directory at `offset` from the header, at most `limit`, stopping at the
@@ -77,7 +87,7 @@ struct TIFFLayout<Bytes: ByteReader> {
         for index in 0..<min(count, limit) {
             let entry = base + offset + countSize + index * entrySize
             guard let tag = number(at: entry, size: 2), let type = number(at: entry + 2, size: 2),
-                let values = number(at: entry + 4, size: offsetSize)
+                let values = countField(at: entry + 4, size: offsetSize)
             else { break }
             found.append(Entry(tag: tag, type: type, count: values, field: entry + 4 + offsetSize))
         }
@@ -85,11 +95,14 @@ struct TIFFLayout<Bytes: ByteReader> {
     }
 
     /// The offset of the directory after the one at `offset`, which follows its entries: 0 when
-    /// it is the last, or when the offset is past what an `Int` holds (it points nowhere); nil
-    /// when the directory is not whole inside the range.
+    /// it is the last, or when that offset or the directory's count is past what an `Int` holds
+    /// (no file is that large: the chain ends there); nil when the directory is not whole inside
+    /// the range.
     func nextDirectoryOffset(afterDirectoryAt offset: Int) -> Int? {
+        guard let count = entryCount(atOffset: offset) else { return nil }
+        if count == Int.max { return 0 }
         // A count past what the range holds cannot be whole, and would overflow the sum below.
-        guard let count = entryCount(atOffset: offset), count <= range.count / entrySize else { return nil }
+        guard count <= range.count / entrySize else { return nil }
         let field = base + offset + countSize + count * entrySize
         guard field <= range.upperBound - offsetSize, bytes.byte(at: field + offsetSize - 1) != nil else { return nil }
         return number(at: field, size: offsetSize) ?? 0

@@ -29,10 +29,15 @@ public enum ISOTimestamp {
         return text(min(max(Int64(seconds), -100_000_000_000_000), 100_000_000_000_000) + offset, zone: false)
     }
 
-    /// A wall-clock time that names no zone, `seconds` after 1970-01-01 00:00:00 on the same
-    /// clock, in the same form without the zone (`2019-05-04T12:30:05`): a photo's EXIF time.
-    public static func wallClockString(fromSeconds seconds: Int64) -> String {
-        text(min(max(seconds, -100_000_000_000_000), 100_000_000_000_000), zone: false)
+    /// A wall-clock date and time that names no zone, in the same form without the zone
+    /// (`2019-05-04T12:30:05`), its fields written as they are given, not checked against the
+    /// calendar: a photo's EXIF time, which keeps no zone and may say 30 February. Each field is
+    /// clamped to what its digits hold.
+    public static func wallClockString(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> String {
+        let clamped = { (value: Int, most: Int) in Int64(min(max(value, 0), most)) }
+        return text(
+            CivilDate(year: clamped(year, 9999), month: clamped(month, 99), day: clamped(day, 99)),
+            hour: clamped(hour, 99), minute: clamped(minute, 99), second: clamped(second, 99), zone: false)
     }
 
     /// `seconds` since 1970 on the civil calendar, with `Z` after them or nothing.
@@ -45,6 +50,12 @@ public enum ISOTimestamp {
             civil = civil.year < 0 ? CivilDate(year: 0, month: 1, day: 1) : CivilDate(year: 9999, month: 12, day: 31)
             time = civil.year == 0 ? 0 : 86_399
         }
+        return text(civil, hour: time / 3600, minute: time / 60 % 60, second: time % 60, zone: zone)
+    }
+
+    /// The date and time, each field in its digits (four for the year, two for the rest), with
+    /// `Z` after them or nothing.
+    private static func text(_ civil: CivilDate, hour: Int64, minute: Int64, second: Int64, zone: Bool) -> String {
         var text = [UInt8](repeating: 0, count: zone ? 20 : 19)
         func put(_ value: Int64, at offset: Int, width: Int) {
             var rest = value
@@ -56,9 +67,9 @@ public enum ISOTimestamp {
         put(civil.year, at: 0, width: 4)
         put(civil.month, at: 5, width: 2)
         put(civil.day, at: 8, width: 2)
-        put(time / 3600, at: 11, width: 2)
-        put(time / 60 % 60, at: 14, width: 2)
-        put(time % 60, at: 17, width: 2)
+        put(hour, at: 11, width: 2)
+        put(minute, at: 14, width: 2)
+        put(second, at: 17, width: 2)
         (text[4], text[7], text[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
         (text[13], text[16]) = (UInt8(ascii: ":"), UInt8(ascii: ":"))
         if zone { text[19] = UInt8(ascii: "Z") }
