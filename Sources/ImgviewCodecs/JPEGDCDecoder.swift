@@ -100,7 +100,10 @@ struct JPEGDCDecoder {
             case 0xDB:
                 guard readQuantTables(body) else { stop = .handOver; return .stop }
             case 0xDD:
-                guard let interval = ArrayBytes(Array(body)).bigEndian16(at: 0) else { stop = .handOver; return .stop }
+                guard let interval = BufferBytes(UnsafeBufferPointer(rebasing: body)).bigEndian16(at: 0) else {
+                    stop = .handOver
+                    return .stop
+                }
                 restartInterval = interval
             case 0xEE:
                 let bytes = Array(body)
@@ -172,16 +175,18 @@ struct JPEGDCDecoder {
     }
 
     private mutating func readQuantTables(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var bytes = Array(segment)[...]
-        while let first = bytes.first {
+        let bytes = BufferBytes(UnsafeBufferPointer(rebasing: segment))
+        var offset = 0
+        while let first = bytes.byte(at: offset) {
             let precision = Int(first >> 4)
             let index = Int(first & 15)
             let size = precision == 0 ? 64 : 128
-            guard index < 4, precision <= 1, bytes.count >= 1 + size else { return false }
             // Stored in zig-zag order; only the first (DC) entry matters here.
-            let dc = ArrayBytes(Array(bytes.prefix(3))).integer(at: 1, size: precision + 1, bigEndian: true) ?? 0
+            guard index < 4, precision <= 1, bytes.count - offset >= 1 + size,
+                let dc = bytes.integer(at: offset + 1, size: precision + 1, bigEndian: true)
+            else { return false }
             quantTables[index] = [Int32(dc)]
-            bytes = bytes.dropFirst(1 + size)
+            offset += 1 + size
         }
         return true
     }

@@ -40,7 +40,6 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
     private var output: [UInt8] = []
     private var rowsShown = 0
     private var scansShown = 0
-    private var scansEnded = 0
     /// How far the walk over the markers of what has arrived has come, for `countScanEnds`.
     private var markerWalk = MarkerWalk()
 
@@ -136,9 +135,8 @@ final class JPEGStreamDecoder: ProgressiveImageDecoder {
     private func dcPicture(_ prefix: Data) throws(ImageDecodingError) -> DecodedImage? {
         // A scan's data ends at the next marker: until one has arrived no scan can have become
         // whole, and there is nothing new to decode.
-        let ended = countScanEnds(in: prefix)
-        guard ended > scansEnded else { return nil }
-        scansEnded = ended
+        let endedBefore = markerWalk.scansEnded
+        guard countScanEnds(in: prefix) > endedBefore else { return nil }
         guard let header, let decoded = try JPEGDCDecoder.decode(prefix, cancellation: request.cancellation),
             decoded.completeScans > scansShown
         else { return nil }
