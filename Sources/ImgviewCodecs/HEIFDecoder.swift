@@ -57,8 +57,8 @@ public struct HEIFDecoder: ImageDecoding {
             }
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
-        if let meta, ISOMediaHeader.hasDerivationCycle(meta: meta) {
-            throw .corrupt(.heic, detail: "an image derived from itself")
+        if let meta, ISOMediaHeader.hasDecodingCycle(meta: meta) {
+            throw .corrupt(.heic, detail: "an image made from itself")
         }
         let planes = Self.planarChroma(meta)
         let needed = Self.decodeBytes(width: width, height: height, meta: meta, planar: planes != nil)

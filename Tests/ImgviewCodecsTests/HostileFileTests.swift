@@ -56,20 +56,30 @@ struct HostileFileTests {
         }
     }
 
-    /// libheif 1.15 follows `dimg` references without end: an image derived from itself, directly
-    /// or through another, is refused before libheif decodes it.
-    @Test func aHEICImageDerivedFromItselfIsRefused() {
-        #expect(outcome(HostileImages.heicDerivedFromItself).failure == .corrupt(.heic, detail: "an image derived from itself"))
+    /// libheif 1.15 follows `dimg` and `auxl` references without end: an image made from itself,
+    /// directly or through another, is refused before libheif decodes it.
+    @Test func aHEICImageMadeFromItselfIsRefused() throws {
+        #expect(outcome(HostileImages.heicDerivedFromItself).failure == .corrupt(.heic, detail: "an image made from itself"))
+        #expect(
+            outcome(try HostileImages.heicWhoseAlphaIsMadeFromItsImage()).failure == .corrupt(.heic, detail: "an image made from itself"))
         func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { bigEndian(8 + payload.count, 4) + Array(type.utf8) + payload }
-        func meta(_ references: [(from: Int, to: [Int])]) -> [UInt8] {
+        func meta(_ references: [(type: String, from: Int, to: [Int])]) -> [UInt8] {
             let iref = references.flatMap { reference in
-                box("dimg", bigEndian(reference.from, 2) + bigEndian(reference.to.count, 2) + reference.to.flatMap { bigEndian($0, 2) })
+                box(
+                    reference.type,
+                    bigEndian(reference.from, 2) + bigEndian(reference.to.count, 2) + reference.to.flatMap { bigEndian($0, 2) })
             }
             return box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + iref))
         }
-        #expect(ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2]), (2, [3]), (3, [1])])))
-        #expect(!ISOMediaHeader.hasDerivationCycle(meta: meta([(1, [2, 3]), (2, [3])])))
+        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2]), ("dimg", 2, [3]), ("dimg", 3, [1])])))
+        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2, 3]), ("dimg", 2, [3])])))
+        // Two images each the other's alpha; an alpha image derived from the image it belongs to.
+        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("auxl", 1, [2]), ("auxl", 2, [1])])))
+        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("auxl", 4, [2]), ("dimg", 4, [2])])))
+        // A grid with an alpha image, as an encoder writes it; a thumbnail is never decoded by its image.
+        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2, 3]), ("auxl", 4, [1]), ("dimg", 4, [5, 6])])))
+        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("thmb", 2, [1]), ("dimg", 1, [3])])))
     }
 
     /// libheif does not compare the stream's size with `ispe`, and libde265 allocates the stream's.

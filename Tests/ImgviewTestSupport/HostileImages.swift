@@ -91,6 +91,20 @@ public enum HostileImages {
         return Data(bytes)
     }
 
+    /// q-alpha.heic with its alpha image (item 4) made from the primary image (`dimg` 4 → 2
+    /// instead of 4 → 3): the primary decodes its alpha, which decodes the primary, and so on.
+    /// libheif 1.15 checks only an image that names itself, and recursed until it ran out of threads.
+    public static func heicWhoseAlphaIsMadeFromItsImage() throws -> Data {
+        var bytes = [UInt8](try Fixtures.data("q-alpha.heic"))
+        // The `dimg` reference from item 4: its size, type, from-ID, count, then the ID it names.
+        let reference: [UInt8] = [0, 0, 0, 14] + Array("dimg".utf8) + [0, 4, 0, 1, 0, 3]
+        guard
+            let start = bytes.indices.dropLast(reference.count).first(where: { bytes[$0..<$0 + reference.count].elementsEqual(reference) })
+        else { throw CocoaError(.fileReadCorruptFile) }
+        bytes[start + reference.count - 1] = 2
+        return Data(bytes)
+    }
+
     /// A bare JPEG XL codestream whose SizeHeader says `width × height`, with default metadata and no more.
     public static func jxlDeclaring(width: Int, height: Int) -> Data {
         var bits: [Int] = []

@@ -83,29 +83,33 @@ extension ISOMediaHeader {
         return types
     }
 
-    /// Whether the `iref` of a `meta` box (the whole top-level box, header included) derives an
-    /// image from itself, directly or through others: `dimg` references that loop. libheif 1.15
-    /// follows them without end when it decodes, until the stack overflows.
-    public static func hasDerivationCycle(meta: [UInt8]) -> Bool {
+    /// Whether decoding an image of a `meta` box (the whole top-level box, header included) leads
+    /// back to itself through its `iref`: a derived image (`dimg`) decodes the images it is made
+    /// from, and an image decodes the auxiliary (`auxl`, alpha) images that name it. libheif 1.15
+    /// refuses only an image that names itself, and otherwise follows a loop without end when it
+    /// decodes, until the stack overflows.
+    public static func hasDecodingCycle(meta: [UInt8]) -> Bool {
         guard let iref = metaChildren(meta)?.first(where: { $0.type == "iref" }), iref.payload.count >= 4 else { return false }
         // Version 0 holds 16-bit item IDs, later versions 32-bit ones.
         let idLength = meta[iref.payload.lowerBound] == 0 ? 2 : 4
-        var derivedFrom: [Int: [Int]] = [:]
-        for reference in boxes(in: meta, (iref.payload.lowerBound + 4)..<iref.payload.upperBound) where reference.type == "dimg" {
+        var decodes: [Int: [Int]] = [:]
+        for reference in boxes(in: meta, (iref.payload.lowerBound + 4)..<iref.payload.upperBound)
+        where reference.type == "dimg" || reference.type == "auxl" {
             var reader = FieldReader(bytes: ArrayBytes(meta), position: reference.payload.lowerBound, end: reference.payload.upperBound)
             guard let from = reader.read(idLength), let count = reader.read(2) else { continue }
             for _ in 0..<count {
                 guard let to = reader.read(idLength) else { break }
-                derivedFrom[from, default: []].append(to)
+                // `auxl` points from the auxiliary image to the one it belongs to, which decodes it.
+                if reference.type == "dimg" { decodes[from, default: []].append(to) } else { decodes[to, default: []].append(from) }
             }
         }
         // Depth first, without recursion of its own: false marks an item on the path walked, true one done.
         var state: [Int: Bool] = [:]
-        for start in derivedFrom.keys where state[start] == nil {
+        for start in decodes.keys where state[start] == nil {
             var path: [(item: Int, next: Int)] = [(start, 0)]
             state[start] = false
             while let top = path.last {
-                let sources = derivedFrom[top.item] ?? []
+                let sources = decodes[top.item] ?? []
                 guard top.next < sources.count else {
                     state[top.item] = true
                     path.removeLast()
