@@ -49,6 +49,9 @@ let package = Package(
         // includes libxml2's headers (libxml2-dev), resolving its functions from a handle opened at
         // run time, so nothing links libxml2 or its ICU.
         .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
+        // An HEVC decoder plugin for libheif over libde265 without worker threads, resolving both
+        // libraries' functions from handles opened at run time: the only code that includes libde265's headers.
+        .target(name: "CDe265"),
 
         // The core, in layers: each target may import only those listed before it, so the compiler
         // refuses an arrow back up (DECISIONS.md opens with the map). None imports C or ncurses.
@@ -95,7 +98,7 @@ let package = Package(
             name: "ImgviewCodecs",
             dependencies: [
                 "ImgviewSupport", "ImgviewImaging", "CJPEG", "CSPNG", "CGIF", "CWebP", "CAVIF", "CZlib", "CTIFF", "CHEIF", "CJXL", "CRSVG",
-                "CLCMS", "CLibraryMessages",
+                "CLCMS", "CLibraryMessages", "CDe265",
             ],
             // libjpeg, opened at run time, finds the executable's hooks for its large allocations
             // and its backing store (JPEGLargeMemory.swift) only if they are exported: the linker

@@ -18,7 +18,7 @@ source scripts/build-flags.sh
 # libheif-examples: heif-enc makes their 12 MP HEIC; libjxl-tools: cjxl their 12 MP JPEG XL.
 # icc-profiles-free: the Adobe RGB (1998)-compatible profile the colour tests name.
 # libstdc++-12-dev: libstdc++.a, which `make release` links in (scripts/build-flags.sh).
-packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 libavif-bin libheif-examples libjpeg-turbo-progs libjxl-tools icc-profiles-free libstdc++-12-dev)
+packages=(libncurses-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev libavif-dev libtiff-dev libheif-dev libde265-dev libjxl-dev librsvg2-2 liblcms2-dev zlib1g-dev libbrotli-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux strace gdb trash-cli libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 libavif-bin libheif-examples libjpeg-turbo-progs libjxl-tools icc-profiles-free libstdc++-12-dev)
 scripts/install-packages.sh "${packages[@]}"
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain needed)" >&2; exit 1; }

@@ -7,6 +7,9 @@
 #define IMGVIEW_HEIF_FUNCTIONS(X) \
     X(heif_get_version_number_major) \
     X(heif_get_version_number_minor) \
+    X(heif_register_decoder_plugin) \
+    X(heif_get_decoder_descriptors) \
+    X(heif_decoder_descriptor_get_id_name) \
     X(heif_context_alloc) \
     X(heif_context_free) \
     X(heif_context_set_maximum_image_size_limit) \

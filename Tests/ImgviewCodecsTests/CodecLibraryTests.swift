@@ -1,3 +1,4 @@
+import CHEIF
 import CTIFF
 import Foundation
 import ImgviewSupport
@@ -12,7 +13,16 @@ import Testing
 struct CodecLibraryTests {
     static let missing: [(format: ImageFormat, outcome: Result<Void, ImageDecodingError>, package: String)] = [
         (.tiff, TIFFLibrary.load(soname: "libtiff.so.999", package: "libtiff999").map { _ in }, "libtiff999"),
-        (.heic, HEIFLibrary.load(soname: "libheif.so.999", package: "libheif999").map { _ in }, "libheif999"),
+        (
+            .heic,
+            HEIFLibrary.load(soname: "libheif.so.999", package: "libheif999", decoderSoname: "libde265.so.0", decoderPackage: "libde265-0")
+                .map { _ in }, "libheif999"
+        ),
+        (
+            .heic,
+            HEIFLibrary.load(soname: "libheif.so.1", package: "libheif1", decoderSoname: "libde265.so.999", decoderPackage: "libde265-999")
+                .map { _ in }, "libde265-999"
+        ),
         (.jxl, JXLLibrary.load(soname: "libjxl.so.0.999", package: "libjxl0.999").map { _ in }, "libjxl0.999"),
         (.svg, SVGLibrary.load(soname: "librsvg-2.so.999", package: "librsvg2-999").map { _ in }, "librsvg2-999"),
         (.jpeg, JPEGLibrary.load(soname: "libjpeg.so.999", package: "libjpeg999-turbo").map { _ in }, "libjpeg999-turbo"),
@@ -43,6 +53,18 @@ struct CodecLibraryTests {
             return
         }
         #expect(error.reason == "it has no TIFFSetErrorHandler")
+    }
+
+    /// libheif decodes HEVC with our libde265 plugin, which uses no worker threads, not with its own.
+    @Test func libheifDecodesHEVCWithTheDecoderThatStartsNoThreads() throws {
+        let heif = try HEIFLibrary.functions()
+        var decoders = [OpaquePointer?](repeating: nil, count: 8)
+        let count = Int(heif.heif_get_decoder_descriptors(heif_compression_HEVC, &decoders, Int32(decoders.count)))
+        let names = decoders.prefix(count).compactMap {
+            $0.flatMap { heif.heif_decoder_descriptor_get_id_name($0) }.map { String(cString: $0) }
+        }
+        #expect(names.first == "imgview-libde265", "\(names)")
+        #expect(names.contains("libde265"), "libheif's own is still there, ranked below")
     }
 
     @Test func theInstalledLibrariesLoad() throws {

@@ -21,6 +21,12 @@ public final class SharedLibrary: @unchecked Sendable {
         /// The loader's own words.
         public let reason: String
 
+        public init(soname: String, package: String, reason: String) {
+            self.soname = soname
+            self.package = package
+            self.reason = reason
+        }
+
         /// "libavif.so.15 is missing (Debian package libavif15: apt install libavif15)".
         public var summary: String {
             "\(soname) cannot be loaded (install the Debian package \(package)): \(TerminalText.sanitized(reason))"
