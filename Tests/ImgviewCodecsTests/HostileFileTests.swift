@@ -158,6 +158,9 @@ struct HostileFileTests {
         let record: [UInt8] = [UInt8](repeating: 0, count: 22) + [1] + [33, 0, 2] + length + unit + length + unit
         let size = HEVCSequence.pictureSize(inConfiguration: record)
         #expect(size?.width == side && size?.height == side)
+        // An SPS filed in an array of picture parameter sets (type 34) still reaches libde265 as an SPS.
+        let misfiled: [UInt8] = [UInt8](repeating: 0, count: 22) + [1] + [34, 0, 1] + length + unit
+        #expect(HEVCSequence.pictureSize(inConfiguration: misfiled)?.width == side)
     }
 
     /// A bitmap's rows and the offset they start at are the file's to say: together past what an

@@ -110,7 +110,8 @@ enum HEVCSequence {
         var largest: (width: Int, height: Int)?
         for _ in 0..<Int(record[22]) {
             guard offset + 3 <= record.count else { break }
-            let type = Int(record[offset] & 0x3F)
+            // The array's own type is not trusted: libheif hands libde265 every unit of every
+            // array, and libde265 goes by each unit's header, which `pictureSize(ofUnit:)` reads.
             let count = reader.bigEndian16(at: offset + 1) ?? 0
             offset += 3
             for _ in 0..<count {
@@ -118,7 +119,7 @@ enum HEVCSequence {
                 let length = reader.bigEndian16(at: offset) ?? 0
                 offset += 2
                 guard offset + length <= record.count else { return largest }
-                if type == 33, let size = pictureSize(ofUnit: Array(record[offset..<offset + length])),
+                if let size = pictureSize(ofUnit: Array(record[offset..<offset + length])),
                     area(size) > (largest.map(area) ?? -1)
                 {
                     largest = size
