@@ -76,11 +76,6 @@ static struct heif_error new_decoder(void **decoder) {
 
 static void free_decoder(void *decoder) { lib.de265_free_decoder(decoder); }
 
-static void set_strict_decoding(void *decoder, int flag) {
-    (void)decoder;
-    (void)flag;
-}
-
 // The item's data: NAL units, each after a 4-byte big-endian length (libheif writes the
 // configuration's parameter sets this way too).
 static struct heif_error push_data(void *decoder, const void *data, size_t size) {
@@ -178,7 +173,7 @@ static const struct heif_decoder_plugin plugin = {
     .free_decoder = free_decoder,
     .push_data = push_data,
     .decode_image = decode_image,
-    .set_strict_decoding = set_strict_decoding,
+    // No `set_strict_decoding` (libheif checks for NULL): there is nothing stricter to be.
     .id_name = "imgview-libde265",
 };
 
