@@ -17,7 +17,7 @@
     X(de265_push_NAL) \
     X(de265_flush_data) \
     X(de265_decode) \
-    X(de265_get_next_picture) \
+    X(de265_peek_next_picture) \
     X(de265_release_next_picture) \
     X(de265_get_chroma_format) \
     X(de265_get_image_width) \
@@ -30,6 +30,7 @@
     X(de265_get_image_full_range_flag)
 
 #define HEIF_FUNCTIONS(X) \
+    X(heif_init) \
     X(heif_image_create) \
     X(heif_image_add_plane) \
     X(heif_image_get_plane) \
@@ -76,6 +77,89 @@ static struct heif_error new_decoder(void **decoder) {
 
 static void free_decoder(void *decoder) { lib.de265_free_decoder(decoder); }
 
+// The most pixels a picture may have on this thread (`imgview_de265_set_limit`); 0: no limit.
+static _Thread_local uint64_t pixelLimit;
+
+void imgview_de265_set_limit(uint64_t pixels) { pixelLimit = pixels; }
+
+// Bits most significant first, over a NAL unit's payload with its emulation prevention bytes
+// (00 00 03 stands for 00 00) skipped as they are met.
+struct bits {
+    const uint8_t *bytes;
+    size_t count, at, zeros;
+    int bit;
+};
+
+static int next_bit(struct bits *reader) {
+    if (reader->bit == 0) {
+        if (reader->zeros >= 2 && reader->at < reader->count && reader->bytes[reader->at] == 3) {
+            reader->at++;
+            reader->zeros = 0;
+        }
+        if (reader->at >= reader->count) return -1;
+        reader->zeros = reader->bytes[reader->at] == 0 ? reader->zeros + 1 : 0;
+    }
+    int value = reader->bytes[reader->at] >> (7 - reader->bit) & 1;
+    if (++reader->bit == 8) {
+        reader->bit = 0;
+        reader->at++;
+    }
+    return value;
+}
+
+static int skip_bits(struct bits *reader, int count) {
+    for (int i = 0; i < count; i++) {
+        if (next_bit(reader) < 0) return 0;
+    }
+    return 1;
+}
+
+// ue(v); -1 when the unit ends first or the value passes 32 bits.
+static int64_t exp_golomb(struct bits *reader) {
+    int zeros = 0;
+    int bit;
+    while ((bit = next_bit(reader)) == 0) {
+        if (++zeros > 31) return -1;
+    }
+    if (bit < 0) return -1;
+    int64_t rest = 0;
+    for (int i = 0; i < zeros; i++) {
+        int b = next_bit(reader);
+        if (b < 0) return -1;
+        rest = rest << 1 | b;
+    }
+    return ((int64_t)1 << zeros) - 1 + rest;
+}
+
+// The pixels an SPS unit declares (ITU-T H.265, 7.3.2.2); 0 when it does not read so far.
+static uint64_t sps_pixels(const uint8_t *unit, size_t length) {
+    struct bits reader = {unit + 2, length < 2 ? 0 : length - 2, 0, 0, 0};
+    if (!skip_bits(&reader, 4)) return 0;
+    int layers = 0;
+    for (int i = 0; i < 3; i++) {
+        int b = next_bit(&reader);
+        if (b < 0) return 0;
+        layers = layers << 1 | b;
+    }
+    // Temporal nesting, then profile_tier_level: the general profile (88 bits) and level (8).
+    if (!skip_bits(&reader, 1 + 96)) return 0;
+    int profile[8] = {0}, level[8] = {0};
+    for (int i = 0; i < layers; i++) {
+        profile[i] = next_bit(&reader);
+        level[i] = next_bit(&reader);
+        if (profile[i] < 0 || level[i] < 0) return 0;
+    }
+    if (layers > 0 && !skip_bits(&reader, 2 * (8 - layers))) return 0;
+    for (int i = 0; i < layers; i++) {
+        if (!skip_bits(&reader, (profile[i] ? 88 : 0) + (level[i] ? 8 : 0))) return 0;
+    }
+    int64_t id = exp_golomb(&reader), chroma = exp_golomb(&reader);
+    if (id < 0 || chroma < 0 || (chroma == 3 && !skip_bits(&reader, 1))) return 0;
+    int64_t width = exp_golomb(&reader), height = exp_golomb(&reader);
+    if (width <= 0 || height <= 0) return 0;
+    return (uint64_t)width * (uint64_t)height;
+}
+
 // The item's data: NAL units, each after a 4-byte big-endian length (libheif writes the
 // configuration's parameter sets this way too).
 static struct heif_error push_data(void *decoder, const void *data, size_t size) {
@@ -86,6 +170,11 @@ static struct heif_error push_data(void *decoder, const void *data, size_t size)
         uint32_t length = (uint32_t)bytes[at] << 24 | (uint32_t)bytes[at + 1] << 16 | (uint32_t)bytes[at + 2] << 8 | bytes[at + 3];
         at += 4;
         if (length > size - at || length > INT32_MAX) return plugin_error(heif_suberror_End_of_data, "a NAL unit past the end of the data");
+        // Every sequence parameter set, the configuration's and any in the data, is checked
+        // before libde265 allocates the picture it declares.
+        if (length >= 2 && (bytes[at] >> 1 & 0x3F) == 33 && pixelLimit > 0 && sps_pixels(bytes + at, length) > pixelLimit) {
+            return plugin_error(heif_suberror_Security_limit_exceeded, "an HEVC stream past the pixel limit");
+        }
         if (lib.de265_push_NAL(decoder, bytes + at, (int)length, 0, NULL) != DE265_OK) {
             return plugin_error(heif_suberror_Unspecified, "libde265 could not take a NAL unit");
         }
@@ -152,13 +241,15 @@ static struct heif_error decode_image(void *decoder, struct heif_image **out) {
     int more = 1;
     while (more) {
         more = 0;
-        if (lib.de265_decode(decoder, &more) != DE265_OK) break;
-        const struct de265_image *picture = lib.de265_get_next_picture(decoder);
+        // A picture may be queued by the call that then fails: it is looked for either way.
+        de265_error status = lib.de265_decode(decoder, &more);
+        const struct de265_image *picture = lib.de265_peek_next_picture(decoder);
         if (picture) {
             struct heif_error error = convert(picture, out);
             lib.de265_release_next_picture(decoder);
             return error;
         }
+        if (status != DE265_OK) break;
     }
     return plugin_error(heif_suberror_Unspecified, "the HEVC stream holds no picture");
 }
@@ -192,5 +283,8 @@ const struct heif_decoder_plugin *imgview_de265_plugin(void *heif, void *de265, 
 #undef RESOLVE_DE265
 #undef RESOLVE
     *missing = NULL;
+    // libheif's count of users held for good: a last `heif_deinit` elsewhere in the process (a
+    // gdk-pixbuf loader, say) would otherwise drop every plugin, ours with them.
+    lib.heif_init(NULL);
     return &plugin;
 }

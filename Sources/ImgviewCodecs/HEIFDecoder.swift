@@ -1,3 +1,4 @@
+internal import CDe265
 internal import CHEIF
 import ImgviewImaging
 import ImgviewSupport
@@ -46,7 +47,7 @@ public struct HEIFDecoder: ImageDecoding {
         // The header may be the probe's `ispe`, 32 bits a side.
         try request.admit(width: width, height: height)
         // libde265 allocates the picture the HEVC stream declares, whatever the container says.
-        let meta = Self.metaBox(bytes)
+        let meta = try Self.metaBox(bytes)
         if let meta,
             let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
         {
@@ -57,8 +58,23 @@ public struct HEIFDecoder: ImageDecoding {
             }
             throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
         }
-        if let meta, ISOMediaHeader.hasDecodingCycle(meta: meta) {
-            throw .corrupt(.heic, detail: "an image made from itself")
+        // libheif allocates the canvas a grid or overlay declares, whatever its `ispe` says.
+        if let meta,
+            let problem = ISOMediaHeader.derivedCanvasProblem(meta: meta, file: DataBytes(bytes), maxPixelCount: request.maxPixelCount)
+        {
+            let (width, height) = (problem.codedWidth, problem.codedHeight)
+            guard let declared = problem.declared else {
+                throw .corrupt(.heic, detail: "a derived image of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
+            }
+            throw .corrupt(.heic, detail: "a derived image of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+        }
+        if let meta {
+            switch ISOMediaHeader.decodingLoad(meta: meta) {
+            case .cycle: throw .corrupt(.heic, detail: "an image made from itself")
+            case .tooDeep: throw .corrupt(.heic, detail: "images derived more than \(ISOMediaHeader.maxDerivationDepth) deep")
+            case .tooManyDecodes: throw .corrupt(.heic, detail: "more than \(ISOMediaHeader.maxDecodesPerImage) decodes for one image")
+            case .bounded: break
+            }
         }
         let planes = Self.planarChroma(meta)
         let needed = Self.decodeBytes(width: width, height: height, meta: meta, planar: planes != nil)
@@ -84,14 +100,20 @@ public struct HEIFDecoder: ImageDecoding {
         return image
     }
 
-    /// The top-level `meta` box, whole (within the probe's bound), nil when there is none.
-    static func metaBox(_ bytes: Data) -> [UInt8]? {
-        let head = [UInt8](bytes.prefix(64 << 10))
-        guard let meta = ISOMediaHeader.boxes(in: head, 0..<head.count).first(where: { $0.type == "meta" }),
-            meta.declaredEnd - meta.start <= 16 << 20  // as far as the probe reads a `meta` box
-        else { return nil }
-        let start = bytes.startIndex + meta.start
-        return [UInt8](bytes[start..<min(bytes.endIndex, bytes.startIndex + meta.declaredEnd)])
+    /// The top-level `meta` box, whole; nil when the file has none (libheif then refuses it).
+    /// A `meta` box the checks cannot read is refused here: libheif would still decode it.
+    static func metaBox(_ bytes: Data) throws(ImageDecodingError) -> [UInt8]? {
+        let file = DataBytes(bytes)
+        let topLevel = ISOMediaHeader.boxes(in: file, 0..<file.count)
+        guard let meta = topLevel.first(where: { $0.type == "meta" }) else {
+            if topLevel.count >= ISOMediaHeader.maxBoxes { throw .corrupt(.heic, detail: "more boxes than libheif reads") }
+            return nil
+        }
+        // As far as the probe reads a `meta` box.
+        guard meta.declaredEnd - meta.start <= ImageProbe.maxMetaBytes else {
+            throw .corrupt(.heic, detail: "a meta box of \(meta.declaredEnd - meta.start) bytes")
+        }
+        return file.bytes(at: meta.start, count: min(meta.declaredEnd, file.count) - meta.start)
     }
 
     /// What libheif and libde265 hold at the peak of decoding a `width × height` image (DECISIONS.md,
@@ -240,6 +262,8 @@ final class HEIFSession {
         let hasAlpha = heif.heif_image_handle_has_alpha_channel(source) != 0
         let conversion = hasAlpha || planarChroma == nil ? nil : ycbcrConversion(source)
 
+        // libde265 runs on this thread (`CDe265`): the limit covers a parameter set in the data too.
+        imgview_de265_set_limit(UInt64(request.maxPixelCount))
         guard let options = heif.heif_decoding_options_alloc() else { throw .corrupt(.heic, detail: "libheif could not start") }
         defer { heif.heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1

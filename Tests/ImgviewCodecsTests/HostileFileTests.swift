@@ -72,14 +72,82 @@ struct HostileFileTests {
             }
             return box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + iref))
         }
-        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2]), ("dimg", 2, [3]), ("dimg", 3, [1])])))
-        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2, 3]), ("dimg", 2, [3])])))
+        #expect(ISOMediaHeader.decodingLoad(meta: meta([("dimg", 1, [2]), ("dimg", 2, [3]), ("dimg", 3, [1])])) == .cycle)
+        #expect(.bounded == ISOMediaHeader.decodingLoad(meta: meta([("dimg", 1, [2, 3]), ("dimg", 2, [3])])))
         // Two images each the other's alpha; an alpha image derived from the image it belongs to.
-        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("auxl", 1, [2]), ("auxl", 2, [1])])))
-        #expect(ISOMediaHeader.hasDecodingCycle(meta: meta([("auxl", 4, [2]), ("dimg", 4, [2])])))
+        #expect(ISOMediaHeader.decodingLoad(meta: meta([("auxl", 1, [2]), ("auxl", 2, [1])])) == .cycle)
+        #expect(ISOMediaHeader.decodingLoad(meta: meta([("auxl", 4, [2]), ("dimg", 4, [2])])) == .cycle)
         // A grid with an alpha image, as an encoder writes it; a thumbnail is never decoded by its image.
-        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("dimg", 1, [2, 3]), ("auxl", 4, [1]), ("dimg", 4, [5, 6])])))
-        #expect(!ISOMediaHeader.hasDecodingCycle(meta: meta([("thmb", 2, [1]), ("dimg", 1, [3])])))
+        #expect(.bounded == ISOMediaHeader.decodingLoad(meta: meta([("dimg", 1, [2, 3]), ("auxl", 4, [1]), ("dimg", 4, [5, 6])])))
+        #expect(.bounded == ISOMediaHeader.decodingLoad(meta: meta([("thmb", 2, [1]), ("dimg", 1, [3])])))
+        // A chain of 10 derivations; a grid naming 200 times a grid that names 200 tiles.
+        #expect(ISOMediaHeader.decodingLoad(meta: meta((1...10).map { ("dimg", $0, [$0 + 1]) })) == .tooDeep)
+        #expect(.bounded == ISOMediaHeader.decodingLoad(meta: meta((1...7).map { ("dimg", $0, [$0 + 1]) })))
+        let amplifying = meta([("dimg", 1, Array(repeating: 2, count: 200)), ("dimg", 2, Array(repeating: 3, count: 200))])
+        #expect(ISOMediaHeader.decodingLoad(meta: amplifying) == .tooManyDecodes)
+        #expect(.bounded == ISOMediaHeader.decodingLoad(meta: meta([("dimg", 1, Array(3...130)), ("dimg", 2, [1])])))
+    }
+
+    /// libheif finds `meta` wherever it is among the top-level boxes; so do the checks, and a file
+    /// with more boxes than they read is refused rather than decoded unchecked.
+    @Test func aHEICWhoseMetaBoxComesLateIsStillChecked() throws {
+        let bytes = [UInt8](try HostileImages.heicWhoseAlphaIsMadeFromItsImage())
+        // After `ftyp`: 70 KB of `free` in front of `meta`, past where the probe's 64 KB would look.
+        let ftypLength = Int(bytes[3])
+        let free: [UInt8] = [0, 1, 0x11, 0x70] + Array("free".utf8) + [UInt8](repeating: 0, count: 70_000 - 8)
+        var late = Array(bytes[..<ftypLength]) + free + Array(bytes[ftypLength...])
+        // iloc's offsets are left pointing short: the file is refused before any item's data is read.
+        let moved = Data(late)
+        let meta = try #require(try HEIFDecoder.metaBox(moved))
+        #expect(ISOMediaHeader.decodingLoad(meta: meta) == .cycle)
+        #expect(outcome(moved).failure == .corrupt(.heic, detail: "an image made from itself"))
+        // 20,000 empty boxes before `meta`: more than libheif reads, and refused without decoding.
+        late =
+            Array(bytes[..<ftypLength])
+            + Array(repeating: [0, 0, 0, 8] + Array("free".utf8), count: ISOMediaHeader.maxBoxes).flatMap { $0 }
+            + Array(bytes[ftypLength...])
+        #expect(outcome(Data(late)).failure == .corrupt(.heic, detail: "more boxes than libheif reads"))
+    }
+
+    /// Every sequence parameter set libheif hands libde265, the configuration's or one in the
+    /// item's data, is held to the request's pixel limit by our decoder plugin before libde265
+    /// allocates its picture. q.heic's tile is coded at 64×64 (4,096 pixels).
+    @Test func ourHEVCDecoderRefusesAParameterSetPastThePixelLimit() throws {
+        let bytes = try Fixtures.data("q.heic")
+        func decode(limit: Int) throws(ImageDecodingError) -> DecodedImage {
+            try HEIFSession.with(bytes) { session throws(ImageDecodingError) in
+                try session.decode(request: DecodeRequest(maxPixelCount: limit), planarChroma: nil)
+            }
+        }
+        // libheif words the plugin's error its own way around our detail.
+        let error = #expect(throws: ImageDecodingError.self) { try decode(limit: 4_095) }
+        #expect(error?.message.hasSuffix("an HEVC stream past the pixel limit") == true, "\(String(describing: error))")
+        #expect(try decode(limit: 4_096).pixels.width == 16)
+    }
+
+    /// libheif allocates the canvas a grid's descriptor declares, not its `ispe`.
+    @Test func aHEICGridDeclaringALargerCanvasThanItsImageIsRefused() throws {
+        let bytes = try HostileImages.heicWithGridCanvas(width: 19_813, height: 27_974)
+        #expect(outcome(bytes).failure == .corrupt(.heic, detail: "a derived image of 19813×27974 in an image of 16×12"))
+        #expect(try outcome(HostileImages.heicWithGridCanvas(width: 16, height: 12)).get().pixels.width == 16)
+        #expect(
+            ISOMediaHeader.canvasSize(type: "grid", descriptor: [0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0])
+                == ImageDimensions(width: 65_536, height: 131_072))
+        #expect(
+            ISOMediaHeader.canvasSize(type: "iovl", descriptor: [0, 0] + [UInt8](repeating: 0xFF, count: 8) + [0, 40, 0, 30])
+                == ImageDimensions(width: 40, height: 30))
+    }
+
+    /// libheif 1.15 reads each `iref` reference's fields in a row, whatever size its box header
+    /// says; so does the loop check (libFuzzer's find: a `dimg` box declaring 262,158 bytes).
+    @Test func referencesAreReadAsLibheifReadsThemWhateverTheirBoxSizes() throws {
+        var bytes = [UInt8](try Fixtures.data("q-alpha.heic"))
+        // The alpha grid (4) made from the primary (2) instead of from item 3, its box size a lie.
+        let reference: [UInt8] = [0, 0, 0, 14] + Array("dimg".utf8) + [0, 4, 0, 1, 0, 3]
+        let start = try #require(
+            bytes.indices.dropLast(reference.count).first { bytes[$0..<$0 + reference.count].elementsEqual(reference) })
+        bytes.replaceSubrange(start..<(start + reference.count), with: [0, 4, 0, 14] + Array("dimg".utf8) + [0, 4, 0, 1, 0, 2])
+        #expect(outcome(Data(bytes)).failure == .corrupt(.heic, detail: "an image made from itself"))
     }
 
     /// libheif does not compare the stream's size with `ispe`, and libde265 allocates the stream's.
@@ -87,7 +155,7 @@ struct HostileFileTests {
         let bytes = try HostileImages.heicDeclaring(width: 100, height: 100, in: "cat.heic")
         #expect(outcome(bytes).failure == .corrupt(.heic, detail: "an HEVC stream of 320×216 in an image of 100×100"))
         // The real file's stream is its own size, padded to whole coding blocks.
-        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("cat.heic")))
+        let meta = try #require(try HEIFDecoder.metaBox(try Fixtures.data("cat.heic")))
         #expect(ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: 1_000_000) == nil)
         #expect(ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: 10_000)?.codedWidth == 320)
     }
@@ -318,7 +386,7 @@ struct HostileFileTests {
     /// What each is counted at matches what was measured (DECISIONS.md): 4.25 bytes a pixel for a
     /// 12 MP 8-bit 4:2:0 HEIC of one stream, 5.75 for a JPEG XL without alpha; both fit the default.
     @Test func twelveMegapixelHEICAndJPEGXLFitTheDefaultBound() throws {
-        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("q.heic")))
+        let meta = try #require(try HEIFDecoder.metaBox(try Fixtures.data("q.heic")))
         #expect(ISOMediaHeader.largestCodedPicture(meta: meta) != nil, "the stream's size is read from its hvcC")
         let heic = HEIFDecoder.decodeBytes(width: 4032, height: 3024, meta: nil, planar: true)
         #expect(heic == 4032 * 3024 * 17 / 4)
@@ -330,7 +398,7 @@ struct HostileFileTests {
     /// With alpha, libheif holds both streams' planes and converts to RGBA through a plane of its
     /// own: 92 MB for a 12 MP file (112 MB for `show` in all), so one that size is refused.
     @Test func aTwelveMegapixelHEICWithAlphaIsCountedWithItsAlphaAndItsConversion() throws {
-        let meta = try #require(HEIFDecoder.metaBox(try Fixtures.data("q-alpha.heic")))
+        let meta = try #require(try HEIFDecoder.metaBox(try Fixtures.data("q-alpha.heic")))
         #expect(ISOMediaHeader.codedSampleFormats(meta: meta).contains { $0.chroma == 0 }, "an alpha stream")
         let needed = HEIFDecoder.decodeBytes(width: 4000, height: 3000, meta: meta, planar: false)
         #expect(needed == 4000 * 3000 * 31 / 4, "\(needed)")

@@ -105,6 +105,23 @@ public enum HostileImages {
         return Data(bytes)
     }
 
+    /// q-alpha.heic with its primary image, a 1×1 grid, declaring a canvas of `width × height`
+    /// in its descriptor (in `idat`) while its `ispe` still says 16×12: libFuzzer's find, on which
+    /// libheif 1.15 allocated and filled the descriptor's canvas.
+    public static func heicWithGridCanvas(width: Int, height: Int) throws -> Data {
+        var bytes = [UInt8](try Fixtures.data("q-alpha.heic"))
+        // idat: two 8-byte descriptors (version, flags, rows − 1, columns − 1, 16-bit width and height).
+        let descriptors: [UInt8] = [0, 0, 0, 0, 0, 16, 0, 12, 0, 0, 0, 0, 0, 16, 0, 12]
+        guard
+            let start = bytes.indices.dropLast(descriptors.count).first(where: {
+                bytes[$0..<$0 + descriptors.count].elementsEqual(descriptors)
+            })
+        else { throw CocoaError(.fileReadCorruptFile) }
+        bytes.replaceSubrange(
+            (start + 4)..<(start + 8), with: [UInt8(width >> 8), UInt8(width & 0xFF), UInt8(height >> 8), UInt8(height & 0xFF)])
+        return Data(bytes)
+    }
+
     /// A bare JPEG XL codestream whose SizeHeader says `width × height`, with default metadata and no more.
     public static func jxlDeclaring(width: Int, height: Int) -> Data {
         var bits: [Int] = []

@@ -78,27 +78,10 @@ public enum ExifBlock {
             let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
             let exifID = ISOMediaHeader.itemTypes(metaBytes, iinf: iinf).filter({ $0.value == "Exif" }).keys.min(),
             let item = ISOMediaHeader.itemLocations(metaBytes, iloc: iloc)?.first(where: { $0.id == exifID }),
-            item.dataReference == 0, !item.extents.isEmpty
+            let payload = ISOMediaHeader.itemData(item, file: bytes, meta: metaBytes, children: children, limit: maxCopiedBytes),
+            payload.whole
         else { return nil }
-        // Method 0: offsets in the file; 1: in `meta`'s `idat` box.
-        let source: any ByteReader
-        switch item.constructionMethod {
-        case 0:
-            source = bytes
-        case 1:
-            guard let idat = children.first(where: { $0.type == "idat" }) else { return nil }
-            source = ArrayBytes(Array(metaBytes[idat.payload]))
-        default:
-            return nil
-        }
-        var payload: [UInt8] = []
-        for extent in item.extents {
-            let start = extent.offset
-            let length = extent.length == 0 ? source.count - start : extent.length
-            guard start >= 0, length > 0, start + length <= source.count, payload.count + length <= maxCopiedBytes else { return nil }
-            payload += source.bytes(at: start, count: length)
-        }
-        return afterHeaderOffset(payload)
+        return afterHeaderOffset(payload.bytes)
     }
 
     /// WebP: the `EXIF` chunk, wherever it is among the chunks (usually after the image data).

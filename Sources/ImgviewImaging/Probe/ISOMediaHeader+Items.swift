@@ -83,49 +83,99 @@ extension ISOMediaHeader {
         return types
     }
 
-    /// Whether decoding an image of a `meta` box (the whole top-level box, header included) leads
-    /// back to itself through its `iref`: a derived image (`dimg`) decodes the images it is made
-    /// from, and an image decodes the auxiliary (`auxl`, alpha) images that name it. libheif 1.15
-    /// refuses only an image that names itself, and otherwise follows a loop without end when it
-    /// decodes, until the stack overflows.
-    public static func hasDecodingCycle(meta: [UInt8]) -> Bool {
-        guard let iref = metaChildren(meta)?.first(where: { $0.type == "iref" }), iref.payload.count >= 4 else { return false }
-        // Version 0 holds 16-bit item IDs, later versions 32-bit ones.
-        let idLength = meta[iref.payload.lowerBound] == 0 ? 2 : 4
+    /// What decoding the images of a HEIF `meta` box (the whole top-level box, header included)
+    /// would ask of libheif 1.15, by its `iref`: a derived image (`dimg`) decodes the images it is
+    /// made from, and an image decodes the auxiliary (`auxl`, alpha) images that name it.
+    public enum DecodingLoad: Sendable, Equatable {
+        case bounded
+        /// An image leads back to itself. libheif refuses only one that names itself, and
+        /// otherwise recurses without end until the stack overflows.
+        case cycle
+        /// Derived more than `maxDerivationDepth` deep: libheif recurses once a level.
+        case tooDeep
+        /// One image would take more than `maxDecodesPerImage` decodes: a grid may name the same
+        /// tile, or a grid of grids, any number of times.
+        case tooManyDecodes
+    }
+
+    /// How deep images may be derived: a camera's is 3 at most (a rotation of a grid of tiles, with
+    /// its alpha grid).
+    public static let maxDerivationDepth = 8
+
+    /// How many decodes one image may take: a 256-pixel tile per decode covers libheif's largest
+    /// image, 32,768 pixels a side.
+    public static let maxDecodesPerImage = 16_384
+
+    public static func decodingLoad(meta: [UInt8]) -> DecodingLoad {
+        guard let iref = metaChildren(meta)?.first(where: { $0.type == "iref" }) else { return .bounded }
         var decodes: [Int: [Int]] = [:]
-        for reference in boxes(in: meta, (iref.payload.lowerBound + 4)..<iref.payload.upperBound)
-        where reference.type == "dimg" || reference.type == "auxl" {
-            var reader = FieldReader(bytes: ArrayBytes(meta), position: reference.payload.lowerBound, end: reference.payload.upperBound)
-            guard let from = reader.read(idLength), let count = reader.read(2) else { continue }
-            for _ in 0..<count {
-                guard let to = reader.read(idLength) else { break }
+        for reference in itemReferences(meta, iref: iref) where reference.type == "dimg" || reference.type == "auxl" {
+            for to in reference.to {
                 // `auxl` points from the auxiliary image to the one it belongs to, which decodes it.
-                if reference.type == "dimg" { decodes[from, default: []].append(to) } else { decodes[to, default: []].append(from) }
+                if reference.type == "dimg" {
+                    decodes[reference.from, default: []].append(to)
+                } else {
+                    decodes[to, default: []].append(reference.from)
+                }
             }
         }
-        // Depth first, without recursion of its own: false marks an item on the path walked, true one done.
-        var state: [Int: Bool] = [:]
-        for start in decodes.keys where state[start] == nil {
+        // Depth first, without recursion of its own, each item's depth and decode count worked
+        // out once: an item on the path walked that is met again closes a loop.
+        var depth: [Int: Int] = [:]
+        var count: [Int: Int] = [:]
+        var onPath: Set<Int> = []
+        for start in decodes.keys where depth[start] == nil {
             var path: [(item: Int, next: Int)] = [(start, 0)]
-            state[start] = false
+            onPath.insert(start)
             while let top = path.last {
                 let sources = decodes[top.item] ?? []
-                guard top.next < sources.count else {
-                    state[top.item] = true
-                    path.removeLast()
+                if top.next < sources.count {
+                    path[path.count - 1].next += 1
+                    let source = sources[top.next]
+                    if onPath.contains(source) { return .cycle }
+                    if depth[source] == nil {
+                        guard path.count <= maxDerivationDepth else { return .tooDeep }
+                        onPath.insert(source)
+                        path.append((source, 0))
+                    }
                     continue
                 }
-                path[path.count - 1].next += 1
-                switch state[sources[top.next]] {
-                case false?: return true
-                case true?: continue
-                case nil:
-                    state[sources[top.next]] = false
-                    path.append((sources[top.next], 0))
-                }
+                let itemDepth = (sources.map { depth[$0] ?? 0 }.max() ?? -1) + 1
+                let itemCount = sources.reduce(1) { min(maxDecodesPerImage + 1, $0 + (count[$1] ?? 1)) }
+                guard itemDepth <= maxDerivationDepth else { return .tooDeep }
+                guard itemCount <= maxDecodesPerImage else { return .tooManyDecodes }
+                (depth[top.item], count[top.item]) = (itemDepth, itemCount)
+                onPath.remove(top.item)
+                path.removeLast()
             }
         }
-        return false
+        return .bounded
+    }
+
+    /// The references of an `iref` box as libheif 1.15 reads them: one after another, each a box
+    /// header (its size read but not obeyed), the item it is from, a count and the items it names,
+    /// until the `iref` ends. A reference cut short keeps the items read before the end.
+    static func itemReferences(_ meta: [UInt8], iref: Box) -> [(type: String, from: Int, to: [Int])] {
+        guard iref.payload.count >= 4 else { return [] }
+        // Version 0 holds 16-bit item IDs, later versions 32-bit ones.
+        let idLength = meta[iref.payload.lowerBound] == 0 ? 2 : 4
+        var reader = FieldReader(bytes: ArrayBytes(meta), position: iref.payload.lowerBound + 4, end: iref.payload.upperBound)
+        var references: [(type: String, from: Int, to: [Int])] = []
+        while reader.position < reader.end {
+            let typeAt = reader.position + 4
+            guard let size = reader.read(4), reader.skip(4) else { break }
+            let type = String(decoding: meta[typeAt..<typeAt + 4], as: UTF8.self)
+            if size == 1 { guard reader.skip(8) else { break } }
+            if type == "uuid" { guard reader.skip(16) else { break } }
+            guard let from = reader.read(idLength), let count = reader.read(2) else { break }
+            var to: [Int] = []
+            for _ in 0..<count {
+                guard let item = reader.read(idLength) else { break }
+                to.append(item)
+            }
+            references.append((type, from, to))
+        }
+        return references
     }
 
     /// Big-endian fields of 0 to 8 bytes read one after another, within `end`.

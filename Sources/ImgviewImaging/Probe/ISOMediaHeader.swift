@@ -72,12 +72,16 @@ public enum ISOMediaHeader {
         boxes(in: ArrayBytes(bytes), range)
     }
 
+    /// The most boxes read side by side: libheif's own limit of children per box, so that what
+    /// the HEIC checks read is all that libheif reads.
+    public static let maxBoxes = 20_000
+
     /// The boxes laid end to end in `range` of `bytes`, read header by header (a box's payload is
     /// not read); one that runs past its end comes last, its payload cut at the end.
     public static func boxes(in bytes: some ByteReader, _ range: Range<Int>) -> [Box] {
         var found: [Box] = []
         var offset = range.lowerBound
-        while offset + 8 <= range.upperBound, found.count < 4096 {
+        while offset + 8 <= range.upperBound, found.count < maxBoxes {
             guard let (size, header) = boxSize(in: bytes, at: offset, end: range.upperBound) else { break }
             let type = String(decoding: bytes.bytes(at: offset + 4, count: 4), as: UTF8.self)
             // A box that runs past what was read is kept cut short, and is the last one.

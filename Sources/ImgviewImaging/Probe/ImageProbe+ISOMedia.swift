@@ -1,6 +1,6 @@
 extension ImageProbe {
     /// The most of a `meta` box read into memory to find the primary item and its data.
-    static let maxMetaBytes = 16 << 20
+    public static let maxMetaBytes = 16 << 20
 
     /// ISO media (AVIF, HEIC; and a JPEG XL container's completeness): the brands of `ftyp` say an
     /// image sequence, `meta` holds the primary item's size (`ispe`), turn (`irot`) and colour
