@@ -46,41 +46,13 @@ public struct HEIFDecoder: ImageDecoding {
         let (width, height) = header.uprightSize
         // The header may be the probe's `ispe`, 32 bits a side.
         try request.admit(width: width, height: height)
-        // libde265 allocates the picture the HEVC stream declares, whatever the container says.
         let meta = try Self.metaBox(bytes)
-        if let meta,
-            let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount)
-        {
-            let (width, height) = (problem.codedWidth, problem.codedHeight)
-            // Said of the stream: the header's own size passed the limit check above.
-            guard let declared = problem.declared else {
-                throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
-            }
-            throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
-        }
-        // libheif allocates the canvas a grid or overlay declares, whatever its `ispe` says.
-        if let meta,
-            let problem = ISOMediaHeader.derivedCanvasProblem(meta: meta, file: DataBytes(bytes), maxPixelCount: request.maxPixelCount)
-        {
-            let (width, height) = (problem.codedWidth, problem.codedHeight)
-            guard let declared = problem.declared else {
-                throw .corrupt(.heic, detail: "a derived image of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
-            }
-            throw .corrupt(.heic, detail: "a derived image of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
-        }
-        if let meta {
-            switch ISOMediaHeader.decodingLoad(meta: meta) {
-            case .cycle: throw .corrupt(.heic, detail: "an image made from itself")
-            case .tooDeep: throw .corrupt(.heic, detail: "images derived more than \(ISOMediaHeader.maxDerivationDepth) deep")
-            case .tooManyDecodes: throw .corrupt(.heic, detail: "more than \(ISOMediaHeader.maxDecodesPerImage) decodes for one image")
-            case .bounded: break
-            }
-        }
         let planes = Self.planarChroma(meta)
         let needed = Self.decodeBytes(width: width, height: height, meta: meta, planar: planes != nil)
         guard request.allowsDecodeBytes(needed) else {
             throw .tooLargeToDecode(what: "a HEIC", width: width, height: height, bytes: needed, limit: request.maxDecodeBytes)
         }
+        if let meta { try Self.refuseWhatLibheifWouldMisuse(meta: meta, file: bytes, request: request) }
         var image = try HEIFSession.with(bytes) { session throws(ImageDecodingError) in
             try session.decode(request: request, planarChroma: planes)
         }
@@ -98,6 +70,33 @@ public struct HEIFDecoder: ImageDecoding {
             image.warning = image.warning.map { note + "; " + $0 } ?? note
         }
         return image
+    }
+
+    /// Refuses a file on which libheif 1.15 and libde265 would go wrong, before they see it: they
+    /// trust what the file declares where imgview's limits were checked against its `ispe`.
+    static func refuseWhatLibheifWouldMisuse(meta: [UInt8], file: Data, request: DecodeRequest) throws(ImageDecodingError) {
+        // libde265 allocates the picture the HEVC stream declares, whatever the container says.
+        if let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount) {
+            let (width, height) = (problem.codedWidth, problem.codedHeight)
+            guard let declared = problem.declared else {
+                throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
+            }
+            throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+        }
+        switch ISOMediaHeader.decodingLoad(meta: meta) {
+        case .cycle: throw .corrupt(.heic, detail: "an image made from itself")
+        case .tooDeep: throw .corrupt(.heic, detail: "images derived more than \(ISOMediaHeader.maxDerivationDepth) deep")
+        case .tooManyDecodes: throw .corrupt(.heic, detail: "more than \(ISOMediaHeader.maxDecodesPerImage) decodes for one image")
+        case .bounded: break
+        }
+        // libheif makes the canvas a grid or overlay declares, whatever its `ispe` says.
+        if let problem = ISOMediaHeader.derivedCanvasProblem(meta: meta, file: DataBytes(file), maxPixelCount: request.maxPixelCount) {
+            let (width, height) = (problem.codedWidth, problem.codedHeight)
+            guard let declared = problem.declared else {
+                throw .corrupt(.heic, detail: "a canvas of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
+            }
+            throw .corrupt(.heic, detail: "a canvas of \(width)×\(height) for an image of \(declared.width)×\(declared.height)")
+        }
     }
 
     /// The top-level `meta` box, whole; nil when the file has none (libheif then refuses it).

@@ -1,9 +1,10 @@
 extension ISOMediaHeader {
     /// The first derived image (`grid` or `iovl`) of a HEIF file whose canvas, as its own data
-    /// declares it, passes `maxPixelCount` or its item's `ispe`; nil when there is none.
+    /// declares it, passes `maxPixelCount` or differs from its item's `ispe`; nil when there is none.
     ///
-    /// libheif 1.15 allocates the canvas its descriptor says, not the `ispe` the limits were
-    /// checked against: a file of a few hundred bytes could make it allocate gigabytes.
+    /// libheif 1.15 makes the canvas its descriptor says, not the `ispe` the limits were checked
+    /// against: a file of a few hundred bytes could make it allocate gigabytes, and a smaller
+    /// canvas is an image smaller than its header. The standard has them equal.
     /// `meta` is the whole top-level box, `file` the whole file (a grid's descriptor may be in
     /// `idat` or anywhere in the file).
     public static func derivedCanvasProblem(meta: [UInt8], file: some ByteReader, maxPixelCount: Int) -> CodedSizeProblem? {
@@ -20,8 +21,8 @@ extension ISOMediaHeader {
             else { continue }
             let declared = sizes[location.id]
             let (pixels, overflow) = canvas.width.multipliedReportingOverflow(by: canvas.height)
-            let passesDeclared = declared.map { canvas.width > $0.width || canvas.height > $0.height } ?? false
-            if overflow || pixels > maxPixelCount || passesDeclared {
+            let differs = declared.map { canvas.width != $0.width || canvas.height != $0.height } ?? false
+            if overflow || pixels > maxPixelCount || differs {
                 return CodedSizeProblem(codedWidth: canvas.width, codedHeight: canvas.height, declared: declared)
             }
         }
