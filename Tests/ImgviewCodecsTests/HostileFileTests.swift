@@ -142,6 +142,16 @@ struct HostileFileTests {
                 == ImageDimensions(width: 40, height: 30))
     }
 
+    /// libheif 1.15 reads an item's data from the file it was given whatever data reference the
+    /// item names: libFuzzer's find, a thumbnail grid whose descriptor, read from the `ftyp` box
+    /// through another file's reference, made a 28,009×26,161 canvas (18 s and 2 GB in libheif).
+    @Test func aGridDescriptorIsReadWhereLibheifReadsItWhateverFileItNames() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ImgviewFuzzingTests/Corpus/heic/crash-grid-descriptor-in-another-file.heic")
+        let bytes = try Data(contentsOf: corpus)
+        #expect(outcome(bytes).failure == .corrupt(.heic, detail: "a canvas of 28009×26161 for an image of 26×32"))
+    }
+
     /// libheif 1.15 reads each `iref` reference's fields in a row, whatever size its box header
     /// says; so does the loop check (libFuzzer's find: a `dimg` box declaring 262,158 bytes).
     @Test func referencesAreReadAsLibheifReadsThemWhateverTheirBoxSizes() throws {

@@ -78,6 +78,7 @@ public enum ExifBlock {
             let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
             let exifID = ISOMediaHeader.itemTypes(metaBytes, iinf: iinf).filter({ $0.value == "Exif" }).keys.min(),
             let item = ISOMediaHeader.itemLocations(metaBytes, iloc: iloc)?.first(where: { $0.id == exifID }),
+            item.dataReference == 0,  // in this file
             let payload = ISOMediaHeader.itemData(item, file: bytes, meta: metaBytes, children: children, limit: maxCopiedBytes),
             payload.whole
         else { return nil }

@@ -61,12 +61,13 @@ extension ISOMediaHeader {
     }
 
     /// An item's data, its extents joined, up to `limit` bytes (`whole` false when there was
-    /// more): from the file (construction method 0) or from `meta`'s `idat` (1); nil when it is
-    /// in another file, or an extent lies outside its source.
+    /// more): from the file (construction method 0) or from `meta`'s `idat` (1); nil when an
+    /// extent lies outside its source. As libheif 1.15 reads it, whatever file its data
+    /// reference names: it reads every item from the file it was given.
     static func itemData(
         _ item: ItemLocation, file: some ByteReader, meta: [UInt8], children: [Box], limit: Int
     ) -> (bytes: [UInt8], whole: Bool)? {
-        guard item.dataReference == 0, !item.extents.isEmpty else { return nil }
+        guard !item.extents.isEmpty else { return nil }
         let source: any ByteReader
         switch item.constructionMethod {
         case 0:
