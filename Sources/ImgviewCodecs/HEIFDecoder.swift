@@ -272,6 +272,7 @@ final class HEIFSession {
             guard let decoded else { throw .corrupt(.heic, detail: "no pixels decoded") }
             defer { heif.heif_image_release(decoded) }
             if request.cancellation.isCancelled { throw .cancelled }
+            try requireSize(of: decoded, channel: heif_channel_Y, as: source)
             let pixels = try reduce(planes: decoded, conversion: conversion, request: request)
             var image = DecodedImage(header: header, pixels: pixels, warning: warnings(decoded), colorProfile: profile(handle))
             image.page = index
@@ -282,6 +283,7 @@ final class HEIFSession {
         guard let decoded else { throw .corrupt(.heic, detail: "no pixels decoded") }
         defer { heif.heif_image_release(decoded) }
         if request.cancellation.isCancelled { throw .cancelled }
+        try requireSize(of: decoded, channel: heif_channel_interleaved, as: source)
 
         // The size the HEVC stream had, which libheif does not compare with the header's: buffers follow it.
         let decodedWidth = Int(heif.heif_image_get_width(decoded, heif_channel_interleaved))
@@ -315,6 +317,19 @@ final class HEIFSession {
         var image = DecodedImage(header: header, pixels: scaler.finish(), warning: warnings(decoded), colorProfile: profile(handle))
         image.page = index
         return image
+    }
+
+    /// Refuses pixels of another size than the image (or thumbnail) says it has: libheif takes a
+    /// derived image's size from data the checks before decoding may read differently, and an
+    /// image smaller or larger than its header would break what the limits and the preview assume.
+    private func requireSize(of decoded: OpaquePointer, channel: heif_channel, as handle: OpaquePointer) throws(ImageDecodingError) {
+        let (width, height) = (Int(heif.heif_image_get_width(decoded, channel)), Int(heif.heif_image_get_height(decoded, channel)))
+        let (declaredWidth, declaredHeight) = (
+            Int(heif.heif_image_handle_get_width(handle)), Int(heif.heif_image_handle_get_height(handle))
+        )
+        guard width == declaredWidth, height == declaredHeight else {
+            throw .corrupt(.heic, detail: "an image of \(width)×\(height) where its header says \(declaredWidth)×\(declaredHeight)")
+        }
     }
 
     /// The conversion libheif would make of `handle`'s planes, from its nclx code points (BT.601

@@ -152,6 +152,18 @@ struct HostileFileTests {
         #expect(outcome(bytes).failure == .corrupt(.heic, detail: "a canvas of 28009×26161 for an image of 26×32"))
     }
 
+    /// libheif 1.15 reads `iloc` its own way: an index size in a version-1 box is not read, nor is
+    /// a field of a size other than 4 or 8. The canvas check reads it the same way (libFuzzer's
+    /// find: a version-1 `iloc` with index size 1 hid a 16×5 canvas behind a 16×12 `ispe`).
+    @Test func itemLocationsAreReadAsLibheifReadsThem() throws {
+        var bytes = [UInt8](try HostileImages.heicWithGridCanvas(width: 16, height: 5))
+        let iloc = try #require(bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("iloc".utf8) })
+        // Version 1; offset and length sizes 4, base offset size 4, index size 0 → 1.
+        #expect(bytes[iloc + 4] == 1 && bytes[iloc + 9] == 0x40)
+        bytes[iloc + 9] = 0x41
+        #expect(outcome(Data(bytes)).failure == .corrupt(.heic, detail: "a canvas of 16×5 for an image of 16×12"))
+    }
+
     /// libheif 1.15 reads each `iref` reference's fields in a row, whatever size its box header
     /// says; so does the loop check (libFuzzer's find: a `dimg` box declaring 262,158 bytes).
     @Test func referencesAreReadAsLibheifReadsThemWhateverTheirBoxSizes() throws {

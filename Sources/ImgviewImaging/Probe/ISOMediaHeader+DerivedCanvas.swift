@@ -9,7 +9,7 @@ extension ISOMediaHeader {
     /// `idat` or anywhere in the file).
     public static func derivedCanvasProblem(meta: [UInt8], file: some ByteReader, maxPixelCount: Int) -> CodedSizeProblem? {
         guard let children = metaChildren(meta), let iinf = children.first(where: { $0.type == "iinf" }),
-            let iloc = children.first(where: { $0.type == "iloc" }), let locations = itemLocations(meta, iloc: iloc)
+            let iloc = children.first(where: { $0.type == "iloc" }), let locations = itemLocations(meta, iloc: iloc, asLibheif: true)
         else { return nil }
         let derived = itemTypes(meta, iinf: iinf).filter { $0.value == "grid" || $0.value == "iovl" }
         guard !derived.isEmpty else { return nil }

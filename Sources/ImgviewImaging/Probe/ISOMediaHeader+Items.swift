@@ -26,19 +26,24 @@ extension ISOMediaHeader {
     /// or an offset overflows. Items whose offset and length fields are all of size 0 say
     /// nothing of where they are, and are listed without extents (their extent count is not
     /// walked, which would cost a turn each without reading a byte).
-    static func itemLocations(_ bytes: [UInt8], iloc: Box) -> [ItemLocation]? {
+    ///
+    /// `asLibheif` reads it as libheif 1.15 does, which the HEIC checks must: fields of sizes
+    /// other than 4 and 8 are not read (and are 0), extent indices only from version 2, and a
+    /// construction method from version 1 up.
+    static func itemLocations(_ bytes: [UInt8], iloc: Box, asLibheif: Bool = false) -> [ItemLocation]? {
         var reader = FieldReader(bytes: ArrayBytes(bytes), position: iloc.payload.lowerBound, end: iloc.payload.upperBound)
         guard let version = reader.read(1), reader.skip(3), let sizes = reader.read(1), let moreSizes = reader.read(1) else { return nil }
-        let offsetSize = sizes >> 4
-        let lengthSize = sizes & 0xF
-        let baseOffsetSize = moreSizes >> 4
-        let indexSize = version == 1 || version == 2 ? moreSizes & 0xF : 0
+        func size(_ field: Int) -> Int { !asLibheif || field == 4 || field == 8 ? field : 0 }
+        let offsetSize = size(sizes >> 4)
+        let lengthSize = size(sizes & 0xF)
+        let baseOffsetSize = size(moreSizes >> 4)
+        let indexSize = version == 2 || (version == 1 && !asLibheif) ? size(moreSizes & 0xF) : 0
         guard let itemCount = reader.read(version < 2 ? 2 : 4) else { return nil }
         var items: [ItemLocation] = []
         for _ in 0..<itemCount {
             guard let id = reader.read(version < 2 ? 2 : 4) else { return nil }
             var method = 0
-            if version == 1 || version == 2 {
+            if version == 1 || version == 2 || (asLibheif && version > 2) {
                 guard let field = reader.read(2) else { return nil }
                 method = field & 0xF
             }
@@ -47,7 +52,9 @@ extension ISOMediaHeader {
             }
             var item = ItemLocation(id: id, constructionMethod: method, dataReference: reference, extents: [])
             defer { items.append(item) }
-            guard indexSize + offsetSize + lengthSize > 0 else { continue }
+            // libheif keeps such an item's extents: each from the base offset to the end of the data.
+            guard indexSize + offsetSize + lengthSize > 0 || asLibheif else { continue }
+            guard !asLibheif || extentCount <= 32 else { return nil }  // libheif refuses the file past 32
             for _ in 0..<extentCount {
                 guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize) else {
                     return nil
