@@ -77,11 +77,7 @@ public struct HEIFDecoder: ImageDecoding {
     static func refuseWhatLibheifWouldMisuse(meta: [UInt8], file: Data, request: DecodeRequest) throws(ImageDecodingError) {
         // libde265 allocates the picture the HEVC stream declares, whatever the container says.
         if let problem = ISOMediaHeader.codedSizeProblem(meta: meta, maxPixelCount: request.maxPixelCount) {
-            let (width, height) = (problem.codedWidth, problem.codedHeight)
-            guard let declared = problem.declared else {
-                throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
-            }
-            throw .corrupt(.heic, detail: "an HEVC stream of \(width)×\(height) in an image of \(declared.width)×\(declared.height)")
+            throw refusal(problem, what: "an HEVC stream", relation: "in", limit: request.maxPixelCount)
         }
         switch ISOMediaHeader.decodingLoad(meta: meta) {
         case .cycle: throw .corrupt(.heic, detail: "an image made from itself")
@@ -91,12 +87,18 @@ public struct HEIFDecoder: ImageDecoding {
         }
         // libheif makes the canvas a grid or overlay declares, whatever its `ispe` says.
         if let problem = ISOMediaHeader.derivedCanvasProblem(meta: meta, file: DataBytes(file), maxPixelCount: request.maxPixelCount) {
-            let (width, height) = (problem.codedWidth, problem.codedHeight)
-            guard let declared = problem.declared else {
-                throw .corrupt(.heic, detail: "a canvas of \(width)×\(height), past the limit of \(request.maxPixelCount) pixels")
-            }
-            throw .corrupt(.heic, detail: "a canvas of \(width)×\(height) for an image of \(declared.width)×\(declared.height)")
+            throw refusal(problem, what: "a canvas", relation: "for", limit: request.maxPixelCount)
         }
+    }
+
+    /// "an HEVC stream of 320×216 in an image of 100×100", or past the limit when the item
+    /// declares no size: said of what libheif would allocate, the header's own size having passed.
+    private static func refusal(
+        _ problem: ISOMediaHeader.CodedSizeProblem, what: String, relation: String, limit: Int
+    ) -> ImageDecodingError {
+        let size = "\(what) of \(problem.codedWidth)×\(problem.codedHeight)"
+        guard let declared = problem.declared else { return .corrupt(.heic, detail: "\(size), past the limit of \(limit) pixels") }
+        return .corrupt(.heic, detail: "\(size) \(relation) an image of \(declared.width)×\(declared.height)")
     }
 
     /// The top-level `meta` box, whole; nil when the file has none (libheif then refuses it).
